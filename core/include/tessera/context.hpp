@@ -1,0 +1,73 @@
+// Context: where a tessera call runs. It fixes, once, at creation:
+//  - the kernel table (family and ISA level: detected ∩ built ∩ requested),
+//  - the knobs (environment read once, programmatic values win),
+//  - the executor the calls use.
+// A Context is a cheap shared handle; copies refer to the same state, which
+// is immutable after creation. A default-constructed Context refers to the
+// process default context, created on first use from the environment.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "tessera/error.hpp"
+#include "tessera/isa.hpp"
+#include "tessera/knobs.hpp"
+#include "tessera/platform/executor.hpp"
+#include "tessera/platform/status.hpp"
+
+namespace tessera {
+
+namespace detail {
+struct ContextState;
+}
+
+struct ContextOptions {
+  // Force an ISA level (lower than the best, for testing). Wins over
+  // TESSERA_ISA. A level this build or CPU does not support is an error.
+  std::optional<Isa> isa;
+  KernelFamily family = KernelFamily::kOptimized;
+  // Programmatic knobs: every field set here wins over its variable.
+  Knobs knobs;
+  // Read TESSERA_* variables at creation (the default).
+  bool read_environment = true;
+  // Run this context's calls on an executor the application provides (its
+  // own pool, or a test executor) instead of tessera's. Shared ownership:
+  // the executor lives as long as any context using it.
+  std::shared_ptr<platform::Executor> executor;
+};
+
+class Context {
+ public:
+  // A handle to the process default context.
+  Context() noexcept;
+
+  // Creates a context; on failure *out is untouched and the Status says why
+  // (a bad knob names its variable; an unsupported ISA lists the levels).
+  static Status create(const ContextOptions& options, Context* out);
+
+#if TESSERA_HAS_EXCEPTIONS
+  // Throwing form of create().
+  explicit Context(const ContextOptions& options);
+#endif
+
+  // ok, or why the process default context could not be created.
+  Status status() const;
+
+  Isa isa() const noexcept;
+  KernelFamily family() const noexcept;
+  // Knobs in force (environment merged with programmatic values).
+  const Knobs& knobs() const noexcept;
+
+  // Internal: the shared state (null only for a failed default context).
+  const detail::ContextState* state() const noexcept { return state_.get(); }
+
+ private:
+  std::shared_ptr<const detail::ContextState> state_;
+};
+
+// ISA levels this build supports on this CPU (optimized family), ascending.
+std::vector<Isa> supported_isas();
+
+}  // namespace tessera

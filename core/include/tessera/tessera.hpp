@@ -1,0 +1,13 @@
+// tessera: one compute library, the same kernels and the same results,
+// natively, in JavaScript and under WASI. The C++ front door.
+#pragma once
+
+#include "tessera/context.hpp"
+#include "tessera/elementwise.hpp"
+#include "tessera/error.hpp"
+#include "tessera/inventory.hpp"
+#include "tessera/isa.hpp"
+#include "tessera/knobs.hpp"
+#include "tessera/platform/build_config.h"
+#include "tessera/platform/cpu_features.hpp"
+#include "tessera/platform/status.hpp"

@@ -1,0 +1,128 @@
+#include "tessera/context.hpp"
+
+#include "core/src/api/context_state.hpp"
+#include "core/src/registry/kernel_registry.hpp"
+#include "tessera/platform/cpu_features.hpp"
+#include "tessera/platform/serial_executor.hpp"
+
+namespace tessera {
+namespace {
+
+// Fields set in `top` win over those in `base`.
+Knobs merge(Knobs base, const Knobs& top) {
+  auto over = [](auto& b, const auto& t) {
+    if (t) b = t;
+  };
+  over(base.parallel_threshold, top.parallel_threshold);
+  over(base.par_mnk_per_worker, top.par_mnk_per_worker);
+  over(base.full_width_mnk, top.full_width_mnk);
+  over(base.gemv_parallel_bytes, top.gemv_parallel_bytes);
+  over(base.gemv_tier_step, top.gemv_tier_step);
+  over(base.gemv_thread_cap, top.gemv_thread_cap);
+  over(base.pool_classes, top.pool_classes);
+  over(base.parallel_oversample, top.parallel_oversample);
+  over(base.packed_oversample, top.packed_oversample);
+  over(base.wasm_threads, top.wasm_threads);
+  over(base.isa, top.isa);
+  over(base.num_threads, top.num_threads);
+  return base;
+}
+
+Status make_state(const ContextOptions& options,
+                  std::shared_ptr<detail::ContextState>* out) {
+  auto state = std::make_shared<detail::ContextState>();
+  state->options = options;
+  Knobs knobs;
+  if (options.read_environment) {
+    TESSERA_RETURN_IF_ERROR(read_knobs_from_environment(&knobs));
+  }
+  TESSERA_RETURN_IF_ERROR(validate_knobs(options.knobs));
+  state->knobs = merge(knobs, options.knobs);
+
+  // The isa option wins over TESSERA_ISA; the message names whichever asked.
+  const Isa* forced = nullptr;
+  const char* source = "";
+  if (options.isa) {
+    forced = &*options.isa;
+    source = "ContextOptions::isa";
+    state->knobs.isa = options.isa;
+  } else if (state->knobs.isa) {
+    forced = &*state->knobs.isa;
+    source = options.knobs.isa ? "Knobs::isa" : "TESSERA_ISA";
+  }
+  TESSERA_RETURN_IF_ERROR(core::select_table(options.family, forced, source,
+                                             platform::cpu_features(),
+                                             &state->table));
+  state->executor = options.executor != nullptr ? options.executor.get()
+                                                : &platform::serial_executor();
+  *out = std::move(state);
+  return {};
+}
+
+struct DefaultContext {
+  Status status;
+  std::shared_ptr<const detail::ContextState> state;
+};
+
+const DefaultContext& default_context() {
+  static const DefaultContext instance = [] {
+    DefaultContext d;
+    std::shared_ptr<detail::ContextState> state;
+    d.status = make_state(ContextOptions{}, &state);
+    d.state = std::move(state);
+    return d;
+  }();
+  return instance;
+}
+
+}  // namespace
+
+Context::Context() noexcept : state_(default_context().state) {}
+
+Status Context::create(const ContextOptions& options, Context* out) {
+  std::shared_ptr<detail::ContextState> state;
+  TESSERA_RETURN_IF_ERROR(make_state(options, &state));
+  out->state_ = std::move(state);
+  return {};
+}
+
+#if TESSERA_HAS_EXCEPTIONS
+Context::Context(const ContextOptions& options) {
+  throw_if_error(create(options, this));
+}
+#endif
+
+Status Context::status() const {
+  if (state_ != nullptr) return {};
+  return default_context().status;
+}
+
+Isa Context::isa() const noexcept {
+  return state_ != nullptr ? state_->table->isa : Isa::kScalar;
+}
+
+KernelFamily Context::family() const noexcept {
+  return state_ != nullptr ? state_->table->family : KernelFamily::kOptimized;
+}
+
+const Knobs& Context::knobs() const noexcept {
+  static const Knobs kEmpty;
+  return state_ != nullptr ? state_->knobs : kEmpty;
+}
+
+std::vector<Isa> supported_isas() {
+  return core::supported_isas(platform::cpu_features());
+}
+
+namespace detail {
+Status context_state(const Context& context, const ContextState** out) {
+  if (context.state() == nullptr) {
+    const Status status = context.status();
+    return status.ok() ? Status::internal("context has no state") : status;
+  }
+  *out = context.state();
+  return {};
+}
+}  // namespace detail
+
+}  // namespace tessera

@@ -1,0 +1,20 @@
+// What a Context holds. Immutable after creation; shared by handle copies.
+#pragma once
+
+#include "core/src/registry/kernel_table.hpp"
+#include "tessera/context.hpp"
+#include "tessera/platform/executor.hpp"
+
+namespace tessera::detail {
+
+struct ContextState {
+  ContextOptions options;
+  Knobs knobs;  // environment merged with options.knobs
+  const core::KernelTable* table = nullptr;
+  platform::Executor* executor = nullptr;  // never null
+};
+
+// The state behind `context`, or the reason there is none.
+Status context_state(const Context& context, const ContextState** out);
+
+}  // namespace tessera::detail

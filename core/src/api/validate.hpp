@@ -1,0 +1,25 @@
+// Argument checks shared by the operation drivers (SPEC 7). Each returns an
+// invalid_argument Status naming the argument, or ok.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "tessera/platform/status.hpp"
+
+namespace tessera::core {
+
+// A null pointer is only valid with zero elements.
+Status check_pointer(const void* p, std::size_t count, const char* name);
+
+// [a, a+a_bytes) and [b, b+b_bytes) share at least one byte.
+bool ranges_overlap(const void* a, std::size_t a_bytes, const void* b,
+                    std::size_t b_bytes) noexcept;
+
+// `out` may equal `in` exactly (in place) or be disjoint from it.
+Status check_in_place_or_disjoint(const void* in, const void* out,
+                                  std::size_t bytes, const char* in_name,
+                                  const char* out_name);
+
+}  // namespace tessera::core

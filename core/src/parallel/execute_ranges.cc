@@ -1,0 +1,63 @@
+#include "core/src/parallel/execute_ranges.hpp"
+
+#include <algorithm>
+
+#include "tessera/platform/execution_scope.hpp"
+
+namespace tessera::core {
+
+RangePlan plan_ranges(std::size_t total, const RangeSchedule& schedule,
+                      int width, int depth) noexcept {
+  RangePlan plan;
+  plan.block_size = total;
+  if (total == 0) {
+    plan.blocks = 0;
+    return plan;
+  }
+  const std::size_t min_block = std::max<std::size_t>(1, schedule.min_block);
+  const std::size_t multiple =
+      std::max<std::size_t>(1, schedule.block_multiple);
+  if (depth > 0 || width <= 1 || total <= min_block) return plan;
+
+  std::size_t limit = static_cast<std::size_t>(width);
+  if (schedule.max_participants > 0) {
+    limit = std::min(limit, static_cast<std::size_t>(schedule.max_participants));
+  }
+  if (schedule.preferred_participants > 0) {
+    limit = std::min(limit,
+                     static_cast<std::size_t>(schedule.preferred_participants));
+  }
+  // No more blocks than there are min_block-sized pieces of work.
+  limit = std::min(limit, total / min_block);
+  if (limit <= 1) return plan;
+
+  std::size_t block = (total + limit - 1) / limit;
+  block = (block + multiple - 1) / multiple * multiple;
+  const std::size_t blocks = (total + block - 1) / block;
+  if (blocks <= 1) return plan;
+  plan.block_size = block;
+  plan.blocks = static_cast<int>(blocks);
+  return plan;
+}
+
+void execute_ranges(std::size_t total, const RangeSchedule& schedule,
+                    FunctionRef<void(std::size_t, std::size_t)> fn) {
+  platform::Executor* executor = platform::current_executor();
+  const int width = executor != nullptr ? executor->width() : 1;
+  const RangePlan plan =
+      plan_ranges(total, schedule, width, platform::region_depth());
+  if (plan.blocks == 0) return;
+  if (plan.blocks == 1) {
+    platform::RegionScope region;
+    fn(0, total);
+    return;
+  }
+  executor->run(plan.blocks, [&](int participant) {
+    platform::RegionScope region;
+    const std::size_t begin = static_cast<std::size_t>(participant) * plan.block_size;
+    const std::size_t end = std::min(total, begin + plan.block_size);
+    fn(begin, end);
+  });
+}
+
+}  // namespace tessera::core

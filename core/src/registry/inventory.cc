@@ -1,0 +1,42 @@
+#include "tessera/inventory.hpp"
+
+#include "core/src/api/context_state.hpp"
+#include "core/src/registry/kernel_registry.hpp"
+#include "tessera/platform/cpu_features.hpp"
+
+namespace tessera {
+namespace {
+
+struct Entry {
+  const char* op;
+  const char* dtype;
+  bool present;
+};
+
+// Every operation a table may provide, in inventory order.
+std::vector<Entry> entries_of(const core::KernelTable& t) {
+  return {
+      {"add", "f32", t.elementwise.add_f32 != nullptr},
+      {"mul", "f32", t.elementwise.mul_f32 != nullptr},
+      {"relu", "f32", t.elementwise.relu_f32 != nullptr},
+  };
+}
+
+}  // namespace
+
+std::vector<KernelRecord> kernel_inventory(const Context& context) {
+  const core::KernelTable* selected =
+      context.state() != nullptr ? context.state()->table : nullptr;
+  std::vector<KernelRecord> records;
+  for (const core::KernelTable* table : core::registered_tables()) {
+    for (const Entry& e : entries_of(*table)) {
+      if (!e.present) continue;
+      records.push_back({e.op, e.dtype, table->family, table->isa,
+                         core::isa_detected(table->isa, platform::cpu_features()),
+                         table == selected});
+    }
+  }
+  return records;
+}
+
+}  // namespace tessera

@@ -1,0 +1,34 @@
+// The kernel registry: every KernelTable this build contains, and the rule
+// that picks one (SPEC 4): compiled ∩ detected ∩ allowed, highest wins.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/src/registry/kernel_table.hpp"
+#include "tessera/platform/cpu_features.hpp"
+#include "tessera/platform/status.hpp"
+
+namespace tessera::core {
+
+// All registered tables, naive family first, then optimized by ascending ISA.
+const std::vector<const KernelTable*>& registered_tables() noexcept;
+
+// True if this CPU (and OS) can execute code of `isa`.
+bool isa_detected(Isa isa, const platform::CpuFeatures& cpu) noexcept;
+
+// Optimized-family levels that are both built and detected, ascending.
+std::vector<Isa> supported_isas(const platform::CpuFeatures& cpu);
+
+// "scalar, sse2, avx2, avx512"
+std::string isa_list(const std::vector<Isa>& isas);
+
+// The table for (family, isa). The naive family exists for every isa (it is
+// one portable table); `isa` must be supported for the optimized family.
+// `source` names where a forced level came from ("TESSERA_ISA", "the isa
+// option") for the error message.
+Status select_table(KernelFamily family, const Isa* forced,
+                    const char* source, const platform::CpuFeatures& cpu,
+                    const KernelTable** out);
+
+}  // namespace tessera::core

@@ -1,0 +1,31 @@
+// KernelTable: everything one (family, ISA level) provides, as typed function
+// pointers. A Context picks one table at creation (detected ∩ built ∩
+// requested, SPEC 4) and every call dispatches through it: no per-call
+// feature checks. A null entry means "this table does not implement it".
+#pragma once
+
+#include <cstddef>
+
+#include "core/src/gemm/gemm_kernel.hpp"
+#include "tessera/isa.hpp"
+
+namespace tessera::core {
+
+using BinaryF32Fn = void (*)(const float* a, const float* b, float* y,
+                             std::size_t n);
+using UnaryF32Fn = void (*)(const float* x, float* y, std::size_t n);
+
+struct ElementwiseKernels {
+  BinaryF32Fn add_f32 = nullptr;
+  BinaryF32Fn mul_f32 = nullptr;
+  UnaryF32Fn relu_f32 = nullptr;
+};
+
+struct KernelTable {
+  KernelFamily family;
+  Isa isa;
+  ElementwiseKernels elementwise;
+  GemmKernels gemm;
+};
+
+}  // namespace tessera::core

@@ -1,0 +1,87 @@
+// x86-64 CPU feature detection: cpuid for what the CPU implements, xgetbv for
+// what the OS actually saves across context switches. AVX needs XCR0 bits 1-2
+// (SSE and YMM state); AVX-512 additionally needs bits 5-7 (opmask, ZMM0-15
+// upper halves, ZMM16-31). A CPU advertising AVX-512 under an OS (or VM) that
+// does not enable that state would fault on the first ZMM instruction.
+#include <cpuid.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "tessera/platform/cpu_features.hpp"
+
+namespace tessera::platform {
+namespace {
+
+struct Regs {
+  uint32_t eax = 0, ebx = 0, ecx = 0, edx = 0;
+};
+
+Regs cpuid(uint32_t leaf, uint32_t subleaf) {
+  Regs r;
+  __cpuid_count(leaf, subleaf, r.eax, r.ebx, r.ecx, r.edx);
+  return r;
+}
+
+uint64_t read_xcr0() {
+  uint32_t eax = 0, edx = 0;
+  // xgetbv with ecx = 0; encoded by hand so no -mxsave flag is needed.
+  __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(eax), "=d"(edx) : "c"(0));
+  return (static_cast<uint64_t>(edx) << 32) | eax;
+}
+
+bool bit(uint32_t value, int index) { return ((value >> index) & 1u) != 0; }
+
+std::string read_brand() {
+  if (cpuid(0x80000000u, 0).eax < 0x80000004u) return {};
+  char text[49] = {};
+  for (uint32_t i = 0; i < 3; ++i) {
+    Regs r = cpuid(0x80000002u + i, 0);
+    std::memcpy(text + 16 * i + 0, &r.eax, 4);
+    std::memcpy(text + 16 * i + 4, &r.ebx, 4);
+    std::memcpy(text + 16 * i + 8, &r.ecx, 4);
+    std::memcpy(text + 16 * i + 12, &r.edx, 4);
+  }
+  std::string brand(text);
+  size_t first = brand.find_first_not_of(' ');
+  size_t last = brand.find_last_not_of(' ');
+  return first == std::string::npos ? std::string()
+                                    : brand.substr(first, last - first + 1);
+}
+
+}  // namespace
+
+CpuFeatures detect_cpu_features() noexcept {
+  CpuFeatures f;
+  f.arch = CpuArch::kX86_64;
+  f.brand = read_brand();
+  const uint32_t max_leaf = cpuid(0, 0).eax;
+  if (max_leaf < 1) return f;
+
+  const Regs leaf1 = cpuid(1, 0);
+  f.sse2 = bit(leaf1.edx, 26);
+  const bool osxsave = bit(leaf1.ecx, 27);
+  const uint64_t xcr0 = osxsave ? read_xcr0() : 0;
+  const bool os_ymm = (xcr0 & 0x6) == 0x6;     // XMM | YMM
+  const bool os_zmm = (xcr0 & 0xE6) == 0xE6;   // + opmask, ZMM_Hi256, Hi16_ZMM
+
+  f.avx = os_ymm && bit(leaf1.ecx, 28);
+  f.fma = f.avx && bit(leaf1.ecx, 12);
+  f.f16c = f.avx && bit(leaf1.ecx, 29);
+  if (max_leaf >= 7) {
+    const Regs leaf7 = cpuid(7, 0);
+    f.avx2 = f.avx && bit(leaf7.ebx, 5);
+    f.avx512f = os_zmm && bit(leaf7.ebx, 16);
+    f.avx512dq = f.avx512f && bit(leaf7.ebx, 17);
+    f.avx512bw = f.avx512f && bit(leaf7.ebx, 30);
+    f.avx512vl = f.avx512f && bit(leaf7.ebx, 31);
+    f.avx512vnni = f.avx512f && bit(leaf7.ecx, 11);
+    if (leaf7.eax >= 1) {
+      const Regs leaf7_1 = cpuid(7, 1);
+      f.avx512bf16 = f.avx512f && bit(leaf7_1.eax, 5);
+    }
+  }
+  return f;
+}
+
+}  // namespace tessera::platform

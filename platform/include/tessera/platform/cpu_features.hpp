@@ -1,0 +1,46 @@
+// CPU features as plain data. Detection lives in native/ (cpuid + xgetbv on
+// x86-64, HWCAP on aarch64) and wasm/ (compile-time SIMD128); the core only
+// reads this struct. A flag is true only when the CPU has the feature AND the
+// OS saves the register state it needs (XCR0 for AVX and AVX-512).
+#pragma once
+
+#include <string>
+
+namespace tessera::platform {
+
+enum class CpuArch { kX86_64, kAarch64, kWasm32, kOther };
+
+struct CpuFeatures {
+  CpuArch arch = CpuArch::kOther;
+  // x86-64
+  bool sse2 = false;
+  bool avx = false;
+  bool avx2 = false;
+  bool fma = false;
+  bool f16c = false;
+  bool avx512f = false;
+  bool avx512bw = false;
+  bool avx512dq = false;
+  bool avx512vl = false;
+  bool avx512vnni = false;
+  bool avx512bf16 = false;
+  // aarch64
+  bool neon = false;
+  bool dotprod = false;
+  bool sve = false;
+  // wasm32 (decided at compile time: the module either validated with
+  // SIMD128 instructions in it or was built without them)
+  bool simd128 = false;
+  // "AMD EPYC 9R14" or "" when the platform does not say.
+  std::string brand;
+};
+
+const char* cpu_arch_name(CpuArch arch) noexcept;
+
+// Detected once per process and cached; thread-safe.
+const CpuFeatures& cpu_features() noexcept;
+
+// The uncached detection, implemented by native/ or wasm/.
+CpuFeatures detect_cpu_features() noexcept;
+
+}  // namespace tessera::platform

@@ -1,0 +1,58 @@
+// Status: the error currency of tessera's core. The core never throws; every
+// fallible call returns a Status. The C++ facade turns a failed Status into a
+// tessera::Error (where exceptions exist), the C API returns its code, the JS
+// layer throws an Error carrying the same code and message.
+#pragma once
+
+#include <string>
+#include <utility>
+
+namespace tessera {
+
+// Stable numeric values: they are the C API's tsr_status values too.
+enum class StatusCode : int {
+  kOk = 0,
+  kInvalidArgument = 1,  // a caller-supplied value is wrong; message names it
+  kUnsupported = 2,      // valid request this build/CPU cannot serve
+  kOutOfMemory = 3,
+  kInternal = 4,         // a tessera bug: please report
+};
+
+// Short fixed name of a code ("invalid argument"), never null.
+const char* status_code_name(StatusCode code) noexcept;
+
+class [[nodiscard]] Status {
+ public:
+  Status() noexcept = default;
+  Status(StatusCode code, std::string message)
+      : code_(code), message_(std::move(message)) {}
+
+  static Status invalid_argument(std::string message) {
+    return Status(StatusCode::kInvalidArgument, std::move(message));
+  }
+  static Status unsupported(std::string message) {
+    return Status(StatusCode::kUnsupported, std::move(message));
+  }
+  static Status internal(std::string message) {
+    return Status(StatusCode::kInternal, std::move(message));
+  }
+
+  bool ok() const noexcept { return code_ == StatusCode::kOk; }
+  StatusCode code() const noexcept { return code_; }
+  const std::string& message() const noexcept { return message_; }
+  // "invalid argument: m must be >= 0 (got -1)"
+  std::string to_string() const;
+
+ private:
+  StatusCode code_ = StatusCode::kOk;
+  std::string message_;
+};
+
+// Propagate a failed Status to the caller.
+#define TESSERA_RETURN_IF_ERROR(expr)                \
+  do {                                               \
+    ::tessera::Status tessera_status_ = (expr);      \
+    if (!tessera_status_.ok()) return tessera_status_; \
+  } while (false)
+
+}  // namespace tessera

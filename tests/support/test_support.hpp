@@ -1,0 +1,59 @@
+// Shared test helpers: deterministic data, a context per ISA level, and
+// executors that exercise multi-participant plans on every target.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tessera/tessera.hpp"
+#include "tessera/platform/executor.hpp"
+
+namespace tessera::test {
+
+// A small, fully specified generator (splitmix64): identical sequences on
+// every compiler, library and target, unlike <random>'s distributions.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next();
+  // Uniform in [lo, hi), from the top 24 (float) or 53 (double) bits.
+  float uniform_f32(float lo, float hi);
+  double uniform_f64(double lo, double hi);
+  // Uniform integer in [lo, hi].
+  std::int64_t uniform_int(std::int64_t lo, std::int64_t hi);
+
+ private:
+  std::uint64_t state_;
+};
+
+std::vector<float> random_f32(std::size_t n, std::uint64_t seed,
+                              float lo = -1.0f, float hi = 1.0f);
+
+// A context forced to `isa` (environment ignored, so a TESSERA_ISA set by
+// the caller does not mask levels), or the naive family.
+Context context_for(Isa isa);
+Context naive_context();
+
+// Every ISA level this build supports on this CPU.
+std::vector<Isa> host_isas();
+
+// Runs all participants on the calling thread in reverse order, with a
+// width of its choosing: multi-block plans on targets without threads, and
+// any hidden dependence on execution order shows up as a mismatch.
+class ReverseSerialExecutor final : public platform::Executor {
+ public:
+  explicit ReverseSerialExecutor(int width) : width_(width) {}
+  int width() const noexcept override { return width_; }
+  void run(int participants, FunctionRef<void(int)> body) override;
+  int runs() const { return runs_; }
+
+ private:
+  int width_;
+  int runs_ = 0;
+};
+
+// Same bits (NaN matches NaN of any payload).
+bool same_bits_or_both_nan(float a, float b);
+
+}  // namespace tessera::test

@@ -1,0 +1,23 @@
+// tessera-cli subcommands. One source for every target: built natively, for
+// WASI (run it under node:wasi or wasmtime) and for aarch64.
+// Exit codes: 0 success, 1 a check failed or the run failed, 2 usage error.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tessera::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+using Args = std::vector<std::string>;
+
+int run_info(const Args& args);
+int run_selftest(const Args& args);
+
+// Prints "tessera-cli: <message>" to stderr and returns kExitUsage.
+int usage_error(const std::string& message);
+
+}  // namespace tessera::cli
