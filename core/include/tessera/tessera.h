@@ -8,15 +8,13 @@
 
 #include <stddef.h>
 
+#include "tessera/platform/build_config.h" /* TESSERA_API */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#if defined(_WIN32)
-#define TSR_API
-#else
-#define TSR_API __attribute__((visibility("default")))
-#endif
+#define TSR_API TESSERA_API
 
 typedef enum tsr_status {
   TSR_OK = 0,
