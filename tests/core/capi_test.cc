@@ -56,4 +56,88 @@ TEST_CASE("C errors: codes and messages naming the argument") {
   CHECK(tsr_context_create(nullptr, nullptr) == TSR_INVALID_ARGUMENT);
 }
 
+TEST_CASE("C policy: defaults, resolved JSON, topology JSON and counters") {
+  tsr_execution_policy defaults;
+  std::memset(&defaults, 0x5a, sizeof defaults);
+  tsr_execution_policy_init(&defaults);
+  CHECK(defaults.num_threads == 0);
+  CHECK(defaults.spin_policy == nullptr);
+  CHECK(defaults.cpu_set_count == 0);
+
+  tsr_context_options options = {nullptr, 0, 1};
+  tsr_execution_policy policy;
+  tsr_execution_policy_init(&policy);
+  policy.num_threads = 1;
+  policy.spin_policy = "park_immediately";
+  policy.counters = 1;
+  tsr_context* context = nullptr;
+  REQUIRE(tsr_context_create_with_policy(&options, &policy, &context) == TSR_OK);
+  const char* json = nullptr;
+  REQUIRE(tsr_context_resolved_policy_json(context, &json) == TSR_OK);
+  const std::string resolved = json;
+  CHECK(resolved.find("\"effective_threads\":1") != std::string::npos);
+  CHECK(resolved.find("\"spin_policy\":\"park_immediately\"") != std::string::npos);
+  CHECK(resolved.find("\"counters\":true") != std::string::npos);
+  REQUIRE(tsr_context_topology_json(context, &json) == TSR_OK);
+  CHECK(std::string(json).find("\"logical_cpus\":") != std::string::npos);
+  tsr_counters counters;
+  std::memset(&counters, 0x5a, sizeof counters);
+  REQUIRE(tsr_context_counters(context, &counters) == TSR_OK);
+  CHECK(counters.dispatches == 0);  // one participant: nothing dispatched
+  CHECK(counters.parks == 0);
+  tsr_context_destroy(context);
+
+  // NULL policy and NULL context (the process default) work too.
+  REQUIRE(tsr_context_create_with_policy(nullptr, nullptr, &context) == TSR_OK);
+  tsr_context_destroy(context);
+  REQUIRE(tsr_context_resolved_policy_json(nullptr, &json) == TSR_OK);
+  CHECK(std::string(json).find("\"fallbacks\":[") != std::string::npos);
+  CHECK(tsr_context_counters(nullptr, nullptr) == TSR_INVALID_ARGUMENT);
+  CHECK(tsr_context_resolved_policy_json(nullptr, nullptr) == TSR_INVALID_ARGUMENT);
+}
+
+TEST_CASE("C policy errors name the field; nothing is created") {
+  tsr_context_options options = {nullptr, 0, 1};
+  auto expect_error = [&](const tsr_execution_policy& policy, const char* text) {
+    tsr_context* context = nullptr;
+    CHECK(tsr_context_create_with_policy(&options, &policy, &context) == TSR_INVALID_ARGUMENT);
+    INFO(tsr_last_error_message());
+    CHECK(std::string(tsr_last_error_message()).find(text) != std::string::npos);
+    CHECK(context == nullptr);
+  };
+  tsr_execution_policy p;
+  tsr_execution_policy_init(&p);
+  p.spin_policy = "spin_forever";
+  expect_error(p, "policy->spin_policy \"spin_forever\"");
+  tsr_execution_policy_init(&p);
+  p.affinity_policy = "everywhere";
+  expect_error(p, "policy->affinity_policy");
+  tsr_execution_policy_init(&p);
+  p.idle_policy = "nap";
+  expect_error(p, "policy->idle_policy");
+  tsr_execution_policy_init(&p);
+  p.num_threads = -3;
+  expect_error(p, "num_threads");
+  tsr_execution_policy_init(&p);
+  p.spin_policy = "fixed_duration";
+  p.spin_budget = 5'000'000;
+  expect_error(p, "spin_budget");
+  tsr_execution_policy_init(&p);
+  p.cpu_set_count = 2;
+  expect_error(p, "policy->cpu_set is null");
+  tsr_execution_policy_init(&p);
+  p.counters = 2;
+  expect_error(p, "policy->counters");
+  tsr_execution_policy_init(&p);
+  p.affinity_policy = "explicit";
+  expect_error(p, "cpu_set is empty");
+  if (tessera::platform::platform_facts().affinity_supported) {
+    const int ids[] = {0, 99999};
+    tsr_execution_policy_init(&p);
+    p.cpu_set = ids;
+    p.cpu_set_count = 2;
+    expect_error(p, "CPU 99999");
+  }
+}
+
 }  // namespace

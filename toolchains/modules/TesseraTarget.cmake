@@ -81,3 +81,64 @@ if(TESSERA_PLATFORM_BACKEND STREQUAL "native")
   find_package(Threads REQUIRED)
   target_link_libraries(tessera_options INTERFACE Threads::Threads)
 endif()
+
+# Emscripten: threads and memory. The whole program (library, tests, tools)
+# is compiled with -pthread when the pthreads build is on: objects without
+# atomics/bulk-memory cannot be linked into a shared-memory module.
+if(EMSCRIPTEN)
+  set(TESSERA_WASM_PTHREAD_POOL_SIZE 8 CACHE STRING
+    "Emscripten pthreads build: workers pre-started at load (-sPTHREAD_POOL_SIZE)")
+  if(TESSERA_WASM_PTHREADS)
+    # Each pthread stack (2 MiB by default) comes out of the wasm heap: 8 of
+    # them overflow Emscripten's default 16 MiB. Memory growth with threads
+    # slows every JS access to the heap, so the size is fixed instead.
+    set(TESSERA_WASM_INITIAL_MEMORY 268435456 CACHE STRING
+      "Emscripten pthreads build: fixed wasm memory size in bytes (-sINITIAL_MEMORY)")
+    target_compile_options(tessera_options INTERFACE -pthread)
+    # Threads are pre-started (a thread created lazily while its creator
+    # blocks deadlocks on the main thread); asking for more than the pool
+    # fails with EAGAIN instead of hanging (PTHREAD_POOL_SIZE_STRICT=2).
+    # The pool's size follows TESSERA_WASM_THREADS at load time
+    # (wasm/js/pthread_pool_size.js), plus room for application threads.
+    set(_pool_js "${PROJECT_SOURCE_DIR}/wasm/js/pthread_pool_size.js")
+    target_link_options(tessera_options INTERFACE
+      -pthread
+      "SHELL:--pre-js \"${_pool_js}\""
+      "-sPTHREAD_POOL_SIZE=tesseraPthreadPoolSize()"
+      -sPTHREAD_POOL_SIZE_STRICT=2
+      "-sINITIAL_MEMORY=${TESSERA_WASM_INITIAL_MEMORY}")
+  else()
+    target_link_options(tessera_options INTERFACE -sALLOW_MEMORY_GROWTH=1)
+  endif()
+endif()
+
+# Link settings for a tessera *program* (an executable with main(): tests,
+# tessera-cli, examples), per target. Nothing on native targets and WASI.
+# Emscripten: the runtime exits when main returns, with main's exit code
+# (EXIT_RUNTIME; this also stops the pthread workers so Node can exit), and
+# under Node the program sees the process environment and loads its .wasm
+# without fetch() (toolchains/runners/emscripten-node-pre.js).
+function(tessera_program target)
+  if(EMSCRIPTEN)
+    set(_pre "${PROJECT_SOURCE_DIR}/toolchains/runners/emscripten-node-pre.js")
+    target_link_options(${target} PRIVATE -sEXIT_RUNTIME=1 "SHELL:--pre-js \"${_pre}\"")
+    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${_pre}")
+  endif()
+endfunction()
+
+# ccache, when installed, for every compile (TESSERA_USE_CCACHE=OFF or an
+# explicit CMAKE_<LANG>_COMPILER_LAUNCHER turns it off).
+option(TESSERA_USE_CCACHE "Use ccache as the compiler launcher when it is installed" ON)
+if(TESSERA_USE_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER AND NOT CMAKE_C_COMPILER_LAUNCHER)
+  find_program(TESSERA_CCACHE ccache)
+  if(TESSERA_CCACHE)
+    set(_launcher "${TESSERA_CCACHE}")
+    if(EMSCRIPTEN)
+      # ccache keys on the compiler's mtime, here a wrapper script that
+      # never changes: key on the Emscripten and clang versions instead.
+      set(_launcher "${CMAKE_COMMAND};-E;env;CCACHE_COMPILERCHECK=string:emscripten-${EMSCRIPTEN_VERSION}-clang-${CMAKE_CXX_COMPILER_VERSION};${TESSERA_CCACHE}")
+    endif()
+    set(CMAKE_C_COMPILER_LAUNCHER "${_launcher}")
+    set(CMAKE_CXX_COMPILER_LAUNCHER "${_launcher}")
+  endif()
+endif()

@@ -5,9 +5,11 @@
 //
 // argv[0] seen by the module is the module's file name; the remaining
 // arguments and the whole process environment pass through unchanged (so
-// TESSERA_* variables reach the module). The current directory is preopened
-// as "." and the file system root as "/", so relative and absolute paths both
-// work. The process exits with the module's exit code; a trap (unreachable,
+// TESSERA_* variables reach the module). The file system root is preopened
+// as "/" (and the current directory as "."), so absolute paths work; note
+// that wasi-libc starts with "/" as its working directory, so a relative
+// path names a file under the host's "/", not under the current directory.
+// The process exits with the module's exit code; a trap (unreachable,
 // out-of-bounds access, stack overflow) prints the error and exits 1.
 //
 // Outside CMake the same module runs unchanged under other preview1 hosts,

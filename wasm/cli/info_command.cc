@@ -60,6 +60,19 @@ int print_text(const Context& context) {
   const auto knobs = describe_knobs(context.knobs());
   std::printf("knobs:        %s\n", knobs.empty() ? "(none set)" : "");
   for (const auto& k : knobs) std::printf("  %s\n", k.c_str());
+  const Topology& topology = context.topology();
+  std::printf("topology:     %s\n", topology.to_string().c_str());
+  for (const std::string& note : topology.notes) std::printf("  note: %s\n", note.c_str());
+  std::printf("execution:\n");
+  const std::string resolved = context.resolved_policy().to_string();
+  std::size_t start = 0;
+  while (start < resolved.size()) {
+    const std::size_t end = resolved.find('\n', start);
+    const std::string line = resolved.substr(start, end == std::string::npos ? end : end - start);
+    std::printf("  %s\n", line.c_str());
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
   std::printf("kernels:\n  %-8s %-6s %-10s %-8s %-9s %s\n", "op", "dtype",
               "family", "isa", "runnable", "selected");
   for (const KernelRecord& r : kernel_inventory(context)) {
@@ -94,6 +107,18 @@ int print_json(const Context& context) {
   json.key("knobs").begin_array();
   for (const auto& k : describe_knobs(context.knobs())) json.value(k);
   json.end_array();
+  json.key("topology").raw(context.topology().to_json());
+  json.key("execution").raw(context.resolved_policy().to_json());
+  const ExecutionCounters counters = context.counters();
+  json.key("counters").begin_object();
+  json.key("dispatches").value(counters.dispatches);
+  json.key("serial_fallbacks").value(counters.serial_fallbacks);
+  json.key("spins").value(counters.spins);
+  json.key("parks").value(counters.parks);
+  json.key("wakeups").value(counters.wakeups);
+  json.key("caller_waits").value(counters.caller_waits);
+  json.key("worker_active_ns").value(counters.worker_active_ns);
+  json.end_object();
   json.key("kernels").begin_array();
   for (const KernelRecord& r : kernel_inventory(context)) {
     json.begin_object();
@@ -111,19 +136,96 @@ int print_json(const Context& context) {
   return kExitOk;
 }
 
+// Strict decimal (optionally negative, so the policy's own validation gets
+// to name a negative value).
+bool parse_int(const std::string& text, long long* out) {
+  if (text.empty()) return false;
+  std::size_t i = text[0] == '-' ? 1 : 0;
+  if (i == text.size()) return false;
+  long long value = 0;
+  for (; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return false;
+    if (value > 1'000'000'000'000LL) return false;
+    value = value * 10 + (text[i] - '0');
+  }
+  *out = text[0] == '-' ? -value : value;
+  return true;
+}
+
 }  // namespace
 
 int run_info(const Args& args) {
   bool as_json = false;
-  for (const std::string& a : args) {
+  bool custom = false;
+  ContextOptions options;
+  ExecutionPolicy& policy = options.policy;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
     if (a == "--json") {
       as_json = true;
-    } else {
-      return usage_error("info: unknown option '" + a + "'");
+      continue;
+    }
+    if (a == "--counters") {
+      policy.counters = true;
+      custom = true;
+      continue;
+    }
+    if (a == "--nested") {
+      policy.allow_nested_parallelism = true;
+      custom = true;
+      continue;
+    }
+    const bool takes_value = a == "--threads" || a == "--affinity" || a == "--cpu-set" ||
+                             a == "--spin" || a == "--spin-budget" || a == "--idle" ||
+                             a == "--idle-release-ms" || a == "--max-per-kernel";
+    if (!takes_value) return usage_error("info: unknown option '" + a + "'");
+    if (i + 1 >= args.size()) return usage_error("info: " + a + " needs a value");
+    const std::string& v = args[++i];
+    custom = true;
+    long long number = 0;
+    if (a == "--threads" || a == "--spin-budget" || a == "--idle-release-ms" ||
+        a == "--max-per-kernel") {
+      if (!parse_int(v, &number)) {
+        return usage_error("info: " + a + " '" + v + "' is not an integer");
+      }
+      if ((a == "--threads" || a == "--max-per-kernel") &&
+          (number < -1'000'000 || number > 1'000'000)) {
+        return usage_error("info: " + a + " " + v + " is out of range");
+      }
+      if (a == "--threads") policy.num_threads = static_cast<int>(number);
+      if (a == "--spin-budget") policy.spin_budget = number;
+      if (a == "--idle-release-ms") policy.idle_release_ms = number;
+      if (a == "--max-per-kernel") policy.max_threads_per_kernel = static_cast<int>(number);
+    } else if (a == "--affinity") {
+      AffinityPolicy affinity;
+      if (!parse_affinity_policy(v, &affinity)) {
+        return usage_error("info: --affinity '" + v +
+                           "' is unknown: expected none, physical_cores, "
+                           "performance_cores, physical_then_smt or explicit");
+      }
+      policy.affinity_policy = affinity;
+    } else if (a == "--cpu-set") {
+      if (!parse_cpu_list(v, &policy.cpu_set)) {
+        return usage_error("info: --cpu-set '" + v +
+                           "' is not a CPU list (e.g. 0,2 or 0-3,8)");
+      }
+    } else if (a == "--spin") {
+      if (!parse_spin_policy(v, &policy.spin_policy)) {
+        return usage_error("info: --spin '" + v +
+                           "' is unknown: expected adaptive, fixed_iterations, "
+                           "fixed_duration or park_immediately");
+      }
+    } else if (a == "--idle") {
+      if (!parse_idle_policy(v, &policy.idle_policy)) {
+        return usage_error("info: --idle '" + v +
+                           "' is unknown: expected keep_workers or release_when_idle");
+      }
     }
   }
+  // Without policy options: the process default context, as a program
+  // calling tessera without a Context would get.
   Context context;
-  const Status status = context.status();
+  const Status status = custom ? Context::create(options, &context) : context.status();
   if (!status.ok()) {
     std::fprintf(stderr, "tessera-cli: %s\n", status.to_string().c_str());
     return kExitFailure;

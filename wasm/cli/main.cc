@@ -18,10 +18,24 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  info [--json]     platform, CPU features, ISA levels, selected level,\n"
-    "                    knobs and the kernel inventory\n"
+    "                    knobs, topology, the resolved execution policy (with\n"
+    "                    every fallback and its reason) and the kernel inventory\n"
+    "       [--threads N] [--affinity none|physical_cores|performance_cores|\n"
+    "        physical_then_smt|explicit] [--cpu-set LIST] [--spin adaptive|\n"
+    "        fixed_iterations|fixed_duration|park_immediately] [--spin-budget B]\n"
+    "       [--idle keep_workers|release_when_idle] [--idle-release-ms MS]\n"
+    "       [--max-per-kernel N] [--nested] [--counters]\n"
+    "                    resolve this policy instead of the default one; a bad\n"
+    "                    value (e.g. a CPU id that does not exist) exits 1\n"
     "  selftest          run every registered kernel on every ISA level this\n"
     "                    host supports (up to TESSERA_ISA) against the naive\n"
     "                    family; exit 1 on any mismatch\n"
+    "  gemm M N K [--dtype f32|f64] [--trans-a] [--trans-b] [--threads N]\n"
+    "       [--isa L] [--reps R] [--check] [--hash] [--seed S]\n"
+    "                    C = op(A) op(B) on seeded inputs: prints the plan and\n"
+    "                    the median GFLOP/s; --check compares with the naive\n"
+    "                    family (exit 1 on mismatch); --hash prints FNV-1a 64 of\n"
+    "                    the output bits (comparable across builds)\n"
     "  help              this text\n";
 
 struct Command {
@@ -32,6 +46,7 @@ struct Command {
 const Command kCommands[] = {
     {"info", &run_info},
     {"selftest", &run_selftest},
+    {"gemm", &run_gemm},
 };
 
 }  // namespace

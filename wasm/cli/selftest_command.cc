@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "commands.hpp"
@@ -53,6 +54,76 @@ const Check kChecks[] = {
      }},
 };
 
+
+// GEMM against the naive family: each element within the k-scaled rounding
+// bound 2 (k + 4) eps sum_p |a_ip b_pj| (+ |beta c|), on shapes that cross
+// the register tiles and the depth slices, both layouts and transposes.
+template <class T>
+std::size_t gemm_mismatches(const Context& naive, const Context& context) {
+  struct Case {
+    std::int64_t m, n, k;
+    Layout layout;
+    Transpose ta, tb;
+    T alpha, beta;
+  };
+  const Case cases[] = {
+      {1, 1, 1, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, T(1), T(0)},
+      {17, 33, 9, Layout::kRowMajor, Transpose::kYes, Transpose::kNo, T(-1), T(0.5)},
+      {64, 64, 64, Layout::kColMajor, Transpose::kNo, Transpose::kYes, T(1), T(1)},
+      {131, 75, 300, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, T(0.75), T(-2)},
+      {29, 200, 513, Layout::kColMajor, Transpose::kYes, Transpose::kYes, T(2), T(0)},
+  };
+  std::size_t bad = 0;
+  for (const Case& t : cases) {
+    const std::int64_t size_a = t.m * t.k, size_b = t.k * t.n, size_c = t.m * t.n;
+    const auto fa = inputs(static_cast<std::size_t>(size_a), 11);
+    const auto fb = inputs(static_cast<std::size_t>(size_b), 12);
+    const auto fc = inputs(static_cast<std::size_t>(size_c), 13);
+    std::vector<T> a(size_a), b(size_b), c0(size_c);
+    // Finite inputs only: the special values are the elementwise checks' job.
+    for (std::int64_t i = 0; i < size_a; ++i) a[i] = std::isfinite(fa[i]) ? T(fa[i]) : T(0.5);
+    for (std::int64_t i = 0; i < size_b; ++i) b[i] = std::isfinite(fb[i]) ? T(fb[i]) : T(-0.25);
+    for (std::int64_t i = 0; i < size_c; ++i) c0[i] = std::isfinite(fc[i]) ? T(fc[i]) : T(1);
+    const bool row = t.layout == Layout::kRowMajor;
+    const std::int64_t a_rows = t.ta == Transpose::kNo ? t.m : t.k;
+    const std::int64_t a_cols = t.ta == Transpose::kNo ? t.k : t.m;
+    const std::int64_t b_rows = t.tb == Transpose::kNo ? t.k : t.n;
+    const std::int64_t b_cols = t.tb == Transpose::kNo ? t.n : t.k;
+    const std::int64_t lda = row ? a_cols : a_rows, ldb = row ? b_cols : b_rows;
+    const std::int64_t ldc = row ? t.n : t.m;
+    std::vector<T> expected = c0, actual = c0;
+    if (!try_gemm(naive, t.layout, t.ta, t.tb, t.m, t.n, t.k, t.alpha, a.data(), lda, b.data(),
+                  ldb, t.beta, expected.data(), ldc)
+             .ok() ||
+        !try_gemm(context, t.layout, t.ta, t.tb, t.m, t.n, t.k, t.alpha, a.data(), lda,
+                  b.data(), ldb, t.beta, actual.data(), ldc)
+             .ok()) {
+      ++bad;
+      continue;
+    }
+    auto at = [&](std::int64_t r, std::int64_t col, std::int64_t ld) {
+      return row ? r * ld + col : r + col * ld;
+    };
+    const double eps = std::numeric_limits<T>::epsilon();
+    for (std::int64_t i = 0; i < t.m; ++i) {
+      for (std::int64_t j = 0; j < t.n; ++j) {
+        double magnitude = 0;
+        for (std::int64_t p = 0; p < t.k; ++p) {
+          const T av = t.ta == Transpose::kNo ? a[at(i, p, lda)] : a[at(p, i, lda)];
+          const T bv = t.tb == Transpose::kNo ? b[at(p, j, ldb)] : b[at(j, p, ldb)];
+          magnitude += std::fabs(double(av) * double(bv));
+        }
+        const std::int64_t x = at(i, j, ldc);
+        const double bound =
+            2.0 * double(t.k + 4) * eps *
+                (std::fabs(double(t.alpha)) * magnitude + std::fabs(double(t.beta) * double(c0[x]))) +
+            double(std::numeric_limits<T>::min());
+        if (!(std::fabs(double(actual[x]) - double(expected[x])) <= bound)) ++bad;
+      }
+    }
+  }
+  return bad;
+}
 }  // namespace
 
 int run_selftest(const Args& args) {
@@ -95,6 +166,13 @@ int run_selftest(const Args& args) {
         for (std::size_t i = 0; i < n; ++i) bad += same(expected[i], actual[i]) ? 0 : 1;
       }
       std::printf("%s %-6s f32 %-8s\n", bad == 0 ? "PASS" : "FAIL", check.op,
+                  isa_name(isa));
+      (bad == 0 ? passes : failures) += 1;
+    }
+    for (int f64 = 0; f64 < 2; ++f64) {
+      const std::size_t bad = f64 ? gemm_mismatches<double>(naive, context)
+                                  : gemm_mismatches<float>(naive, context);
+      std::printf("%s %-6s %s %-8s\n", bad == 0 ? "PASS" : "FAIL", "gemm", f64 ? "f64" : "f32",
                   isa_name(isa));
       (bad == 0 ? passes : failures) += 1;
     }

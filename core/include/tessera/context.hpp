@@ -1,7 +1,10 @@
 // Context: where a tessera call runs. It fixes, once, at creation:
 //  - the kernel table (family and ISA level: detected ∩ built ∩ requested),
 //  - the knobs (environment read once, programmatic values win),
-//  - the executor the calls use.
+//  - the execution policy, validated and resolved against the topology
+//    (SPEC 2.2), and the executor that realises it: a pool shared with every
+//    context of the same resolved policy, the serial executor for one
+//    participant, or the application's own executor.
 // A Context is a cheap shared handle; copies refer to the same state, which
 // is immutable after creation. A default-constructed Context refers to the
 // process default context, created on first use from the environment.
@@ -12,6 +15,7 @@
 #include <vector>
 
 #include "tessera/error.hpp"
+#include "tessera/execution.hpp"
 #include "tessera/isa.hpp"
 #include "tessera/knobs.hpp"
 #include "tessera/platform/executor.hpp"
@@ -34,8 +38,19 @@ struct ContextOptions {
   bool read_environment = true;
   // Run this context's calls on an executor the application provides (its
   // own pool, or a test executor) instead of tessera's. Shared ownership:
-  // the executor lives as long as any context using it.
+  // the executor lives as long as any context using it. The policy is still
+  // validated, but the resolved effective threads are then this executor's
+  // width (a recorded fallback says so) and tessera's spin, affinity and
+  // idle settings do not apply to it.
   std::shared_ptr<platform::Executor> executor;
+  // How this context's calls run (SPEC 2.2). When policy.num_threads is 0,
+  // TESSERA_NUM_THREADS (or knobs.num_threads) supplies it if set and > 0.
+  ExecutionPolicy policy;
+  // Resolve against this topology instead of the machine's (tests, and
+  // runs that need more participants than this machine has). Worker CPUs
+  // are then that topology's ids: use affinity_policy = none unless they
+  // exist here, or pins fail (and are reported).
+  std::optional<Topology> topology;
 };
 
 class Context {
@@ -59,6 +74,16 @@ class Context {
   KernelFamily family() const noexcept;
   // Knobs in force (environment merged with programmatic values).
   const Knobs& knobs() const noexcept;
+
+  // What the policy resolved to at creation, plus one fallback per failed
+  // worker pin reported by the executor since (pins happen when workers
+  // start, so that list can grow). A copy: the resolution itself never
+  // changes.
+  ResolvedExecutionPolicy resolved_policy() const;
+  // The topology the policy was resolved against (read at creation).
+  const Topology& topology() const noexcept;
+  // This context's diagnostics so far (all zero unless policy.counters).
+  ExecutionCounters counters() const;
 
   // Internal: the shared state (null only for a failed default context).
   const detail::ContextState* state() const noexcept { return state_.get(); }

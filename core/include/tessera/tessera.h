@@ -7,6 +7,7 @@
 #define TESSERA_TESSERA_H_
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tessera/platform/build_config.h" /* TESSERA_API */
 
@@ -58,6 +59,117 @@ TSR_API tsr_status tsr_mul_f32(const tsr_context* context, const float* a,
 /* out[i] = x[i] < 0 ? 0 : x[i]. */
 TSR_API tsr_status tsr_relu_f32(const tsr_context* context, const float* x,
                                 float* out, size_t n);
+
+/* ---- Execution policy, resolved policy, counters (SPEC 2.2) -------------
+ * A zero-initialised tsr_execution_policy (or NULL) is the default policy;
+ * tsr_execution_policy_init() gives the same. Enum fields are names (as in
+ * the C++ and JS APIs); NULL means the default. Every value is validated at
+ * context creation and a bad one is an error naming the field. */
+typedef struct tsr_execution_policy {
+  /* 0: topology default (or TESSERA_NUM_THREADS); 1: serial; n > 1: n
+   * participants including the caller (capped at the visible CPUs). */
+  int num_threads;
+  /* "adaptive" (NULL), "fixed_iterations", "fixed_duration",
+   * "park_immediately". */
+  const char* spin_policy;
+  /* Iterations (fixed_iterations) or microseconds (fixed_duration); else 0. */
+  long long spin_budget;
+  /* NULL: the platform default (physical_cores on Linux, none elsewhere; or
+   * explicit when cpu_set is given). "none", "physical_cores",
+   * "performance_cores", "physical_then_smt", "explicit". */
+  const char* affinity_policy;
+  /* Logical CPU ids for explicit affinity; cpu_set_count of them. */
+  const int* cpu_set;
+  size_t cpu_set_count;
+  /* "keep_workers" (NULL) or "release_when_idle". */
+  const char* idle_policy;
+  /* release_when_idle: milliseconds without work; 0 means the default 1000. */
+  long long idle_release_ms;
+  int allow_nested_parallelism; /* 0 or 1 */
+  int max_threads_per_kernel;   /* 0: no limit */
+  int counters;                 /* 0 or 1 */
+} tsr_execution_policy;
+
+/* Cumulative diagnostics of a context; all zero unless policy counters = 1. */
+typedef struct tsr_counters {
+  unsigned long long dispatches;
+  unsigned long long serial_fallbacks;
+  unsigned long long spins;
+  unsigned long long parks;
+  unsigned long long wakeups;
+  unsigned long long caller_waits;
+  unsigned long long worker_active_ns;
+} tsr_counters;
+
+/* Fills *policy with the defaults (the same as zero-initialising it). */
+TSR_API void tsr_execution_policy_init(tsr_execution_policy* policy);
+/* tsr_context_create with an execution policy; either pointer may be NULL. */
+TSR_API tsr_status tsr_context_create_with_policy(
+    const tsr_context_options* options, const tsr_execution_policy* policy,
+    tsr_context** out);
+/* The resolved policy as JSON (effective threads, worker CPUs, spin, every
+ * fallback and its reason). Valid until this thread's next tessera call. */
+TSR_API tsr_status tsr_context_resolved_policy_json(const tsr_context* context,
+                                                    const char** json);
+/* The topology the context resolved against, as JSON; same lifetime. */
+TSR_API tsr_status tsr_context_topology_json(const tsr_context* context,
+                                             const char** json);
+TSR_API tsr_status tsr_context_counters(const tsr_context* context,
+                                        tsr_counters* out);
+
+
+/* ---- GEMM (SPEC 4) --------------------------------------------------------
+ * C <- alpha * op(A) * op(B) + beta * C; op(A) is m x k, op(B) k x n, C
+ * m x n, stored row- or column-major with leading dimensions. BLAS
+ * semantics: beta == 0 never reads C; m == 0 or n == 0 does nothing; k == 0
+ * or alpha == 0 sets C = beta * C without reading A or B. Every argument is
+ * validated before anything is written; errors name the argument.
+ * threads: -1 serial, 0 automatic, n > 0 exactly n participants (capped by
+ * the context's width and the work). Results are bit-for-bit the same for
+ * every thread count. */
+typedef enum tsr_layout { TSR_ROW_MAJOR = 0, TSR_COL_MAJOR = 1 } tsr_layout;
+typedef enum tsr_transpose { TSR_NO_TRANS = 0, TSR_TRANS = 1 } tsr_transpose;
+
+TSR_API tsr_status tsr_sgemm(const tsr_context* context, tsr_layout layout,
+                             tsr_transpose trans_a, tsr_transpose trans_b,
+                             int64_t m, int64_t n, int64_t k, float alpha,
+                             const float* a, int64_t lda, const float* b,
+                             int64_t ldb, float beta, float* c, int64_t ldc,
+                             int threads);
+TSR_API tsr_status tsr_dgemm(const tsr_context* context, tsr_layout layout,
+                             tsr_transpose trans_a, tsr_transpose trans_b,
+                             int64_t m, int64_t n, int64_t k, double alpha,
+                             const double* a, int64_t lda, const double* b,
+                             int64_t ldb, double beta, double* c, int64_t ldc,
+                             int threads);
+
+/* op(B) packed once for the context's ISA level, reusable across calls
+ * with different A. Using it on a context of another level is an error. */
+typedef struct tsr_packed_rhs tsr_packed_rhs;
+TSR_API tsr_status tsr_sgemm_prepack_rhs(const tsr_context* context,
+                                         tsr_layout layout,
+                                         tsr_transpose trans_b, int64_t k,
+                                         int64_t n, const float* b,
+                                         int64_t ldb, tsr_packed_rhs** out);
+TSR_API tsr_status tsr_dgemm_prepack_rhs(const tsr_context* context,
+                                         tsr_layout layout,
+                                         tsr_transpose trans_b, int64_t k,
+                                         int64_t n, const double* b,
+                                         int64_t ldb, tsr_packed_rhs** out);
+TSR_API void tsr_packed_rhs_destroy(tsr_packed_rhs* packed);
+/* gemm with a packed op(B): n and k come from it; layout must match. */
+TSR_API tsr_status tsr_sgemm_packed(const tsr_context* context,
+                                    tsr_layout layout, tsr_transpose trans_a,
+                                    int64_t m, float alpha, const float* a,
+                                    int64_t lda, const tsr_packed_rhs* b,
+                                    float beta, float* c, int64_t ldc,
+                                    int threads);
+TSR_API tsr_status tsr_dgemm_packed(const tsr_context* context,
+                                    tsr_layout layout, tsr_transpose trans_a,
+                                    int64_t m, double alpha, const double* a,
+                                    int64_t lda, const tsr_packed_rhs* b,
+                                    double beta, double* c, int64_t ldc,
+                                    int threads);
 
 #ifdef __cplusplus
 }

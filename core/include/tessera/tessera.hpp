@@ -5,6 +5,8 @@
 #include "tessera/context.hpp"
 #include "tessera/elementwise.hpp"
 #include "tessera/error.hpp"
+#include "tessera/gemm.hpp"
+#include "tessera/execution.hpp"
 #include "tessera/inventory.hpp"
 #include "tessera/isa.hpp"
 #include "tessera/knobs.hpp"

@@ -1,12 +1,20 @@
 #include "tessera/context.hpp"
 
+#include <algorithm>
+#include <string>
+
 #include "core/src/api/context_state.hpp"
+#include "core/src/parallel/pool_tiers.hpp"
 #include "core/src/registry/kernel_registry.hpp"
 #include "tessera/platform/cpu_features.hpp"
+#include "tessera/platform/pool_provider.hpp"
 #include "tessera/platform/serial_executor.hpp"
 
 namespace tessera {
 namespace {
+
+// TESSERA_WASM_THREADS default (SPEC 2.7).
+constexpr std::uint32_t kDefaultWasmThreads = 8;
 
 // Fields set in `top` win over those in `base`.
 Knobs merge(Knobs base, const Knobs& top) {
@@ -26,6 +34,91 @@ Knobs merge(Knobs base, const Knobs& top) {
   over(base.isa, top.isa);
   over(base.num_threads, top.num_threads);
   return base;
+}
+
+// Resolves options.policy against the topology (TESSERA_NUM_THREADS filling
+// in num_threads = 0) and acquires the executor that realises it.
+Status resolve_execution(const ContextOptions& options, detail::ContextState* state) {
+  state->topology = options.topology ? *options.topology : platform::read_topology();
+  platform::PlatformFacts facts = platform::platform_facts();
+  if (facts.pool_width_from_wasm_threads) {
+    // SPEC 2.7: the wasm threads pool is sized by the knob (default 8).
+    facts.wasm_pool_width =
+        static_cast<int>(state->knobs.wasm_threads.value_or(kDefaultWasmThreads));
+  }
+
+  // The policy as given is checked first, so its errors name its fields.
+  TESSERA_RETURN_IF_ERROR(
+      platform::validate_execution_policy(options.policy, state->topology, facts));
+  platform::ExecutionPolicy policy = options.policy;
+  std::string source = "num_threads";
+  if (policy.num_threads == 0 && state->knobs.num_threads && *state->knobs.num_threads > 0) {
+    policy.num_threads = static_cast<int>(*state->knobs.num_threads);
+    source = options.knobs.num_threads ? "Knobs::num_threads" : "TESSERA_NUM_THREADS";
+    const bool explicit_set = !policy.cpu_set.empty();
+    if (explicit_set && policy.num_threads > static_cast<int>(policy.cpu_set.size())) {
+      return Status::invalid_argument(
+          source + " = " + std::to_string(policy.num_threads) + " exceeds the " +
+          std::to_string(policy.cpu_set.size()) +
+          " CPUs of ExecutionPolicy::cpu_set with affinity_policy = explicit");
+    }
+  }
+  platform::ResolvedExecutionPolicy resolved;
+  TESSERA_RETURN_IF_ERROR(platform::resolve_execution_policy(
+      policy, state->topology, facts, &resolved, source));
+
+  // Size tiers of the native pool (SPEC 2.4): TESSERA_POOL_CLASSES or the
+  // architecture's default.
+  resolved.pool_classes = state->knobs.pool_classes
+                              ? static_cast<int>(*state->knobs.pool_classes)
+                              : core::default_pool_classes(platform::cpu_features().arch);
+
+  if (options.executor != nullptr) {
+    // The application's executor decides how many participants exist.
+    const int width = std::max(1, options.executor->width());
+    resolved.fallbacks.push_back(
+        "ContextOptions::executor supplied: effective threads = its width (" +
+        std::to_string(width) + "); the policy resolved to " +
+        std::to_string(resolved.effective_threads) +
+        ", and tessera's spin, affinity and idle settings do not apply to it");
+    resolved.threads_reason = "width of the application's executor";
+    resolved.effective_threads = width;
+    resolved.max_threads_per_kernel =
+        policy.max_threads_per_kernel > 0 ? std::min(policy.max_threads_per_kernel, width)
+                                          : width;
+    resolved.executor = "application";
+    resolved.affinity_policy = platform::AffinityPolicy::kNone;
+    resolved.worker_cpus.clear();
+    resolved.worker_cores.clear();
+    resolved.worker_classes.clear();
+    resolved.uses_smt_siblings = false;
+    state->executor_owner = options.executor;
+  } else {
+    std::shared_ptr<platform::Executor> executor;
+    const Status acquired = platform::acquire_executor(resolved, &executor);
+    if (!acquired.ok() || executor == nullptr) {
+      // Never fail a context because threads could not start: run serially
+      // and say why.
+      resolved.fallbacks.push_back(
+          "could not start " + std::to_string(resolved.effective_threads) +
+          " participants (" +
+          (acquired.ok() ? std::string("no executor returned") : acquired.message()) +
+          "): running serially");
+      resolved.effective_threads = 1;
+      resolved.max_threads_per_kernel = 1;
+      resolved.executor = "serial";
+      resolved.worker_cpus.clear();
+      resolved.worker_cores.clear();
+      resolved.worker_classes.clear();
+      resolved.uses_smt_siblings = false;
+      executor = nullptr;
+    }
+    state->executor_owner = std::move(executor);
+  }
+  state->executor = state->executor_owner != nullptr ? state->executor_owner.get()
+                                                     : &platform::serial_executor();
+  state->resolved = std::move(resolved);
+  return {};
 }
 
 Status make_state(const ContextOptions& options,
@@ -53,8 +146,7 @@ Status make_state(const ContextOptions& options,
   TESSERA_RETURN_IF_ERROR(core::select_table(options.family, forced, source,
                                              platform::cpu_features(),
                                              &state->table));
-  state->executor = options.executor != nullptr ? options.executor.get()
-                                                : &platform::serial_executor();
+  TESSERA_RETURN_IF_ERROR(resolve_execution(options, state.get()));
   *out = std::move(state);
   return {};
 }
@@ -108,6 +200,24 @@ KernelFamily Context::family() const noexcept {
 const Knobs& Context::knobs() const noexcept {
   static const Knobs kEmpty;
   return state_ != nullptr ? state_->knobs : kEmpty;
+}
+
+ResolvedExecutionPolicy Context::resolved_policy() const {
+  if (state_ == nullptr) return {};
+  ResolvedExecutionPolicy resolved = state_->resolved;
+  for (std::string& failure : state_->executor->pin_failures()) {
+    resolved.fallbacks.push_back(std::move(failure));
+  }
+  return resolved;
+}
+
+const Topology& Context::topology() const noexcept {
+  static const Topology kEmpty;
+  return state_ != nullptr ? state_->topology : kEmpty;
+}
+
+ExecutionCounters Context::counters() const {
+  return state_ != nullptr ? state_->executor->counters() : ExecutionCounters{};
 }
 
 std::vector<Isa> supported_isas() {

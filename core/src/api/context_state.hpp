@@ -11,6 +11,11 @@ struct ContextState {
   ContextOptions options;
   Knobs knobs;  // environment merged with options.knobs
   const core::KernelTable* table = nullptr;
+  platform::Topology topology;
+  platform::ResolvedExecutionPolicy resolved;
+  // Keeps the executor alive: the pool lease from acquire_executor, the
+  // application's executor, or null for the process-wide serial executor.
+  std::shared_ptr<platform::Executor> executor_owner;
   platform::Executor* executor = nullptr;  // never null
 };
 

@@ -1,8 +1,98 @@
-// GEMM entries of a KernelTable. Filled in by the GEMM work (issue 4).
+// GEMM entries of a KernelTable (SPEC 4).
+//
+// The optimized family provides, per ISA level and dtype, a GemmKernelSet:
+// the register tile (mr x nr), how its blocking is chosen, the two packing
+// routines and the "column tile" routine that runs the microkernel over one
+// packed row block. The generic driver (gemm_driver.cc) is written once on
+// top of these pointers; everything ISA-specific sits behind them.
+//
+// The naive family provides a whole-problem reference instead (a plain
+// triple loop with double accumulation), on the same canonical problem.
 #pragma once
+
+#include <cstdint>
 
 namespace tessera::core {
 
-struct GemmKernels {};
+// How a kernel set's kc/mc/nc are chosen (gemm_blocking.hpp).
+enum class GemmBlockingRule : std::uint8_t {
+  // From the cache facts (L1d, L2, L3) and the tile: x86 AVX levels, NEON.
+  kCacheModel,
+  // One fixed table, never cache facts or thread counts: the two 128-bit
+  // levels (SSE2, SIMD128) and scalar, so the same inputs give the same bits
+  // natively and in wasm, where there are no cache facts.
+  kFixedPortable,
+};
+
+// What a column-tile call does with C, per depth slice (SPEC 3: beta only in
+// the first slice, alpha identically in every slice).
+enum class GemmUpdate : std::uint8_t {
+  kOverwrite,   // first slice, beta == 0: C = alpha*acc (C is never read)
+  kScale,       // first slice, beta != 0: C = alpha*acc + beta*C
+  kAccumulate,  // later slices:           C = alpha*acc + C
+};
+
+// The canonical problem every gemm is reduced to (gemm_api.cc): C is m x n
+// with unit column stride, A(i, p) = a[i*rs_a + p*cs_a], B(p, j) =
+// b[p*rs_b + j*cs_b]. Column-major calls are turned into row-major ones by
+// transposing the whole product (C^T = B^T A^T).
+template <class T>
+struct GemmProblem {
+  std::int64_t m = 0, n = 0, k = 0;
+  T alpha = T(1), beta = T(0);
+  const T* a = nullptr;
+  std::int64_t rs_a = 0, cs_a = 0;
+  const T* b = nullptr;
+  std::int64_t rs_b = 0, cs_b = 0;
+  T* c = nullptr;
+  std::int64_t ldc = 0;
+};
+
+template <class T>
+struct GemmKernelSet {
+  int mr = 0;  // register tile rows (broadcast side, packed A panels)
+  int nr = 0;  // register tile columns (vector side, packed B panels)
+  GemmBlockingRule blocking = GemmBlockingRule::kFixedPortable;
+
+  // Packs rows [0, rows) x depth [0, depth) of A, element (i, p) at
+  // a[i*rs + p*cs], into ceil(rows/mr) panels of mr x depth: panel r holds,
+  // for each p, the mr values A(r*mr + i, p), i < mr, zero past `rows`.
+  // A pure permutation: the same bytes whoever calls it.
+  void (*pack_a)(std::int64_t rows, std::int64_t depth, const T* a,
+                 std::int64_t rs, std::int64_t cs, T* dst) = nullptr;
+  // Packs depth [0, depth) x columns [0, cols) of B, element (p, j) at
+  // b[p*rs + j*cs], into ceil(cols/nr) panels of depth x nr: panel q holds,
+  // for each p, the nr values B(p, q*nr + j), zero past `cols`.
+  void (*pack_b)(std::int64_t depth, std::int64_t cols, const T* b,
+                 std::int64_t rs, std::int64_t cs, T* dst) = nullptr;
+  // One column tile of one row block: for every mr-row panel of the packed
+  // row block `a` (rows valid rows), multiplies it by the packed B panel `b`
+  // (cols <= nr valid columns) over `depth`, and updates the rows x cols
+  // tile of C at c (row stride ldc, unit column stride) per `update`.
+  // Never touches C outside rows x cols.
+  void (*column_tile)(std::int64_t rows, std::int64_t cols, std::int64_t depth,
+                      const T* a, const T* b, T* c, std::int64_t ldc, T alpha,
+                      T beta, GemmUpdate update) = nullptr;
+  // Small problems on one worker: the whole canonical problem without
+  // packing A (tile direct_mr x nr), B read in place when cs_b == 1, else
+  // from packed_b (the whole B packed with pack_b and this kc). Same depth
+  // slices and per-element arithmetic as the packed path: same bits.
+  // scratch: kc x nr values.
+  int direct_mr = 0;
+  void (*direct)(const GemmProblem<T>& problem, std::int64_t kc,
+                 const T* packed_b, T* scratch) = nullptr;
+};
+
+template <class T>
+using NaiveGemmFn = void (*)(const GemmProblem<T>& problem);
+
+struct GemmKernels {
+  // Optimized family (null in the naive table).
+  const GemmKernelSet<float>* f32 = nullptr;
+  const GemmKernelSet<double>* f64 = nullptr;
+  // Naive family (null in optimized tables).
+  NaiveGemmFn<float> naive_f32 = nullptr;
+  NaiveGemmFn<double> naive_f64 = nullptr;
+};
 
 }  // namespace tessera::core

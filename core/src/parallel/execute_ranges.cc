@@ -1,6 +1,7 @@
 #include "core/src/parallel/execute_ranges.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "tessera/platform/execution_scope.hpp"
 
@@ -40,12 +41,11 @@ RangePlan plan_ranges(std::size_t total, const RangeSchedule& schedule,
   return plan;
 }
 
-void execute_ranges(std::size_t total, const RangeSchedule& schedule,
-                    FunctionRef<void(std::size_t, std::size_t)> fn) {
-  platform::Executor* executor = platform::current_executor();
-  const int width = executor != nullptr ? executor->width() : 1;
-  const RangePlan plan =
-      plan_ranges(total, schedule, width, platform::region_depth());
+namespace {
+
+// The one execution path of both entry points: `plan` decides, this runs.
+void run_plan(platform::Executor* executor, std::size_t total, const RangePlan& plan,
+              FunctionRef<void(std::size_t, std::size_t)> fn) {
   if (plan.blocks == 0) return;
   if (plan.blocks == 1) {
     platform::RegionScope region;
@@ -58,6 +58,45 @@ void execute_ranges(std::size_t total, const RangeSchedule& schedule,
     const std::size_t end = std::min(total, begin + plan.block_size);
     fn(begin, end);
   });
+}
+
+}  // namespace
+
+void execute_ranges(std::size_t total, const RangeSchedule& schedule,
+                    FunctionRef<void(std::size_t, std::size_t)> fn) {
+  platform::Executor* executor = platform::current_executor();
+  const int width = executor != nullptr ? executor->width() : 1;
+  run_plan(executor, total, plan_ranges(total, schedule, width, platform::region_depth()), fn);
+}
+
+double range_unit_cycles(const RangeCost& cost) noexcept {
+  const double cycles = cost.bytes_read * kCyclesPerByteRead +
+                        cost.bytes_written * kCyclesPerByteWritten + cost.compute_cycles;
+  // Also catches NaN (the comparison is false).
+  return cycles > 1e-3 ? cycles : 1e-3;
+}
+
+RangePlan plan_costed_ranges(std::size_t total, const RangeCost& cost, int width,
+                             int depth) noexcept {
+  const double unit = range_unit_cycles(cost);
+  // Units per block so each block carries kMinBlockCycles; clamped so the
+  // conversion back to size_t is defined.
+  const double per_block = std::ceil(kMinBlockCycles / unit);
+  const std::size_t min_block =
+      per_block >= static_cast<double>(total) ? std::max<std::size_t>(total, 1)
+                                              : static_cast<std::size_t>(per_block);
+  RangeSchedule schedule;
+  schedule.min_block = std::max<std::size_t>(1, min_block);
+  schedule.block_multiple = std::max<std::size_t>(1, cost.block_multiple);
+  return plan_ranges(total, schedule, width, depth);
+}
+
+void execute_costed_ranges(std::size_t total, const RangeCost& cost,
+                           FunctionRef<void(std::size_t, std::size_t)> fn) {
+  platform::Executor* executor = platform::current_executor();
+  const int width = executor != nullptr ? executor->width() : 1;
+  run_plan(executor, total, plan_costed_ranges(total, cost, width, platform::region_depth()),
+           fn);
 }
 
 }  // namespace tessera::core

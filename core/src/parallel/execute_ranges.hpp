@@ -45,4 +45,45 @@ RangePlan plan_ranges(std::size_t total, const RangeSchedule& schedule,
 void execute_ranges(std::size_t total, const RangeSchedule& schedule,
                     FunctionRef<void(std::size_t, std::size_t)> fn);
 
+// What one unit of a costed range touches and computes (SPEC 2.6).
+struct RangeCost {
+  double bytes_read = 0;       // bytes loaded per unit
+  double bytes_written = 0;    // bytes stored per unit
+  double compute_cycles = 0;   // arithmetic cycles per unit, on one core
+  // Block boundaries (all but the final end) are multiples of this.
+  std::size_t block_multiple = 1;
+};
+
+// The cost model, in cycles of one core at a nominal 3 GHz (the exact clock
+// does not matter: only the ratio to the per-block target does):
+//   cycles(unit) = 0.3 * bytes_read + 0.6 * bytes_written + compute_cycles
+// 0.3 cycles per byte read is ~10 GB/s streamed by one core, a conservative
+// out-of-cache rate for current x86 and Arm cores; a byte written costs
+// twice that (read-for-ownership plus the write-back).
+inline constexpr double kCyclesPerByteRead = 0.3;
+inline constexpr double kCyclesPerByteWritten = 0.6;
+// Every block gets at least this much work: 16 us at 3 GHz. A dispatch to
+// spinning workers costs ~1 us and to parked ones tens of us (~45 us to wake
+// a sleeping thread on the 2-core VMs tessera is measured on), so smaller
+// blocks would spend a large share of their time on the fork/join.
+inline constexpr double kMinBlockCycles = 48'000;
+
+// Cycles one unit costs under the model above (at least 1e-3, so a zero or
+// negative cost is treated as nearly free rather than dividing by zero).
+double range_unit_cycles(const RangeCost& cost) noexcept;
+
+// Pure planning rule, exposed for tests: blocks of at least kMinBlockCycles
+// of work each, at most one block per participant (so at most `width`
+// blocks), boundaries on block_multiple; one serial block when the whole
+// total is worth less than two blocks, when width <= 1 or when nested.
+RangePlan plan_costed_ranges(std::size_t total, const RangeCost& cost, int width,
+                             int depth) noexcept;
+
+// Like execute_ranges, with the grain and the participant count planned
+// from `cost` instead of a schedule. Same execution path and contract:
+// disjoint blocks covering [0, total) once each, each inside a RegionScope;
+// nested or executor-less calls are one block on the caller.
+void execute_costed_ranges(std::size_t total, const RangeCost& cost,
+                           FunctionRef<void(std::size_t, std::size_t)> fn);
+
 }  // namespace tessera::core

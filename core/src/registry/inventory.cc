@@ -19,6 +19,8 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
       {"add", "f32", t.elementwise.add_f32 != nullptr},
       {"mul", "f32", t.elementwise.mul_f32 != nullptr},
       {"relu", "f32", t.elementwise.relu_f32 != nullptr},
+      {"gemm", "f32", t.gemm.f32 != nullptr || t.gemm.naive_f32 != nullptr},
+      {"gemm", "f64", t.gemm.f64 != nullptr || t.gemm.naive_f64 != nullptr},
   };
 }
 

@@ -14,6 +14,7 @@ struct F32 {
   static Reg load(const float* p) { return _mm256_loadu_ps(p); }
   static void store(float* p, Reg v) { _mm256_storeu_ps(p, v); }
   static Reg set1(float x) { return _mm256_set1_ps(x); }
+  static Reg broadcast(const float* p) { return _mm256_broadcast_ss(p); }
   static Reg zero() { return _mm256_setzero_ps(); }
   static Reg add(Reg a, Reg b) { return _mm256_add_ps(a, b); }
   static Reg mul(Reg a, Reg b) { return _mm256_mul_ps(a, b); }
@@ -31,6 +32,7 @@ struct F64 {
   static Reg load(const double* p) { return _mm256_loadu_pd(p); }
   static void store(double* p, Reg v) { _mm256_storeu_pd(p, v); }
   static Reg set1(double x) { return _mm256_set1_pd(x); }
+  static Reg broadcast(const double* p) { return _mm256_broadcast_sd(p); }
   static Reg zero() { return _mm256_setzero_pd(); }
   static Reg add(Reg a, Reg b) { return _mm256_add_pd(a, b); }
   static Reg mul(Reg a, Reg b) { return _mm256_mul_pd(a, b); }

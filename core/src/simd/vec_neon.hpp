@@ -12,6 +12,7 @@ struct F32 {
   static Reg load(const float* p) { return vld1q_f32(p); }
   static void store(float* p, Reg v) { vst1q_f32(p, v); }
   static Reg set1(float x) { return vdupq_n_f32(x); }
+  static Reg broadcast(const float* p) { return vld1q_dup_f32(p); }
   static Reg zero() { return vdupq_n_f32(0.0f); }
   static Reg add(Reg a, Reg b) { return vaddq_f32(a, b); }
   static Reg mul(Reg a, Reg b) { return vmulq_f32(a, b); }
@@ -29,6 +30,7 @@ struct F64 {
   static Reg load(const double* p) { return vld1q_f64(p); }
   static void store(double* p, Reg v) { vst1q_f64(p, v); }
   static Reg set1(double x) { return vdupq_n_f64(x); }
+  static Reg broadcast(const double* p) { return vld1q_dup_f64(p); }
   static Reg zero() { return vdupq_n_f64(0.0); }
   static Reg add(Reg a, Reg b) { return vaddq_f64(a, b); }
   static Reg mul(Reg a, Reg b) { return vmulq_f64(a, b); }

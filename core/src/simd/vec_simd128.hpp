@@ -14,6 +14,7 @@ struct F32 {
   static Reg load(const float* p) { return wasm_v128_load(p); }
   static void store(float* p, Reg v) { wasm_v128_store(p, v); }
   static Reg set1(float x) { return wasm_f32x4_splat(x); }
+  static Reg broadcast(const float* p) { return wasm_v128_load32_splat(p); }
   static Reg zero() { return wasm_f32x4_splat(0.0f); }
   static Reg add(Reg a, Reg b) { return wasm_f32x4_add(a, b); }
   static Reg mul(Reg a, Reg b) { return wasm_f32x4_mul(a, b); }
@@ -32,6 +33,7 @@ struct F64 {
   static Reg load(const double* p) { return wasm_v128_load(p); }
   static void store(double* p, Reg v) { wasm_v128_store(p, v); }
   static Reg set1(double x) { return wasm_f64x2_splat(x); }
+  static Reg broadcast(const double* p) { return wasm_v128_load64_splat(p); }
   static Reg zero() { return wasm_f64x2_splat(0.0); }
   static Reg add(Reg a, Reg b) { return wasm_f64x2_add(a, b); }
   static Reg mul(Reg a, Reg b) { return wasm_f64x2_mul(a, b); }

@@ -14,6 +14,7 @@ struct F32 {
   static Reg load(const float* p) { return _mm_loadu_ps(p); }
   static void store(float* p, Reg v) { _mm_storeu_ps(p, v); }
   static Reg set1(float x) { return _mm_set1_ps(x); }
+  static Reg broadcast(const float* p) { return _mm_load1_ps(p); }
   static Reg zero() { return _mm_setzero_ps(); }
   static Reg add(Reg a, Reg b) { return _mm_add_ps(a, b); }
   static Reg mul(Reg a, Reg b) { return _mm_mul_ps(a, b); }
@@ -33,6 +34,7 @@ struct F64 {
   static Reg load(const double* p) { return _mm_loadu_pd(p); }
   static void store(double* p, Reg v) { _mm_storeu_pd(p, v); }
   static Reg set1(double x) { return _mm_set1_pd(x); }
+  static Reg broadcast(const double* p) { return _mm_load1_pd(p); }
   static Reg zero() { return _mm_setzero_pd(); }
   static Reg add(Reg a, Reg b) { return _mm_add_pd(a, b); }
   static Reg mul(Reg a, Reg b) { return _mm_mul_pd(a, b); }

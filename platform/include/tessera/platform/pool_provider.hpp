@@ -12,26 +12,24 @@
 #include <cstdint>
 #include <memory>
 
+#include "tessera/platform/execution_counters.hpp"
 #include "tessera/platform/execution_policy.hpp"
 #include "tessera/platform/executor.hpp"
 #include "tessera/platform/status.hpp"
 
 namespace tessera::platform {
 
-// Diagnostics (SPEC 2.2), cumulative. All zero when counters are off.
-struct ExecutionCounters {
-  std::uint64_t dispatches = 0;       // parallel regions started
-  std::uint64_t serial_fallbacks = 0; // regions run serially because the
-                                      // pool was busy or the call was nested
-  std::uint64_t spins = 0;            // spin-wait iterations (workers + caller)
-  std::uint64_t parks = 0;            // times a thread blocked in the OS
-  std::uint64_t wakeups = 0;          // times a parked worker was woken
-  std::uint64_t caller_waits = 0;     // regions where the caller had to wait
-  std::uint64_t worker_active_ns = 0; // time workers spent running bodies
-};
-
-// The executor for `policy`. On failure (e.g. threads could not be started)
-// the Status says why; callers fall back to serial and record it.
+// The executor for `policy`. On failure (e.g. threads could not be started,
+// or worker_cpus does not have one entry per worker) the Status says why and
+// *out is untouched; callers fall back to serial and record it.
+//
+// Native: every call returns a new lease (an Executor owning this caller's
+// counters when policy.counters is set) on the pool shared by every policy
+// with the same registry_key() and pool_classes; width() is
+// effective_threads; pin_failures() lists the workers that could not be
+// pinned to policy.worker_cpus (entry i is participant i + 1), to append to
+// the resolved policy's fallbacks. One participant or !threads_usable: the
+// process-wide serial executor (not owned; no counters).
 Status acquire_executor(const ResolvedExecutionPolicy& policy,
                         std::shared_ptr<Executor>* out);
 

@@ -1,0 +1,184 @@
+// GEMM: C <- alpha * op(A) * op(B) + beta * C, for f32 and f64 (SPEC 4).
+//
+// It replaces the serial loop
+//     for (i = 0; i < m; ++i)
+//       for (j = 0; j < n; ++j) {
+//         T s = 0;
+//         for (p = 0; p < k; ++p) s += op(A)(i, p) * op(B)(p, j);
+//         C(i, j) = alpha * s + beta * C(i, j);
+//       }
+// where op(X) is X or its transpose, op(A) is m x k, op(B) is k x n, C is
+// m x n, and X(r, c) is x[r*ldx + c] (row-major) or x[r + c*ldx]
+// (column-major) of the matrix as stored.
+//
+// BLAS semantics: beta == 0 never reads C (NaN or Inf in C do not leak);
+// m == 0 or n == 0 does nothing; k == 0 or alpha == 0 sets C = beta * C
+// without reading A or B (C = 0 when beta == 0; C untouched when beta == 1).
+// NaN and Inf in A or B propagate as IEEE arithmetic says.
+//
+// Validation (SPEC 7), before anything is written: negative dimensions,
+// m*n*k or any extent overflowing, null pointers with non-zero extents,
+// leading dimensions below the stored row length (or below 1), C's accessed
+// byte range overlapping A's or B's, and an unknown layout or transpose value
+// are invalid_argument errors naming the argument.
+//
+// Threading and reproducibility: `parallelism` picks how many of the
+// context's participants one call uses (tessera/parallelism.hpp). The depth
+// is cut into slices whose size comes from the cache model only, the slices
+// run in a fixed order and each output tile is computed by one worker, so
+// the result is bit-for-bit the same for every worker count on the same
+// machine and ISA level. Different ISA levels agree within rounding (each
+// element within about k * eps * sum|a||b| of the exact result), not
+// bitwise; the SSE2 and SIMD128 levels use the same tiles, blocking and
+// operation order and give the same bits as each other.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "tessera/context.hpp"
+#include "tessera/error.hpp"
+#include "tessera/parallelism.hpp"
+
+namespace tessera {
+
+enum class Layout : std::uint8_t { kRowMajor = 0, kColMajor = 1 };
+enum class Transpose : std::uint8_t { kNo = 0, kYes = 1 };
+enum class Dtype : std::uint8_t { kF32 = 0, kF64 = 1 };
+
+const char* layout_name(Layout layout) noexcept;        // "row-major"
+const char* transpose_name(Transpose trans) noexcept;   // "N" / "T"
+const char* dtype_name(Dtype dtype) noexcept;           // "f32" / "f64"
+
+namespace detail {
+struct PackedRhsState;
+}
+
+// op(B) packed once for repeated products with different A (prepack_rhs).
+// The packing depends on the ISA level and the depth blocking of the
+// context it was made with; gemm on a context with another level (or
+// blocking) is an explicit error, never a silent repack. Move-only; an
+// empty PackedRhs (default-constructed or moved from) is rejected by gemm.
+class PackedRhs {
+ public:
+  PackedRhs() noexcept;
+  ~PackedRhs();
+  PackedRhs(PackedRhs&&) noexcept;
+  PackedRhs& operator=(PackedRhs&&) noexcept;
+  PackedRhs(const PackedRhs&) = delete;
+  PackedRhs& operator=(const PackedRhs&) = delete;
+
+  bool empty() const noexcept { return state_ == nullptr; }
+  Dtype dtype() const noexcept;
+  Isa isa() const noexcept;
+  Layout layout() const noexcept;
+  std::int64_t k() const noexcept;  // rows of op(B)
+  std::int64_t n() const noexcept;  // columns of op(B)
+  std::size_t bytes() const noexcept;
+
+  // Internal.
+  const detail::PackedRhsState* state() const noexcept { return state_.get(); }
+  explicit PackedRhs(std::unique_ptr<detail::PackedRhsState> state) noexcept;
+
+ private:
+  std::unique_ptr<detail::PackedRhsState> state_;
+};
+
+// What a gemm call on this context would do, and why (pure: nothing runs).
+struct GemmPlan {
+  Dtype dtype = Dtype::kF32;
+  Isa isa = Isa::kScalar;
+  KernelFamily family = KernelFamily::kOptimized;
+  std::int64_t m = 0, n = 0, k = 0;  // as the caller gave them
+  int mr = 0, nr = 0;                // register tile (canonical row-major)
+  std::int64_t mc = 0, nc = 0, kc = 0;
+  int width = 1;                     // the context executor's width
+  int workers = 1;
+  int tier = 1;
+  std::string worker_rule;           // which SPEC 2.3 rule decided
+  std::string worker_reason;
+  std::string grain;                 // the job-grain rule and its numbers
+  std::int64_t jobs_per_step = 0;    // n_mc x n_nt of the first column block
+  bool shared_a_prepack = false;
+  bool direct = false;               // small-problem path without packing
+  std::string cache_facts;           // where the blocking's cache sizes came from
+  std::string to_string() const;     // multi-line, for CLIs and logs
+};
+
+Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
+                     std::int64_t m, std::int64_t n, std::int64_t k,
+                     Parallelism parallelism, GemmPlan* out);
+
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
+                Transpose trans_b, std::int64_t m, std::int64_t n,
+                std::int64_t k, float alpha, const float* a, std::int64_t lda,
+                const float* b, std::int64_t ldb, float beta, float* c,
+                std::int64_t ldc, Parallelism parallelism = {});
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
+                Transpose trans_b, std::int64_t m, std::int64_t n,
+                std::int64_t k, double alpha, const double* a,
+                std::int64_t lda, const double* b, std::int64_t ldb,
+                double beta, double* c, std::int64_t ldc,
+                Parallelism parallelism = {});
+
+// Packs op(B) (k x n, stored per layout/trans_b with leading dimension ldb)
+// for `context`'s ISA level. Needs the optimized family. *out is replaced
+// only on success.
+Status try_prepack_rhs(const Context& context, Layout layout,
+                       Transpose trans_b, std::int64_t k, std::int64_t n,
+                       const float* b, std::int64_t ldb, PackedRhs* out);
+Status try_prepack_rhs(const Context& context, Layout layout,
+                       Transpose trans_b, std::int64_t k, std::int64_t n,
+                       const double* b, std::int64_t ldb, PackedRhs* out);
+
+// gemm with a prepacked op(B): n and k come from `b`; `layout` must be the
+// one b was packed with, the dtype must match and the context must use the
+// ISA level (and blocking) b was packed for. Bits equal those of the
+// unpacked call on the same context.
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
+                std::int64_t m, float alpha, const float* a, std::int64_t lda,
+                const PackedRhs& b, float beta, float* c, std::int64_t ldc,
+                Parallelism parallelism = {});
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
+                std::int64_t m, double alpha, const double* a,
+                std::int64_t lda, const PackedRhs& b, double beta, double* c,
+                std::int64_t ldc, Parallelism parallelism = {});
+
+#if TESSERA_HAS_EXCEPTIONS
+// Throwing forms (tessera::Error carries the Status).
+template <class T>
+inline void gemm(const Context& context, Layout layout, Transpose trans_a,
+                 Transpose trans_b, std::int64_t m, std::int64_t n,
+                 std::int64_t k, T alpha, const T* a, std::int64_t lda,
+                 const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc,
+                 Parallelism parallelism = {}) {
+  throw_if_error(try_gemm(context, layout, trans_a, trans_b, m, n, k, alpha, a,
+                          lda, b, ldb, beta, c, ldc, parallelism));
+}
+template <class T>
+inline void gemm(const Context& context, Layout layout, Transpose trans_a,
+                 std::int64_t m, T alpha, const T* a, std::int64_t lda,
+                 const PackedRhs& b, T beta, T* c, std::int64_t ldc,
+                 Parallelism parallelism = {}) {
+  throw_if_error(try_gemm(context, layout, trans_a, m, alpha, a, lda, b, beta,
+                          c, ldc, parallelism));
+}
+template <class T>
+inline PackedRhs prepack_rhs(const Context& context, Layout layout,
+                             Transpose trans_b, std::int64_t k, std::int64_t n,
+                             const T* b, std::int64_t ldb) {
+  PackedRhs packed;
+  throw_if_error(try_prepack_rhs(context, layout, trans_b, k, n, b, ldb, &packed));
+  return packed;
+}
+inline GemmPlan plan_gemm(const Context& context, Dtype dtype, Layout layout,
+                          std::int64_t m, std::int64_t n, std::int64_t k,
+                          Parallelism parallelism = {}) {
+  GemmPlan plan;
+  throw_if_error(try_plan_gemm(context, dtype, layout, m, n, k, parallelism, &plan));
+  return plan;
+}
+#endif
+
+}  // namespace tessera

@@ -1,0 +1,52 @@
+// GEMM cache blocking (BLIS-style): kc (depth slice), mc (row block) and nc
+// (column block) as a pure function of the register tile, the element size
+// and the cache facts — never of the worker count (SPEC 3). kc alone fixes
+// the bits of the result (it fixes how each element's sum is sliced); mc and
+// nc only regroup the same micro-tiles.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/src/gemm/gemm_kernel.hpp"
+
+namespace tessera::core {
+
+// Cache sizes seen from one core, in bytes (0 = absent or unknown).
+struct CacheFacts {
+  std::uint64_t l1d = 0;
+  std::uint64_t l2 = 0;
+  std::uint64_t l3 = 0;
+  // Where the numbers came from, for plans.
+  std::string source;
+};
+
+struct GemmBlocking {
+  std::int64_t mc = 0;  // multiple of mr
+  std::int64_t nc = 0;  // multiple of nr
+  std::int64_t kc = 0;
+};
+
+// The blocking rule of a kernel set:
+//  - kCacheModel: the packed B micro-panel (kc x nr) is 1.5x L1d (it
+//    streams from L2; kc in [128, 768]); the packed A block (mc x kc) an
+//    eighth of L2; the packed B block (kc x nc) a quarter of L3 (half of L2
+//    without an L3), nc at most 4096. Missing facts fall back to 32 KiB L1d
+//    and 512 KiB L2. The measurements behind the fractions are in
+//    gemm_blocking.cc.
+//  - kFixedPortable: one table for the 128-bit levels and scalar (kc 256,
+//    mc 96 or 64, nc 1024), independent of any machine fact, so native SSE2
+//    and wasm SIMD128 slice every sum identically.
+GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
+                           GemmBlockingRule rule, const CacheFacts& facts);
+
+// The cache facts the GEMM driver uses on this host: the process's
+// topology (platform::read_topology(), read once), not a context's: the
+// caches are physical, and a context resolved against an injected topology
+// (tests, tessera-cli --threads) must not change the blocking, hence the
+// bits. Where the platform gives no cache sizes (wasm, unknown OS) the
+// fields are 0 and gemm_blocking() falls back to its defaults; `source`
+// says which.
+const CacheFacts& host_cache_facts();
+
+}  // namespace tessera::core

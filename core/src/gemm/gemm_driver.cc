@@ -1,0 +1,250 @@
+#include "core/src/gemm/gemm_driver.hpp"
+
+#include <algorithm>
+
+#include "core/src/gemm/gemm_workspace.hpp"
+#include "core/src/parallel/job_cursor.hpp"
+#include "tessera/platform/execution_scope.hpp"
+
+namespace tessera::core {
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t round_up(std::int64_t a, std::int64_t b) { return ceil_div(a, b) * b; }
+
+}  // namespace
+
+GemmDecision decide_gemm(int mr, int nr, const GemmBlocking& cache_blocking,
+                         std::int64_t m, std::int64_t n, std::int64_t k,
+                         Parallelism parallelism, int width, bool nested,
+                         bool a_prepacked, bool direct_ok, bool direct_fits,
+                         const ComputeKnobs& knobs, bool explain) {
+  GemmDecision d;
+  d.blocking = cache_blocking;
+  const std::int64_t n_nt = ceil_div(std::min(n, cache_blocking.nc), nr);
+  ComputeRequest request;
+  request.mnk = static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) *
+                static_cast<std::uint64_t>(k);
+  // The finest job list the driver could build (row blocks of one tile).
+  request.jobs = ceil_div(m, mr) * n_nt;
+  request.parallelism = parallelism;
+  request.width = width;
+  request.nested = nested;
+  request.explain = explain;
+  d.compute = resolve_compute(request, knobs);
+  const int w = d.compute.workers;
+  d.blocking.mc = row_block_for_workers(cache_blocking.mc, m, mr, w);
+  const std::int64_t n_mc = ceil_div(m, d.blocking.mc);
+  d.jobs_first_step = n_mc * n_nt;
+  const GrainPlan packed = packed_lhs_grain(n_mc, n_nt, w, knobs.packed_oversample);
+  d.shared_a = a_prepacked || use_shared_a_prepack(w, packed);
+  d.direct = direct_ok && direct_fits && w == 1;
+  d.parallel_oversample = knobs.parallel_oversample;
+  d.packed_oversample = knobs.packed_oversample;
+  d.grain = d.shared_a ? generic_grain(d.jobs_first_step, w, knobs.parallel_oversample)
+                       : packed;
+  return d;
+}
+
+bool direct_suits(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t kc, int nr,
+                  int element_bytes, std::uint64_t l2_bytes) {
+  if (n <= 2 * static_cast<std::int64_t>(nr)) return true;
+  const std::uint64_t l2 = l2_bytes != 0 ? l2_bytes : 256 * 1024;
+  const std::uint64_t slice = static_cast<std::uint64_t>(m) *
+                              static_cast<std::uint64_t>(std::min(k, kc)) *
+                              static_cast<std::uint64_t>(element_bytes);
+  return slice <= l2;
+}
+
+std::int64_t packed_size(std::int64_t extent, std::int64_t depth, int panel) {
+  return round_up(extent, panel) * depth;
+}
+
+template <class T>
+void pack_whole(const GemmKernelSet<T>& kernels, bool side_a,
+                std::int64_t extent, std::int64_t depth, std::int64_t kc,
+                const T* src, std::int64_t s_w, std::int64_t s_d, T* dst) {
+  const int panel = side_a ? kernels.mr : kernels.nr;
+  const std::int64_t padded = round_up(extent, panel);
+  for (std::int64_t pc = 0; pc < depth; pc += kc) {
+    const std::int64_t kc_eff = std::min(kc, depth - pc);
+    T* slice = dst + pc * padded;
+    if (side_a) {
+      kernels.pack_a(extent, kc_eff, src + pc * s_d, s_w, s_d, slice);
+    } else {
+      kernels.pack_b(kc_eff, extent, src + pc * s_d, s_d, s_w, slice);
+    }
+  }
+}
+
+template <class T>
+Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
+                const GemmDecision& d, const T* packed_a, const T* packed_b,
+                platform::Executor* executor) {
+  const int mr = ks.mr, nr = ks.nr;
+  const std::int64_t m = pr.m, n = pr.n, k = pr.k;
+  const std::int64_t mc = d.blocking.mc, nc = d.blocking.nc, kc = d.blocking.kc;
+  const int w = d.compute.workers;
+  const bool pack_shared_a = d.shared_a && packed_a == nullptr;
+  const bool own_a = !d.shared_a && packed_a == nullptr;
+
+  // Pack buffers, each rounded to 64 bytes: the B block, the shared A
+  // slice, one private A block per worker.
+  const std::int64_t kc_max = std::min(kc, k);
+  const std::int64_t m_pad = round_up(m, mr);
+  const std::int64_t n_pad = round_up(n, nr);
+  const std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t b_elems =
+      packed_b != nullptr ? 0 : round_up(round_up(std::min(nc, n), nr) * kc_max, per_line);
+  const std::int64_t shared_elems = pack_shared_a ? round_up(m_pad * kc_max, per_line) : 0;
+  const std::int64_t own_elems =
+      own_a ? round_up(round_up(std::min(mc, m), mr) * kc_max, per_line) : 0;
+  const std::int64_t total = b_elems + shared_elems + own_elems * w;
+  Workspace workspace(static_cast<std::size_t>(total) * sizeof(T));
+  if (workspace.data() == nullptr) {
+    return Status(StatusCode::kOutOfMemory,
+                  "gemm: cannot allocate " + std::to_string(total * sizeof(T)) +
+                      " bytes of pack buffers");
+  }
+  T* const b_buf = static_cast<T*>(workspace.data());
+  T* const shared_buf = b_buf + b_elems;
+  T* const own_base = shared_buf + shared_elems;
+
+  for (std::int64_t jc = 0; jc < n; jc += nc) {
+    const std::int64_t nc_eff = std::min(nc, n - jc);
+    const std::int64_t n_nt = ceil_div(nc_eff, nr);
+    const std::int64_t n_mc = ceil_div(m, mc);
+    for (std::int64_t pc = 0; pc < k; pc += kc) {
+      const std::int64_t kc_eff = std::min(kc, k - pc);
+      const GemmUpdate update = pc != 0 ? GemmUpdate::kAccumulate
+                                : pr.beta == T(0) ? GemmUpdate::kOverwrite
+                                                  : GemmUpdate::kScale;
+      const T* const b_block =
+          packed_b != nullptr ? packed_b + packed_offset(pc, jc / nr, nr, kc_eff, n_pad)
+                              : b_buf;
+      const T* const a_slice = packed_a != nullptr ? packed_a + pc * m_pad
+                               : pack_shared_a     ? shared_buf
+                                                   : nullptr;
+
+      // Phase 1: B panels [0, nb) then shared A panels [nb, nb + na).
+      const std::int64_t nb = packed_b != nullptr ? 0 : n_nt;
+      const std::int64_t na = pack_shared_a ? ceil_div(m, mr) : 0;
+      auto pack_range = [&](std::int64_t q0, std::int64_t q1) {
+        if (q0 < nb) {
+          const std::int64_t e = std::min(q1, nb);
+          const std::int64_t j0 = q0 * nr;
+          const std::int64_t cols = std::min(e * nr, nc_eff) - j0;
+          ks.pack_b(kc_eff, cols, pr.b + pc * pr.rs_b + (jc + j0) * pr.cs_b,
+                    pr.rs_b, pr.cs_b, b_buf + j0 * kc_eff);
+          q0 = e;
+        }
+        if (q0 < q1) {
+          const std::int64_t i0 = (q0 - nb) * mr;
+          const std::int64_t rows = std::min((q1 - nb) * mr, m) - i0;
+          ks.pack_a(rows, kc_eff, pr.a + i0 * pr.rs_a + pc * pr.cs_a, pr.rs_a,
+                    pr.cs_a, shared_buf + i0 * kc_eff);
+        }
+      };
+
+      // Phase 2: job q -> (row block q / n_nt, column tile q % n_nt).
+      auto run_jobs = [&](T* own, std::int64_t q0, std::int64_t q1,
+                          std::int64_t* packed_ic) {
+        for (std::int64_t q = q0; q < q1; ++q) {
+          const std::int64_t ic_index = q / n_nt;
+          const std::int64_t jt = q % n_nt;
+          const std::int64_t ic = ic_index * mc;
+          const std::int64_t rows = std::min(mc, m - ic);
+          const T* a_block;
+          if (a_slice != nullptr) {
+            a_block = a_slice + ic * kc_eff;
+          } else {
+            if (*packed_ic != ic_index) {
+              ks.pack_a(rows, kc_eff, pr.a + ic * pr.rs_a + pc * pr.cs_a,
+                        pr.rs_a, pr.cs_a, own);
+              *packed_ic = ic_index;
+            }
+            a_block = own;
+          }
+          const std::int64_t j0 = jt * nr;
+          ks.column_tile(rows, std::min<std::int64_t>(nr, nc_eff - j0), kc_eff,
+                         a_block, b_block + j0 * kc_eff,
+                         pr.c + ic * pr.ldc + jc + j0, pr.ldc, pr.alpha,
+                         pr.beta, update);
+        }
+      };
+
+      const std::int64_t n_jobs = n_mc * n_nt;
+      if (w == 1) {
+        if (nb + na > 0) pack_range(0, nb + na);
+        std::int64_t packed_ic = -1;
+        run_jobs(own_base, 0, n_jobs, &packed_ic);
+        continue;
+      }
+      if (nb + na > 0) {
+        JobCursor cursor(nb + na, generic_grain(nb + na, w, d.parallel_oversample).grain);
+        executor->run(w, [&](int) {
+          platform::RegionScope region;
+          std::int64_t b, e;
+          while (cursor.next_chunk(&b, &e)) pack_range(b, e);
+        });
+      }
+      const std::int64_t grain =
+          d.shared_a ? generic_grain(n_jobs, w, d.parallel_oversample).grain
+                     : packed_lhs_grain(n_mc, n_nt, w, d.packed_oversample).grain;
+      JobCursor cursor(n_jobs, grain);
+      executor->run(w, [&](int participant) {
+        platform::RegionScope region;
+        T* own = own_base + own_elems * participant;
+        std::int64_t packed_ic = -1;
+        std::int64_t b, e;
+        while (cursor.next_chunk(&b, &e)) run_jobs(own, b, e, &packed_ic);
+      });
+    }
+  }
+  return {};
+}
+
+template <class T>
+Status run_direct(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr, std::int64_t kc,
+                  const T* packed_b) {
+  const bool pack_b = packed_b == nullptr && pr.cs_b != 1;
+  // Scratch only when B needs packing or has an edge column panel.
+  if (!pack_b && (packed_b != nullptr || pr.n % ks.nr == 0)) {
+    ks.direct(pr, kc, packed_b, nullptr);
+    return {};
+  }
+  const std::int64_t kc_max = std::min(kc, pr.k);
+  const std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t scratch = round_up(kc_max * ks.nr, per_line);
+  const std::int64_t b_elems = pack_b ? packed_size(pr.n, pr.k, ks.nr) : 0;
+  Workspace workspace(static_cast<std::size_t>(scratch + b_elems) * sizeof(T));
+  if (workspace.data() == nullptr) {
+    return Status(StatusCode::kOutOfMemory, "gemm: cannot allocate pack buffers");
+  }
+  T* const buf = static_cast<T*>(workspace.data());
+  if (pack_b) {
+    pack_whole(ks, false, pr.n, pr.k, kc, pr.b, pr.cs_b, pr.rs_b, buf + scratch);
+    packed_b = buf + scratch;
+  }
+  ks.direct(pr, kc, packed_b, buf);
+  return {};
+}
+
+template Status run_direct<float>(const GemmKernelSet<float>&, const GemmProblem<float>&,
+                                  std::int64_t, const float*);
+template Status run_direct<double>(const GemmKernelSet<double>&, const GemmProblem<double>&,
+                                   std::int64_t, const double*);
+template Status run_gemm<float>(const GemmKernelSet<float>&, const GemmProblem<float>&,
+                                const GemmDecision&, const float*, const float*,
+                                platform::Executor*);
+template Status run_gemm<double>(const GemmKernelSet<double>&, const GemmProblem<double>&,
+                                 const GemmDecision&, const double*, const double*,
+                                 platform::Executor*);
+template void pack_whole<float>(const GemmKernelSet<float>&, bool, std::int64_t,
+                                std::int64_t, std::int64_t, const float*,
+                                std::int64_t, std::int64_t, float*);
+template void pack_whole<double>(const GemmKernelSet<double>&, bool, std::int64_t,
+                                 std::int64_t, std::int64_t, const double*,
+                                 std::int64_t, std::int64_t, double*);
+
+}  // namespace tessera::core

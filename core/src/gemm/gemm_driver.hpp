@@ -1,0 +1,101 @@
+// The GEMM driver: BLIS-style loops over the canonical problem
+// (gemm_kernel.hpp), written once for every ISA and dtype.
+//
+//   for jc in column blocks (nc)                      serial
+//     for pc in depth slices (kc), in order           serial, never parallel
+//       phase 1: pack the B block (kc x nc) and, when shared, every A row
+//                block of the slice                   workers pull panels
+//       phase 2: jobs q = (row block q / n_nt, column tile q % n_nt),
+//                n_mc x n_nt of them                  workers pull chunks
+//         job: pack A row block (own buffer, unless shared/prepacked), then
+//              column_tile over its mr-row panels
+//
+// The joins of the two phases are the only barriers (SPEC 2.5). A worker
+// writes only the C tiles of the jobs it claimed and its own pack buffer;
+// phase 1 writes disjoint panels of the shared buffers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/src/gemm/gemm_blocking.hpp"
+#include "core/src/gemm/gemm_kernel.hpp"
+#include "core/src/parallel/compute_resolver.hpp"
+#include "tessera/platform/executor.hpp"
+#include "tessera/platform/status.hpp"
+
+namespace tessera::core {
+
+// Everything the driver decided for one call: pure, printable through
+// GemmPlan (gemm_api.cc).
+struct GemmDecision {
+  GemmBlocking blocking;        // mc already lowered for the worker count
+  ComputePlan compute;          // workers and why
+  GrainPlan grain;              // chunking of the job list
+  bool shared_a = false;        // A prepacked once per slice into a shared slot
+  bool direct = false;          // small, one worker: no packing (run_direct)
+  std::int64_t jobs_first_step = 0;
+  // The grain knobs, for the later column blocks' job lists.
+  int parallel_oversample = 8;
+  int packed_oversample = 2;
+};
+
+// Whether a one-worker problem should skip packing (run_direct). The direct
+// path reads A in place once per column panel of nr columns; it wins when
+// that costs no more than packing A once: when one depth slice of A
+// (m x min(k, kc)) fits in L2, so the re-reads hit L2, or when there are at
+// most two column panels. Measured on Zen 4 (1 MiB L2) against the packed
+// path: f32 256^3 116 vs 102 GFLOP/s, 512^3 112 vs 105, f64 256^3 57 vs 52,
+// 64x64x2000 f32 110 vs 65, 8192x32x256 f32 direct ahead; at f32 1024^3
+// (A slice 1.5 MiB) and f64 500^3 the packed path wins. `l2_bytes` 0 means
+// unknown (256 KiB is assumed).
+bool direct_suits(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t kc, int nr,
+                  int element_bytes, std::uint64_t l2_bytes);
+
+// The decision for an m x n x k canonical problem with tile mr x nr.
+// `cache_blocking` is the cache model's (gemm_blocking); `a_prepacked` says
+// the A side arrives packed (a column-major PackedRhs), which makes it
+// shared by construction; `direct_ok` that the kernel set has a direct path
+// usable here and `direct_fits` that direct_suits() holds. `explain` fills
+// the plan's reason strings.
+GemmDecision decide_gemm(int mr, int nr, const GemmBlocking& cache_blocking,
+                         std::int64_t m, std::int64_t n, std::int64_t k,
+                         Parallelism parallelism, int width, bool nested,
+                         bool a_prepacked, bool direct_ok, bool direct_fits,
+                         const ComputeKnobs& knobs, bool explain);
+
+// Element offset of the packed panel holding (depth pc, panel index q) in an
+// operand packed whole by pack_whole(): slices of kc, each slice `padded`
+// wide (extent rounded up to the panel width).
+inline std::int64_t packed_offset(std::int64_t pc, std::int64_t q, int panel,
+                                  std::int64_t kc_eff, std::int64_t padded) {
+  return pc * padded + q * panel * kc_eff;
+}
+
+// Runs the problem per `decision`. packed_a / packed_b, when not null, are
+// whole operands packed by pack_whole() with the same kc (the caller checked
+// that). beta/alpha trivial cases (k == 0, alpha == 0, empty C) are the
+// caller's. Returns out_of_memory if the pack buffers cannot be allocated
+// (before anything is written).
+template <class T>
+Status run_gemm(const GemmKernelSet<T>& kernels, const GemmProblem<T>& problem,
+                const GemmDecision& decision, const T* packed_a,
+                const T* packed_b, platform::Executor* executor);
+
+// The small-problem path (GemmKernelSet::direct) on the caller; packed_b as
+// for run_gemm.
+template <class T>
+Status run_direct(const GemmKernelSet<T>& kernels, const GemmProblem<T>& problem,
+                  std::int64_t kc, const T* packed_b);
+
+// Packs a whole operand for reuse: side A (extent = rows, panel = mr, element
+// (i, p) at src[i*s_w + p*s_d]) or side B (extent = columns, panel = nr,
+// element (p, j) at src[p*s_d + j*s_w]), slice by slice of kc.
+// dst holds packed_size(...) elements.
+std::int64_t packed_size(std::int64_t extent, std::int64_t depth, int panel);
+template <class T>
+void pack_whole(const GemmKernelSet<T>& kernels, bool side_a,
+                std::int64_t extent, std::int64_t depth, std::int64_t kc,
+                const T* src, std::int64_t s_w, std::int64_t s_d, T* dst);
+
+}  // namespace tessera::core

@@ -1,0 +1,322 @@
+// The GEMM microkernel and column-tile loop, written once over a vector
+// traits type V (core/src/simd/vec_<isa>.hpp) and a register tile of
+// MR rows x NV vectors (nr = NV * V::kLanes columns).
+//
+// Included only by the per-ISA kernel files (gemm_kernel_<isa>.cc), which
+// are compiled with that ISA's flags. Every template here takes V, so each
+// ISA's instantiations are distinct symbols: an AVX-512 copy can never be
+// merged into the SSE2 path by the linker.
+//
+// Per output element and depth slice the arithmetic is fixed by the tile
+// alone: acc = 0; acc = mul_add(a_ip, b_pj, acc) for p in slice order; then
+// C = alpha*acc (+ beta*C in the first slice, + C in later ones). Edge tiles
+// run the same code on a local tile, so an element's bits never depend on
+// where its tile sits or who computed it (SPEC 3).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "core/src/gemm/gemm_kernel.hpp"
+#include "core/src/gemm/gemm_pack.hpp"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TESSERA_GEMM_INLINE inline __attribute__((always_inline))
+#define TESSERA_GEMM_PREFETCH(p) __builtin_prefetch(p)
+// Full unrolling of the constant-trip tile loops (GCC and Clang both read
+// this spelling); without it the tile would be an array in memory.
+#define TESSERA_GEMM_UNROLL _Pragma("GCC unroll 32")
+#define TESSERA_GEMM_LAMBDA_INLINE __attribute__((always_inline))
+#else
+#define TESSERA_GEMM_LAMBDA_INLINE
+#define TESSERA_GEMM_UNROLL
+#define TESSERA_GEMM_INLINE inline
+#define TESSERA_GEMM_PREFETCH(p) ((void)(p))
+#endif
+
+namespace tessera::core::gemm {
+
+// Operand accessors: where the microkernel's broadcast values (A side) and
+// vectors (B side) come from. The arithmetic does not depend on them, so a
+// packed and a direct (unpacked) run produce the same bits.
+
+// A packed A panel: MR values per depth step, contiguous.
+template <class V, int MR>
+struct PackedA {
+  // Unrolled by 4: the steps become immediate displacements.
+  static constexpr int kUnroll = 4;
+  const typename V::Scalar* p;
+  TESSERA_GEMM_INLINE typename V::Reg get(int i) const { return V::broadcast(p + i); }
+  TESSERA_GEMM_INLINE void next() { p += MR; }
+};
+
+// MR rows of A read in place: A(i, p) = row(i)[p*step], row(i) = base +
+// i*rs. For MR <= 8 the row addresses are base + {1, 2, 4, 8} x {rs, 3rs,
+// 5rs, 7rs}: four stride registers and x86 scaled-index addressing instead
+// of eight pointers (which made GCC spill the loop counter).
+template <class V, int MR>
+struct DirectA {
+  // Not unrolled: GCC folds unrolled steps into extra address registers and
+  // spills them; one step per iteration keeps the four stride registers.
+  static constexpr int kUnroll = 1;
+  using T = typename V::Scalar;
+  const char* base;
+  std::int64_t rs1, rs3, rs5, rs7;  // bytes
+  std::int64_t step;                // bytes per depth step
+
+  DirectA(const T* a, std::int64_t rs, std::int64_t cs) {
+    base = reinterpret_cast<const char*>(a);
+    rs1 = rs * static_cast<std::int64_t>(sizeof(T));
+    rs3 = 3 * rs1, rs5 = 5 * rs1, rs7 = 7 * rs1;
+    step = cs * static_cast<std::int64_t>(sizeof(T));
+  }
+  TESSERA_GEMM_INLINE const T* row(int i) const {
+    const char* p = base;
+    if (MR <= 8) {
+      switch (i) {
+        case 0: break;
+        case 1: p += rs1; break;
+        case 2: p += 2 * rs1; break;
+        case 3: p += rs3; break;
+        case 4: p += 4 * rs1; break;
+        case 5: p += rs5; break;
+        case 6: p += 2 * rs3; break;
+        default: p += rs7; break;
+      }
+    } else {
+      p += i * rs1;
+    }
+    return reinterpret_cast<const T*>(p);
+  }
+  TESSERA_GEMM_INLINE typename V::Reg get(int i) const { return V::broadcast(row(i)); }
+  TESSERA_GEMM_INLINE void next() { base += step; }
+};
+
+// The same for an edge tile of rows < MR valid rows: rows past the valid
+// ones repeat the last valid row (read, never stored), so nothing outside A
+// is read.
+template <class V, int MR>
+struct DirectEdgeA {
+  static constexpr int kUnroll = 1;
+  using T = typename V::Scalar;
+  const T* base;
+  std::int64_t offset[MR];
+  std::int64_t step;
+
+  DirectEdgeA(const T* a, std::int64_t rs, std::int64_t cs, std::int64_t rows)
+      : base(a), step(cs) {
+    for (int r = 0; r < MR; ++r) offset[r] = (r < rows ? r : rows - 1) * rs;
+  }
+  TESSERA_GEMM_INLINE typename V::Reg get(int i) const { return V::broadcast(base + offset[i]); }
+  TESSERA_GEMM_INLINE void next() { base += step; }
+};
+
+// B panel rows: NV vectors per depth step at p, then p += step (kNr for a
+// packed panel, the row stride for B read in place).
+template <class V, int NV>
+struct RowsB {
+  const typename V::Scalar* p;
+  std::int64_t step;
+  TESSERA_GEMM_INLINE typename V::Reg get(int v) const {
+    return V::load(p + v * V::kLanes);
+  }
+  TESSERA_GEMM_INLINE void next() { p += step; }
+};
+
+template <class V, int MR, int NV>
+struct Microkernel {
+  using T = typename V::Scalar;
+  using Reg = typename V::Reg;
+  static constexpr int kLanes = V::kLanes;
+  static constexpr int kMr = MR;
+  static constexpr int kNr = NV * kLanes;
+
+  // C[0..MR) x [0..NR) (row stride ldc) updated with the product of MR rows
+  // of A and NR columns of B over `depth` steps. The loops have constant
+  // trip counts and are fully unrolled, so the accumulator tile lives in
+  // registers.
+  template <class A, class B>
+  static TESSERA_GEMM_INLINE void run(std::int64_t depth, A a, B b, T* c,
+                                      std::int64_t ldc, T alpha, T beta,
+                                      GemmUpdate update) {
+    Reg acc[MR][NV];
+    TESSERA_GEMM_UNROLL
+    for (int i = 0; i < MR; ++i) {
+      TESSERA_GEMM_UNROLL
+      for (int v = 0; v < NV; ++v) acc[i][v] = V::zero();
+    }
+    // The C tile is touched once, at the end: start its lines on their way.
+    if (update != GemmUpdate::kOverwrite) {
+      TESSERA_GEMM_UNROLL
+      for (int i = 0; i < MR; ++i) {
+        TESSERA_GEMM_PREFETCH(c + i * ldc);
+        TESSERA_GEMM_PREFETCH(c + i * ldc + kNr - 1);
+      }
+    }
+    auto step = [&]() TESSERA_GEMM_LAMBDA_INLINE {
+      Reg bv[NV];
+      TESSERA_GEMM_UNROLL
+      for (int v = 0; v < NV; ++v) bv[v] = b.get(v);
+      TESSERA_GEMM_UNROLL
+      for (int i = 0; i < MR; ++i) {
+        const Reg ai = a.get(i);
+        TESSERA_GEMM_UNROLL
+        for (int v = 0; v < NV; ++v) acc[i][v] = V::mul_add(ai, bv[v], acc[i][v]);
+      }
+      a.next();
+      b.next();
+    };
+    std::int64_t p = 0;
+    if constexpr (A::kUnroll == 4) {
+      for (; p + 4 <= depth; p += 4) {
+        step();
+        step();
+        step();
+        step();
+      }
+    }
+    for (; p < depth; ++p) step();
+
+    // alpha == 1 skips the multiply: 1*acc is exact and fused or not,
+    // mul_add(1, acc, x) rounds acc + x once, so the bits are those of the
+    // general form (and the FMA pipes stay free for the next tile).
+    const bool unit = alpha == T(1);
+    const Reg va = V::set1(alpha);
+    if (update == GemmUpdate::kOverwrite) {
+      TESSERA_GEMM_UNROLL
+      for (int i = 0; i < MR; ++i) {
+        TESSERA_GEMM_UNROLL
+        for (int v = 0; v < NV; ++v) {
+          V::store(c + i * ldc + v * kLanes, unit ? acc[i][v] : V::mul(va, acc[i][v]));
+        }
+      }
+    } else {
+      const bool scale = update == GemmUpdate::kScale;
+      const Reg vb = V::set1(beta);
+      TESSERA_GEMM_UNROLL
+      for (int i = 0; i < MR; ++i) {
+        TESSERA_GEMM_UNROLL
+        for (int v = 0; v < NV; ++v) {
+          T* cp = c + i * ldc + v * kLanes;
+          const Reg old = scale ? V::mul(vb, V::load(cp)) : V::load(cp);
+          V::store(cp, unit ? V::add(acc[i][v], old) : V::mul_add(va, acc[i][v], old));
+        }
+      }
+    }
+  }
+
+  // The same, for a tile of rows x cols <= MR x NR at c: computed on a
+  // local tile (zeroed, with the valid part of C copied in when C is read)
+  // and copied back, so nothing outside rows x cols is read or written.
+  template <class A, class B>
+  static void run_edge(std::int64_t rows, std::int64_t cols,
+                       std::int64_t depth, A a, B b, T* c, std::int64_t ldc,
+                       T alpha, T beta, GemmUpdate update) {
+    alignas(64) T tile[MR * kNr];
+    std::memset(tile, 0, sizeof tile);
+    if (update != GemmUpdate::kOverwrite) {
+      for (std::int64_t y = 0; y < rows; ++y) {
+        std::memcpy(tile + y * kNr, c + y * ldc, sizeof(T) * cols);
+      }
+    }
+    run(depth, a, b, tile, kNr, alpha, beta, update);
+    for (std::int64_t y = 0; y < rows; ++y) {
+      std::memcpy(c + y * ldc, tile + y * kNr, sizeof(T) * cols);
+    }
+  }
+};
+
+// GemmKernelSet::column_tile: every MR-row panel of a packed row block
+// against one packed B panel (edge tiles through run_edge).
+template <class V, int MR, int NV>
+void column_tile(std::int64_t rows, std::int64_t cols, std::int64_t depth,
+                 const typename V::Scalar* a, const typename V::Scalar* b,
+                 typename V::Scalar* c, std::int64_t ldc,
+                 typename V::Scalar alpha, typename V::Scalar beta,
+                 GemmUpdate update) {
+  using K = Microkernel<V, MR, NV>;
+  constexpr int kNr = K::kNr;
+  const RowsB<V, NV> bp{b, kNr};
+  std::int64_t i = 0;
+  if (cols == kNr) {
+    for (; i + MR <= rows; i += MR) {
+      K::run(depth, PackedA<V, MR>{a + i * depth}, bp, c + i * ldc, ldc, alpha,
+             beta, update);
+    }
+  }
+  for (; i < rows; i += MR) {
+    K::run_edge(rows - i < MR ? rows - i : MR, cols, depth,
+                PackedA<V, MR>{a + i * depth}, bp, c + i * ldc, ldc, alpha, beta,
+                update);
+  }
+}
+
+// GemmKernelSet::direct: the whole canonical problem on the caller, A read
+// in place (any strides), B read in place when its columns are contiguous
+// (cs_b == 1) or from `packed_b` (the whole B packed by pack_whole with this
+// set's nr and kc). Same depth slices and per-element arithmetic as the
+// packed driver, hence the same bits. `scratch` holds kc x nr values for
+// the zero-padded copy of an edge column panel.
+template <class V, int MR, int NV>
+void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
+            const typename V::Scalar* packed_b, typename V::Scalar* scratch) {
+  using K = Microkernel<V, MR, NV>;
+  using T = typename V::Scalar;
+  constexpr int kNr = K::kNr;
+  const std::int64_t n_pad = (pr.n + kNr - 1) / kNr * kNr;
+  for (std::int64_t pc = 0; pc < pr.k; pc += kc) {
+    const std::int64_t depth = pr.k - pc < kc ? pr.k - pc : kc;
+    const GemmUpdate update = pc != 0 ? GemmUpdate::kAccumulate
+                              : pr.beta == T(0) ? GemmUpdate::kOverwrite
+                                                : GemmUpdate::kScale;
+    for (std::int64_t j = 0; j < pr.n; j += kNr) {
+      const std::int64_t cols = pr.n - j < kNr ? pr.n - j : kNr;
+      RowsB<V, NV> bp;
+      if (packed_b != nullptr) {
+        bp = {packed_b + pc * n_pad + j * depth, kNr};
+      } else if (cols == kNr) {
+        bp = {pr.b + pc * pr.rs_b + j, pr.rs_b};
+      } else {
+        // Edge panel: zero-padded copy, so no read past column n.
+        for (std::int64_t p = 0; p < depth; ++p) {
+          const T* row = pr.b + (pc + p) * pr.rs_b + j;
+          std::int64_t x = 0;
+          for (; x < cols; ++x) scratch[p * kNr + x] = row[x];
+          for (; x < kNr; ++x) scratch[p * kNr + x] = T(0);
+        }
+        bp = {scratch, kNr};
+      }
+      for (std::int64_t i = 0; i < pr.m; i += MR) {
+        const std::int64_t rows = pr.m - i < MR ? pr.m - i : MR;
+        const T* ai = pr.a + i * pr.rs_a + pc * pr.cs_a;
+        T* ci = pr.c + i * pr.ldc + j;
+        if (rows == MR && cols == kNr) {
+          K::run(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, pr.alpha,
+                 pr.beta, update);
+        } else {
+          K::run_edge(rows, cols, depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci,
+                      pr.ldc, pr.alpha, pr.beta, update);
+        }
+      }
+    }
+  }
+}
+
+// The kernel set of one ISA and dtype: packed tile MR x (NV vectors), direct
+// tile DIRECT_MR x (NV vectors).
+template <class V, int MR, int NV, int DIRECT_MR>
+constexpr GemmKernelSet<typename V::Scalar> make_kernel_set(
+    GemmBlockingRule rule) {
+  GemmKernelSet<typename V::Scalar> set;
+  set.mr = MR;
+  set.direct_mr = DIRECT_MR;
+  set.direct = &direct<V, DIRECT_MR, NV>;
+  set.nr = NV * V::kLanes;
+  set.blocking = rule;
+  set.pack_a = &pack_a<V, MR>;
+  set.pack_b = &pack_b<V, NV * V::kLanes>;
+  set.column_tile = &column_tile<V, MR, NV>;
+  return set;
+}
+
+}  // namespace tessera::core::gemm

@@ -1,0 +1,144 @@
+#include "core/src/parallel/bandwidth_resolver.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/src/parallel/pool_tiers.hpp"
+
+namespace tessera::core {
+namespace {
+
+std::string bytes_text(std::uint64_t bytes) {
+  char buf[48];
+  if (bytes >= (std::uint64_t{1} << 20)) {
+    std::snprintf(buf, sizeof buf, "%.3g MiB", static_cast<double>(bytes) / (1 << 20));
+  } else if (bytes >= 1024) {
+    std::snprintf(buf, sizeof buf, "%.3g KiB", static_cast<double>(bytes) / 1024);
+  } else {
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  }
+  return buf;
+}
+
+std::string list_text(const std::vector<int>& values) {
+  std::string text = "{";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i != 0) text += ',';
+    text += std::to_string(values[i]);
+  }
+  return text + "}";
+}
+
+int cap_by_jobs(int workers, std::uint64_t jobs) {
+  if (jobs == 0) return workers;
+  return static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(workers), jobs));
+}
+
+}  // namespace
+
+CacheFacts CacheFacts::from_topology(const platform::Topology& topology) {
+  CacheFacts facts;
+  facts.l2_bytes = topology.cache_bytes(2);
+  facts.l3_bytes = topology.cache_bytes(3);
+  return facts;
+}
+
+GemvFloor gemv_parallel_floor(const CacheFacts& cache, const Knobs& knobs) {
+  if (knobs.gemv_parallel_bytes) {
+    return {*knobs.gemv_parallel_bytes, "TESSERA_GEMV_PARALLEL_BYTES"};
+  }
+  if (cache.l2_bytes != 0 && cache.l3_bytes != 0) {
+    return {cache.l2_bytes, "one core's private L2 (" + bytes_text(cache.l2_bytes) + ")"};
+  }
+  if (cache.l2_bytes != 0) {
+    return {cache.l2_bytes / 2,
+            "half of the shared L2 (" + bytes_text(cache.l2_bytes) + "), no L3"};
+  }
+  return {kDefaultGemvFloorBytes, "no cache facts: default " + bytes_text(kDefaultGemvFloorBytes)};
+}
+
+BandwidthPlan resolve_bandwidth(std::uint64_t bytes, std::uint64_t jobs,
+                                Parallelism request, const BandwidthFacts& facts,
+                                const Knobs& knobs) {
+  BandwidthPlan plan;
+  plan.bytes = bytes;
+  const GemvFloor floor = gemv_parallel_floor(facts.cache, knobs);
+  plan.floor_bytes = floor.bytes;
+  const int width = std::max(1, facts.width);
+
+  // Rule 1.
+  if (request.is_serial()) {
+    plan.reason = "serial requested";
+    return plan;
+  }
+  if (width == 1) {
+    plan.reason = "width is 1";
+    return plan;
+  }
+  // Rule 2: the floor gates every parallel path.
+  if (bytes == 0 || bytes < floor.bytes) {
+    plan.reason = bytes_text(bytes) + " touched < floor " + bytes_text(floor.bytes) +
+                  " (" + floor.reason + "): fits one core's cache";
+    return plan;
+  }
+  const std::string above = bytes_text(bytes) + " touched >= floor " +
+                            bytes_text(floor.bytes) + " (" + floor.reason + ")";
+  int workers = 1;
+  std::string why;
+  if (!request.is_automatic()) {
+    // Rule 3.
+    workers = std::min(request.count(), width);
+    why = "threads(" + std::to_string(request.count()) + ")" +
+          (request.count() > width ? " capped by width " + std::to_string(width) : "");
+  } else if (knobs.gemv_thread_cap) {
+    // Rule 4.
+    workers = std::min(static_cast<int>(*knobs.gemv_thread_cap), width);
+    why = "TESSERA_GEMV_THREAD_CAP = " + std::to_string(*knobs.gemv_thread_cap) +
+          (static_cast<int>(*knobs.gemv_thread_cap) > width
+               ? " capped by width " + std::to_string(width)
+               : "");
+  } else {
+    // Rule 5: the ladder of tiers strictly between 1 and full width.
+    std::vector<int> tiers = facts.tiers;
+    if (tiers.empty()) tiers.push_back(width);
+    const int full = tiers.back();
+    std::vector<int> rungs;
+    for (int t : tiers) {
+      if (t > 1 && t < full) rungs.push_back(t);
+    }
+    if (rungs.empty()) rungs.push_back(full);
+    const std::uint64_t step = knobs.gemv_tier_step.value_or(kDefaultGemvTierStep);
+    std::uint64_t threshold = std::max<std::uint64_t>(1, floor.bytes);
+    std::size_t rung = 0;
+    // threshold * step <= bytes whenever the loop continues: no overflow.
+    while (rung + 1 < rungs.size() && bytes / step >= threshold) {
+      threshold *= step;
+      ++rung;
+    }
+    workers = rungs[rung];
+    why = "rung " + std::to_string(rung + 1) + " of ladder " + list_text(rungs) +
+          " (one rung per " + std::to_string(step) + "x bytes)";
+    if (workers > width) {
+      // The kernel's width is below the rung (max_threads_per_kernel): snap
+      // down onto a tier so the fork still has no slack.
+      const int snapped = largest_tier_within(tiers, width);
+      workers = snapped > 1 ? snapped : width;
+      why += ", lowered to " + std::to_string(workers) + " by width " + std::to_string(width);
+    }
+  }
+  // Rule 6.
+  const int capped = cap_by_jobs(workers, jobs);
+  if (capped < workers) {
+    why += ", capped by " + std::to_string(jobs) + " jobs";
+    workers = capped;
+  }
+  plan.workers = std::max(1, workers);
+  plan.reason = above + "; " + why;
+  return plan;
+}
+
+std::string BandwidthPlan::to_string() const {
+  return std::to_string(workers) + (workers == 1 ? " worker: " : " workers: ") + reason;
+}
+
+}  // namespace tessera::core

@@ -1,0 +1,88 @@
+// The bandwidth-bound worker-count resolver (SPEC 2.3) for gemv, dot and
+// other kernels that do O(1) arithmetic per byte. The compute ramp of GEMM
+// does not apply: what decides is whether the bytes touched still fit one
+// core's cache.
+//
+// Rules, in order (each is a test in tests/core/bandwidth_resolver_test.cc):
+//  1. serial(), or a context/kernel width of 1 -> 1 worker.
+//  2. The floor: bytes touched below the parallel floor -> 1 worker, even
+//     for an explicit threads(n) (as GEMM's serial gate: splitting a vector
+//     one core streams from its own cache only adds fork/join and shared-
+//     cache contention).
+//     The floor comes from the cache model: with an L3, one core's private
+//     L2; without an L3, half of the (shared, cluster) L2 — the cluster's
+//     other cores use the rest, so a working set past half of it already
+//     spills; with no cache facts (wasm, unknown systems) 1 MiB, a typical
+//     private L2 of current x86 and Arm cores.
+//     TESSERA_GEMV_PARALLEL_BYTES replaces the floor.
+//  3. Explicit threads(n): exactly n, capped by the width and by the jobs.
+//  4. TESSERA_GEMV_THREAD_CAP: replaces the ladder with that fixed width
+//     (capped by the width and the jobs).
+//  5. The ladder: the rungs are the pool tiers above 1 and below full width
+//     (core/src/parallel/pool_tiers.hpp). At the floor the smallest rung;
+//     one rung up for every TESSERA_GEMV_TIER_STEP x (default 8) more bytes;
+//     never past the largest rung. gemv saturates memory bandwidth before it
+//     runs out of cores, so full width is not on the ladder. No gradual ramp:
+//     a few workers is the dip of the bandwidth curve (fork/join paid,
+//     bandwidth not yet won), so the count jumps from 1 to a rung.
+//     Decision: a context with no tier strictly between 1 and full width
+//     (full width <= 3, or TESSERA_POOL_CLASSES = 0) has a one-rung ladder:
+//     full width. The alternative — never parallel — would leave a 2-core
+//     machine's second core, and its share of bandwidth, idle on every
+//     vector larger than the cache.
+//  6. The result never exceeds the number of jobs (e.g. register panels of
+//     rows), and a result of 1 is serial.
+// A pure function of its arguments.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tessera/knobs.hpp"
+#include "tessera/parallelism.hpp"
+#include "tessera/platform/topology.hpp"
+
+namespace tessera::core {
+
+// The cache facts the floor needs.
+struct CacheFacts {
+  std::uint64_t l2_bytes = 0;  // one core's L2 (0 unknown)
+  std::uint64_t l3_bytes = 0;  // 0 = no L3
+  static CacheFacts from_topology(const platform::Topology& topology);
+};
+
+inline constexpr std::uint64_t kDefaultGemvFloorBytes = std::uint64_t{1} << 20;
+inline constexpr std::uint32_t kDefaultGemvTierStep = 8;
+
+// The floor and where it came from.
+struct GemvFloor {
+  std::uint64_t bytes = 0;
+  std::string reason;  // "private L2 (1 MiB)", "TESSERA_GEMV_PARALLEL_BYTES", ...
+};
+GemvFloor gemv_parallel_floor(const CacheFacts& cache, const Knobs& knobs);
+
+// Where a bandwidth-bound call may run.
+struct BandwidthFacts {
+  int width = 1;            // the participants one kernel may use (context
+                            // effective threads lowered by max per kernel)
+  std::vector<int> tiers;   // pool tier widths, ascending, full width last
+  CacheFacts cache;
+};
+
+struct BandwidthPlan {
+  int workers = 1;
+  std::uint64_t bytes = 0;        // bytes touched
+  std::uint64_t floor_bytes = 0;  // the parallel floor in force
+  std::string reason;
+  // "4 workers: 12 MiB touched >= 8 x floor 1 MiB -> rung 2 of {2,4}"
+  std::string to_string() const;
+};
+
+// bytes: bytes the call touches (reads + writes). jobs: the most pieces the
+// call can be split into (0 = unlimited).
+BandwidthPlan resolve_bandwidth(std::uint64_t bytes, std::uint64_t jobs,
+                                Parallelism request, const BandwidthFacts& facts,
+                                const Knobs& knobs);
+
+}  // namespace tessera::core

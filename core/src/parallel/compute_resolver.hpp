@@ -1,0 +1,113 @@
+// The compute-bound resolver (SPEC 2.3) and the job-grain rules (SPEC 2.5)
+// of the GEMM driver, as pure functions of (shape, request, width, knobs):
+// no globals, no topology reads, so tests inject any machine. Each returns a
+// printable plan that says what it decided and why.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tessera/knobs.hpp"
+#include "tessera/parallelism.hpp"
+#include "tessera/platform/cpu_features.hpp"
+
+namespace tessera::core {
+
+// Knob values in force, defaults filled in (SPEC 6).
+struct ComputeKnobs {
+  std::uint64_t parallel_threshold = 48 * 48 * 256;  // TESSERA_PARALLEL_THRESHOLD
+  std::uint64_t par_mnk_per_worker = 2'000'000;      // TESSERA_PAR_MNK_PER_WORKER
+  std::uint64_t full_width_mnk = 110'000'000;        // TESSERA_FULL_WIDTH_MNK
+  int pool_classes = 2;                              // TESSERA_POOL_CLASSES
+  int parallel_oversample = 8;                       // TESSERA_PARALLEL_OVERSAMPLE
+  int packed_oversample = 2;                         // TESSERA_PACKED_OVERSAMPLE
+};
+
+// Defaults per architecture: full width from 110e6 (x86-64) or 14e6
+// (aarch64, elsewhere 110e6); pool classes per default_pool_classes().
+ComputeKnobs default_compute_knobs(platform::CpuArch arch);
+// The defaults overridden by every knob that is set.
+ComputeKnobs compute_knobs(const Knobs& knobs, platform::CpuArch arch);
+
+enum class ComputeRule : std::uint8_t {
+  kSerialRequested,  // Parallelism::serial()
+  kNested,           // called inside a parallel region: runs as one block
+  kSerialGate,       // m*n*k below TESSERA_PARALLEL_THRESHOLD (checked first)
+  kExplicit,         // threads(n): exactly n, capped by width and jobs
+  kAutomaticTier,    // automatic, snapped down onto a pool tier
+  kAutomatic,        // automatic, no tiers on this target (wasm pool)
+  kFullWidth,        // automatic, m*n*k >= TESSERA_FULL_WIDTH_MNK
+};
+const char* compute_rule_name(ComputeRule rule) noexcept;
+
+struct ComputeRequest {
+  std::uint64_t mnk = 0;   // m*n*k (validated not to overflow)
+  std::int64_t jobs = 1;   // most jobs the driver can make of this shape
+  Parallelism parallelism;
+  int width = 1;           // participants the context's executor can run
+  bool nested = false;     // the caller is inside a parallel region
+  // Build ComputePlan::reason (plans, CLIs); the call hot path skips the
+  // string work.
+  bool explain = true;
+};
+
+struct ComputePlan {
+  int workers = 1;
+  // Width of the pool tier the call forks into (SPEC 2.4): the snapped tier
+  // on the automatic path, the smallest tier holding n for threads(n), the
+  // full width at full width; 1 when serial.
+  int tier = 1;
+  ComputeRule rule = ComputeRule::kSerialGate;
+  std::string reason;
+  std::string to_string() const;
+};
+
+// SPEC 2.3, compute-bound:
+//  1. serial() or nested -> 1.
+//  2. mnk < parallel_threshold -> 1, even for threads(n); width not read.
+//  3. threads(n) -> min(n, width, jobs).
+//  4. automatic: w = max(1, mnk / par_mnk_per_worker), capped by width and
+//     jobs; if mnk >= full_width_mnk: min(width, jobs); otherwise snapped
+//     down onto the largest halving tier below full width that is <= w
+//     (1 if none is), or left as is when the target has no tiers
+//     (pool_classes == 0).
+ComputePlan resolve_compute(const ComputeRequest& request,
+                            const ComputeKnobs& knobs);
+
+enum class GrainKind : std::uint8_t {
+  kGeneric,    // A panels already shared: any chunk size works
+  kPackedLhs,  // each worker packs its own A: chunks are (parts of) row blocks
+};
+
+struct GrainPlan {
+  GrainKind kind = GrainKind::kGeneric;
+  std::int64_t grain = 1;       // jobs per claim
+  std::int64_t chunks = 1;      // ceil(jobs / grain)
+  std::int64_t sub_blocks = 1;  // packed-LHS: column sub-blocks per row block
+  std::string to_string() const;
+};
+
+// Generic grain: about `oversample` chunks per worker, so imbalance corrects
+// itself: grain = max(1, ceil(n_jobs / (workers * oversample))).
+GrainPlan generic_grain(std::int64_t n_jobs, int workers, int oversample);
+
+// Packed-LHS grain: a whole row block (n_nt consecutive jobs) so one worker
+// packs that A block once; while there are fewer than packed_oversample x
+// workers chunks, split every row block into twice as many column
+// sub-blocks, only while the count still divides n_nt (a chunk never
+// crosses a row block, so A is never re-packed mid-chunk).
+GrainPlan packed_lhs_grain(std::int64_t n_mc, std::int64_t n_nt, int workers,
+                           int packed_oversample);
+
+// Row-block height for `workers`: the cache model's mc, lowered so that
+// there are about two row blocks per worker when m is small, and always a
+// multiple of mr (so the set of micro-tiles never changes, SPEC 3).
+std::int64_t row_block_for_workers(std::int64_t mc, std::int64_t m, int mr,
+                                   int workers);
+
+// Shared A prepack (SPEC 2.5): at >= 16 workers always; with fewer, only
+// when private packing would pack some row block more than once (the
+// packed-LHS grain had to split row blocks).
+bool use_shared_a_prepack(int workers, const GrainPlan& packed_grain);
+
+}  // namespace tessera::core

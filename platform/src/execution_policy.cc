@@ -1,0 +1,679 @@
+#include "tessera/platform/execution_policy.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "tessera/platform/json_writer.hpp"
+
+namespace tessera::platform {
+
+// ---------------------------------------------------------------------------
+// Names
+
+namespace {
+
+template <typename Enum>
+struct NameRow {
+  Enum value;
+  const char* name;
+};
+
+constexpr NameRow<SpinPolicy> kSpinNames[] = {
+    {SpinPolicy::kAdaptive, "adaptive"},
+    {SpinPolicy::kFixedIterations, "fixed_iterations"},
+    {SpinPolicy::kFixedDuration, "fixed_duration"},
+    {SpinPolicy::kParkImmediately, "park_immediately"},
+};
+constexpr NameRow<AffinityPolicy> kAffinityNames[] = {
+    {AffinityPolicy::kNone, "none"},
+    {AffinityPolicy::kPhysicalCores, "physical_cores"},
+    {AffinityPolicy::kPerformanceCores, "performance_cores"},
+    {AffinityPolicy::kPhysicalThenSmt, "physical_then_smt"},
+    {AffinityPolicy::kExplicit, "explicit"},
+};
+constexpr NameRow<IdlePolicy> kIdleNames[] = {
+    {IdlePolicy::kKeepWorkers, "keep_workers"},
+    {IdlePolicy::kReleaseWhenIdle, "release_when_idle"},
+};
+
+template <typename Enum, std::size_t N>
+const char* name_of(const NameRow<Enum> (&rows)[N], Enum value) noexcept {
+  for (const auto& row : rows) {
+    if (row.value == value) return row.name;
+  }
+  return "unknown";
+}
+
+template <typename Enum, std::size_t N>
+bool parse_name(const NameRow<Enum> (&rows)[N], std::string_view name,
+                Enum* out) noexcept {
+  for (const auto& row : rows) {
+    if (name == row.name) {
+      *out = row.value;
+      return true;
+    }
+  }
+  return false;
+}
+
+template <typename Enum, std::size_t N>
+bool is_known(const NameRow<Enum> (&rows)[N], Enum value) noexcept {
+  for (const auto& row : rows) {
+    if (row.value == value) return true;
+  }
+  return false;
+}
+
+template <typename Enum, std::size_t N>
+std::string name_list(const NameRow<Enum> (&rows)[N]) {
+  std::string text;
+  for (const auto& row : rows) {
+    if (!text.empty()) text += ", ";
+    text += row.name;
+  }
+  return text;
+}
+
+}  // namespace
+
+const char* spin_policy_name(SpinPolicy p) noexcept { return name_of(kSpinNames, p); }
+const char* affinity_policy_name(AffinityPolicy p) noexcept {
+  return name_of(kAffinityNames, p);
+}
+const char* idle_policy_name(IdlePolicy p) noexcept { return name_of(kIdleNames, p); }
+
+bool parse_spin_policy(std::string_view name, SpinPolicy* out) noexcept {
+  return parse_name(kSpinNames, name, out);
+}
+bool parse_affinity_policy(std::string_view name, AffinityPolicy* out) noexcept {
+  return parse_name(kAffinityNames, name, out);
+}
+bool parse_idle_policy(std::string_view name, IdlePolicy* out) noexcept {
+  return parse_name(kIdleNames, name, out);
+}
+
+// ---------------------------------------------------------------------------
+// Validation
+
+namespace {
+
+std::string plural(long long n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+Status field_error(const char* field, const std::string& what) {
+  return Status::invalid_argument(std::string("ExecutionPolicy::") + field + " " + what);
+}
+
+// The affinity the request means: unset + cpu_set = explicit; unset alone =
+// the platform default.
+AffinityPolicy requested_affinity(const ExecutionPolicy& policy,
+                                  const PlatformFacts& facts) {
+  if (policy.affinity_policy) return *policy.affinity_policy;
+  if (!policy.cpu_set.empty()) return AffinityPolicy::kExplicit;
+  return facts.affinity_supported ? AffinityPolicy::kPhysicalCores
+                                  : AffinityPolicy::kNone;
+}
+
+}  // namespace
+
+Status validate_execution_policy(const ExecutionPolicy& policy,
+                                 const Topology& topology,
+                                 const PlatformFacts& facts) {
+  if (policy.num_threads < 0) {
+    return field_error("num_threads",
+                       "= " + std::to_string(policy.num_threads) +
+                           " is negative: expected 0 (topology default), 1 "
+                           "(serial) or a participant count");
+  }
+  if (policy.num_threads > kMaxNumThreads) {
+    return field_error("num_threads", "= " + std::to_string(policy.num_threads) +
+                                          " is out of range: expected at most " +
+                                          std::to_string(kMaxNumThreads));
+  }
+
+  if (!is_known(kSpinNames, policy.spin_policy)) {
+    return field_error("spin_policy",
+                       "has unknown value " +
+                           std::to_string(static_cast<int>(policy.spin_policy)) +
+                           ": expected one of " + name_list(kSpinNames));
+  }
+  if (policy.spin_budget < 0) {
+    return field_error("spin_budget", "= " + std::to_string(policy.spin_budget) +
+                                          " is negative");
+  }
+  switch (policy.spin_policy) {
+    case SpinPolicy::kFixedIterations:
+      if (policy.spin_budget > kMaxSpinIterations) {
+        return field_error("spin_budget",
+                           "= " + std::to_string(policy.spin_budget) +
+                               " iterations is absurd: expected at most " +
+                               std::to_string(kMaxSpinIterations));
+      }
+      break;
+    case SpinPolicy::kFixedDuration:
+      if (policy.spin_budget > kMaxSpinDurationUs) {
+        return field_error("spin_budget",
+                           "= " + std::to_string(policy.spin_budget) +
+                               " microseconds is absurd: expected at most " +
+                               std::to_string(kMaxSpinDurationUs) + " (1 s)");
+      }
+      break;
+    case SpinPolicy::kAdaptive:
+    case SpinPolicy::kParkImmediately:
+      if (policy.spin_budget != 0) {
+        return field_error(
+            "spin_budget",
+            "= " + std::to_string(policy.spin_budget) +
+                " is impossible with spin_policy = " +
+                spin_policy_name(policy.spin_policy) +
+                ": only fixed_iterations and fixed_duration take a budget");
+      }
+      break;
+  }
+
+  if (policy.affinity_policy && !is_known(kAffinityNames, *policy.affinity_policy)) {
+    return field_error(
+        "affinity_policy",
+        "has unknown value " +
+            std::to_string(static_cast<int>(*policy.affinity_policy)) +
+            ": expected one of " + name_list(kAffinityNames));
+  }
+  if (!is_known(kIdleNames, policy.idle_policy)) {
+    return field_error("idle_policy",
+                       "has unknown value " +
+                           std::to_string(static_cast<int>(policy.idle_policy)) +
+                           ": expected one of " + name_list(kIdleNames));
+  }
+  if (policy.idle_release_ms < 0 ||
+      (policy.idle_release_ms == 0 &&
+       policy.idle_policy == IdlePolicy::kReleaseWhenIdle)) {
+    return field_error("idle_release_ms",
+                       "= " + std::to_string(policy.idle_release_ms) +
+                           " must be > 0 (milliseconds without work before "
+                           "workers are released)");
+  }
+  if (policy.idle_release_ms > kMaxIdleReleaseMs) {
+    return field_error("idle_release_ms",
+                       "= " + std::to_string(policy.idle_release_ms) +
+                           " is absurd: expected at most " +
+                           std::to_string(kMaxIdleReleaseMs) + " (one day)");
+  }
+  if (policy.max_threads_per_kernel < 0) {
+    return field_error("max_threads_per_kernel",
+                       "= " + std::to_string(policy.max_threads_per_kernel) +
+                           " is negative: expected 0 (no limit) or a count");
+  }
+  if (policy.max_threads_per_kernel > kMaxNumThreads) {
+    return field_error("max_threads_per_kernel",
+                       "= " + std::to_string(policy.max_threads_per_kernel) +
+                           " is out of range: expected at most " +
+                           std::to_string(kMaxNumThreads));
+  }
+
+  // The CPU set: an empty explicit request is an error (distinct from an
+  // unsupported platform, which is a fallback of resolution).
+  const AffinityPolicy affinity = requested_affinity(policy, facts);
+  if (!policy.cpu_set.empty() && affinity != AffinityPolicy::kExplicit) {
+    return field_error("cpu_set", "is given but affinity_policy = " +
+                                      std::string(affinity_policy_name(affinity)) +
+                                      ": a CPU set needs affinity_policy = explicit");
+  }
+  if (affinity == AffinityPolicy::kExplicit) {
+    if (policy.cpu_set.empty()) {
+      return field_error("cpu_set",
+                         "is empty but affinity_policy = explicit: list the "
+                         "logical CPUs to use (affinity_policy = none means "
+                         "no pinning)");
+    }
+    std::set<int> seen;
+    for (int id : policy.cpu_set) {
+      if (id < 0) {
+        return field_error("cpu_set", "contains " + std::to_string(id) +
+                                          ": CPU ids are >= 0");
+      }
+      if (!seen.insert(id).second) {
+        return field_error("cpu_set", "lists CPU " + std::to_string(id) + " twice");
+      }
+    }
+    if (policy.num_threads > static_cast<int>(policy.cpu_set.size())) {
+      return field_error(
+          "num_threads",
+          "= " + std::to_string(policy.num_threads) + " exceeds the " +
+              plural(static_cast<long long>(policy.cpu_set.size()), "CPU", "CPUs") +
+              " of cpu_set with affinity_policy = explicit: at most one "
+              "participant per listed CPU");
+    }
+    // Where the platform cannot pin, the set cannot be checked against
+    // anything real; resolution reports that it is ignored.
+    if (facts.affinity_supported) {
+      for (int id : policy.cpu_set) {
+        if (topology.find_cpu(id) == nullptr) {
+          return field_error("cpu_set",
+                             "contains CPU " + std::to_string(id) +
+                                 ", which is not in the process-visible set {" +
+                                 format_cpu_list(topology.cpu_ids()) + "}");
+        }
+      }
+    }
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------------------
+// Resolution
+
+namespace {
+
+// Classes in placement order: performance first, efficiency last.
+int class_rank(CoreClass c) {
+  switch (c) {
+    case CoreClass::kPerformance: return 0;
+    case CoreClass::kUnknown: return 1;
+    case CoreClass::kEfficiency: return 2;
+  }
+  return 1;
+}
+
+struct Core {
+  std::pair<int, int> key;   // (package, core)
+  CoreClass core_class = CoreClass::kUnknown;
+  std::vector<int> threads;  // logical ids; the caller's CPU last
+  bool has_caller = false;
+};
+
+// Physical cores of the visible CPUs, performance class first, then by
+// (package, core). The caller's core goes last of all when the other cores
+// can hold every worker (so no worker shares it), otherwise last of its
+// class (so its free thread still comes before any core's second thread);
+// inside it the caller's own logical CPU is the last choice.
+std::vector<Core> ordered_cores(const Topology& topology, int caller_cpu, int workers) {
+  std::map<std::pair<int, int>, Core> by_key;
+  for (const LogicalCpu& cpu : topology.cpus) {
+    Core& core = by_key[{cpu.package, cpu.core}];
+    core.key = {cpu.package, cpu.core};
+    if (core.threads.empty() ||
+        class_rank(cpu.core_class) < class_rank(core.core_class)) {
+      core.core_class = cpu.core_class;
+    }
+    core.threads.push_back(cpu.id);
+    if (cpu.id == caller_cpu) core.has_caller = true;
+  }
+  std::vector<Core> cores;
+  for (auto& [key, core] : by_key) {
+    std::sort(core.threads.begin(), core.threads.end());
+    if (core.has_caller) {
+      std::stable_partition(core.threads.begin(), core.threads.end(),
+                            [&](int id) { return id != caller_cpu; });
+    }
+    cores.push_back(std::move(core));
+  }
+  std::stable_sort(cores.begin(), cores.end(), [](const Core& a, const Core& b) {
+    if (class_rank(a.core_class) != class_rank(b.core_class)) {
+      return class_rank(a.core_class) < class_rank(b.core_class);
+    }
+    return !a.has_caller && b.has_caller;
+  });
+  if (static_cast<int>(cores.size()) - 1 >= workers) {
+    std::stable_partition(cores.begin(), cores.end(),
+                          [](const Core& c) { return !c.has_caller; });
+  }
+  return cores;
+}
+
+// Slots in the order workers take them: the first thread of every core in
+// `cores`, then every core's second thread, and so on.
+std::vector<int> core_major_slots(const std::vector<Core>& cores) {
+  std::vector<int> slots;
+  std::size_t depth = 0;
+  bool any = true;
+  while (any) {
+    any = false;
+    for (const Core& core : cores) {
+      if (depth < core.threads.size()) {
+        slots.push_back(core.threads[depth]);
+        any = true;
+      }
+    }
+    ++depth;
+  }
+  return slots;
+}
+
+std::string cpus_text(const std::vector<int>& ids) {
+  std::string text;
+  for (int id : ids) {
+    if (!text.empty()) text += ',';
+    text += std::to_string(id);
+  }
+  return text;
+}
+
+}  // namespace
+
+Status resolve_execution_policy(const ExecutionPolicy& policy,
+                                const Topology& topology,
+                                const PlatformFacts& facts,
+                                ResolvedExecutionPolicy* out,
+                                std::string_view threads_source) {
+  TESSERA_RETURN_IF_ERROR(validate_execution_policy(policy, topology, facts));
+
+  ResolvedExecutionPolicy r;
+  r.threads_usable = facts.threads_usable;
+  r.spin_policy = policy.spin_policy;
+  r.spin_budget = policy.spin_budget;
+  r.idle_policy = policy.idle_policy;
+  r.idle_release_ms = policy.idle_release_ms;
+  r.allow_nested_parallelism = policy.allow_nested_parallelism;
+  r.counters = policy.counters;
+  r.caller_cpu = topology.find_cpu(facts.caller_cpu) != nullptr ? facts.caller_cpu : -1;
+
+  const std::string source(threads_source);
+  const AffinityPolicy affinity = requested_affinity(policy, facts);
+  const bool affinity_asked = policy.affinity_policy.has_value() || !policy.cpu_set.empty();
+  const int visible = std::max(1, topology.logical_count());
+  const int quota = topology.quota_width();  // 0: none
+
+  // --- How many participants.
+  int threads = 1;
+  if (!facts.threads_usable) {
+    const std::string why = facts.threads_unusable_reason.empty()
+                                ? std::string("threads unusable on this target")
+                                : "threads unusable on this target (" +
+                                      facts.threads_unusable_reason + ")";
+    r.threads_reason = why;
+    r.fallbacks.push_back(
+        why + (policy.num_threads > 1
+                   ? ": " + source + " = " + std::to_string(policy.num_threads) +
+                         " resolved to 1 participant"
+                   : ": running serially"));
+  } else if (facts.wasm_pool_width > 0) {
+    // The wasm threads pool: its width is the knob's, whatever the (unknown)
+    // host has; an explicit count may only lower it.
+    const int width = facts.wasm_pool_width;
+    if (policy.num_threads == 0) {
+      threads = width;
+      r.threads_reason = "TESSERA_WASM_THREADS = " + std::to_string(width) +
+                         " (the wasm threads pool; the host's core count is not used)";
+    } else {
+      threads = std::min(policy.num_threads, width);
+      r.threads_reason = source + " = " + std::to_string(policy.num_threads);
+      if (policy.num_threads > width) {
+        r.fallbacks.push_back(source + " = " + std::to_string(policy.num_threads) +
+                              " exceeds the wasm threads pool (TESSERA_WASM_THREADS = " +
+                              std::to_string(width) + "): capped at " +
+                              std::to_string(width));
+      }
+    }
+  } else if (policy.num_threads == 0) {
+    if (affinity == AffinityPolicy::kExplicit && facts.affinity_supported) {
+      threads = static_cast<int>(policy.cpu_set.size());
+      r.threads_reason = "one participant per cpu_set CPU (" +
+                         plural(threads, "CPU", "CPUs") + ")";
+    } else {
+      threads = std::max(1, topology.physical_core_count());
+      r.threads_reason = "topology default: " +
+                         plural(threads, "physical core", "physical cores") +
+                         " among " + plural(visible, "visible logical CPU",
+                                            "visible logical CPUs");
+    }
+    if (topology.online_count > topology.logical_count() && topology.logical_count() > 0) {
+      r.fallbacks.push_back("the process-visible CPU set {" +
+                            format_cpu_list(topology.cpu_ids()) + "} limits to " +
+                            std::to_string(topology.logical_count()) + " of " +
+                            plural(topology.online_count, "online CPU", "online CPUs") +
+                            " (affinity mask or cpuset)");
+    }
+    if (quota > 0 && quota < threads) {
+      char quota_text[32];
+      std::snprintf(quota_text, sizeof quota_text, "%.2f", *topology.cpu_quota);
+      r.fallbacks.push_back("cgroup quota limits to " + plural(quota, "CPU", "CPUs") +
+                            " (" + quota_text + " CPUs" +
+                            (topology.quota_source.empty()
+                                 ? std::string()
+                                 : " from " + topology.quota_source) +
+                            "; " + std::to_string(threads) + " would run otherwise)");
+      threads = quota;
+    }
+  } else {
+    threads = policy.num_threads;
+    r.threads_reason = source + " = " + std::to_string(threads);
+    if (threads > visible) {
+      r.fallbacks.push_back(source + " = " + std::to_string(threads) + " exceeds the " +
+                            plural(visible, "process-visible logical CPU",
+                                   "process-visible logical CPUs") +
+                            " {" + format_cpu_list(topology.cpu_ids()) + "}: capped at " +
+                            std::to_string(visible) + " (tessera never oversubscribes)");
+      threads = visible;
+    }
+    if (quota > 0 && quota < threads) {
+      r.fallbacks.push_back("cgroup quota limits to " + plural(quota, "CPU", "CPUs") +
+                            ": " + source + " = " + std::to_string(policy.num_threads) +
+                            " capped at " + std::to_string(quota) +
+                            " (tessera never oversubscribes)");
+      threads = quota;
+    }
+  }
+  if (facts.threads_usable && policy.num_threads > 0 && threads < policy.num_threads) {
+    r.threads_reason += ", capped at " + std::to_string(threads);
+  }
+  r.effective_threads = threads;
+  r.executor = threads > 1 ? "pool" : "serial";
+
+  r.max_threads_per_kernel = threads;
+  if (policy.max_threads_per_kernel > 0) {
+    if (policy.max_threads_per_kernel > threads) {
+      r.fallbacks.push_back("max_threads_per_kernel = " +
+                            std::to_string(policy.max_threads_per_kernel) +
+                            " exceeds the " + plural(threads, "participant", "participants") +
+                            " of this policy: lowered to " + std::to_string(threads) +
+                            " (a kernel may lower, never exceed, the count)");
+    } else {
+      r.max_threads_per_kernel = policy.max_threads_per_kernel;
+    }
+  }
+
+  // --- Where the workers run.
+  r.affinity_policy = affinity;
+  if (affinity != AffinityPolicy::kNone && !facts.affinity_supported) {
+    r.affinity_policy = AffinityPolicy::kNone;
+    if (affinity_asked) {
+      r.fallbacks.push_back(
+          std::string("affinity_policy = ") + affinity_policy_name(affinity) +
+          " is not supported on this platform" +
+          (facts.platform_name.empty() ? std::string() : " (" + facts.platform_name + ")") +
+          ": workers are not pinned" + (policy.cpu_set.empty() ? "" : ", cpu_set ignored"));
+    }
+  }
+  const int workers = threads - 1;
+  if (r.affinity_policy != AffinityPolicy::kNone && workers > 0) {
+    std::vector<int> slots;
+    if (r.affinity_policy == AffinityPolicy::kExplicit) {
+      // The listed order, entries on the caller's core after the others (and
+      // the caller's own CPU last of all, below).
+      slots = policy.cpu_set;
+      if (const LogicalCpu* caller = topology.find_cpu(r.caller_cpu)) {
+        std::stable_partition(slots.begin(), slots.end(), [&](int id) {
+          const LogicalCpu* cpu = topology.find_cpu(id);
+          return cpu == nullptr || cpu->package != caller->package || cpu->core != caller->core;
+        });
+      }
+    } else {
+      std::vector<Core> cores = ordered_cores(topology, r.caller_cpu, workers);
+      const bool classes_known =
+          std::any_of(cores.begin(), cores.end(), [](const Core& c) {
+            return c.core_class != CoreClass::kUnknown;
+          });
+      if (r.affinity_policy == AffinityPolicy::kPerformanceCores) {
+        if (!classes_known) {
+          r.fallbacks.push_back(
+              "affinity_policy = performance_cores: this machine does not expose "
+              "performance/efficiency classes; every core treated alike");
+          slots = core_major_slots(cores);
+        } else {
+          // Performance cores with their siblings before any efficiency core.
+          std::vector<Core> performance;
+          std::vector<Core> rest;
+          for (Core& c : cores) {
+            (c.core_class == CoreClass::kEfficiency ? rest : performance)
+                .push_back(std::move(c));
+          }
+          slots = core_major_slots(performance);
+          const std::vector<int> tail = core_major_slots(rest);
+          // The caller's own CPU is never a worker's first choice.
+          const int usable = static_cast<int>(slots.size()) -
+                             static_cast<int>(std::count(slots.begin(), slots.end(),
+                                                         r.caller_cpu));
+          if (usable < workers) {
+            r.fallbacks.push_back(
+                "affinity_policy = performance_cores: " +
+                plural(usable, "free performance-core CPU", "free performance-core CPUs") +
+                " for " + plural(workers, "worker", "workers") + ": " +
+                std::to_string(workers - usable) + " placed on efficiency cores");
+          }
+          slots.insert(slots.end(), tail.begin(), tail.end());
+        }
+      } else {
+        slots = core_major_slots(cores);
+        if (r.affinity_policy == AffinityPolicy::kPhysicalCores &&
+            workers > static_cast<int>(cores.size())) {
+          r.fallbacks.push_back(
+              "affinity_policy = physical_cores: " + plural(workers, "worker", "workers") +
+              " exceed the " +
+              plural(static_cast<long long>(cores.size()), "physical core", "physical cores") +
+              ": " + std::to_string(workers - static_cast<int>(cores.size())) +
+              " placed on SMT siblings");
+        }
+      }
+    }
+    // The caller's own logical CPU is the very last choice: a worker there
+    // would share one hardware thread with the (unpinned) caller.
+    std::stable_partition(slots.begin(), slots.end(),
+                          [&](int id) { return id != r.caller_cpu; });
+    // Validation and the thread cap guarantee enough slots; wrap only as a
+    // defence so a worker is never left without a CPU.
+    for (int w = 0; w < workers && !slots.empty(); ++w) {
+      const int id = slots[static_cast<std::size_t>(w) % slots.size()];
+      const LogicalCpu* cpu = topology.find_cpu(id);
+      r.worker_cpus.push_back(id);
+      r.worker_cores.push_back(cpu != nullptr ? cpu->core : id);
+      r.worker_classes.push_back(cpu != nullptr ? cpu->core_class : CoreClass::kUnknown);
+    }
+    // SMT siblings are in use when two pinned participants share a core (the
+    // caller counts where it was seen running).
+    std::set<std::pair<int, int>> used;
+    if (const LogicalCpu* caller = topology.find_cpu(r.caller_cpu)) {
+      used.insert({caller->package, caller->core});
+    }
+    for (int id : r.worker_cpus) {
+      const LogicalCpu* cpu = topology.find_cpu(id);
+      if (cpu == nullptr) continue;
+      if (!used.insert({cpu->package, cpu->core}).second) r.uses_smt_siblings = true;
+    }
+  }
+
+  *out = std::move(r);
+  return {};
+}
+
+// ---------------------------------------------------------------------------
+// Printing
+
+std::string ResolvedExecutionPolicy::to_string() const {
+  std::string text;
+  text += "effective threads: " + std::to_string(effective_threads) + " (" +
+          threads_reason + ")\n";
+  text += "max per kernel:    " + std::to_string(max_threads_per_kernel) + "\n";
+  text += "executor:          " + executor + "\n";
+  text += std::string("affinity:          ") + affinity_policy_name(affinity_policy);
+  if (!worker_cpus.empty()) {
+    text += "; workers on CPUs " + cpus_text(worker_cpus) + " (cores " +
+            cpus_text(worker_cores) + "; classes ";
+    for (std::size_t i = 0; i < worker_classes.size(); ++i) {
+      if (i != 0) text += ',';
+      text += core_class_name(worker_classes[i]);
+    }
+    text += ")";
+  }
+  text += "; caller not pinned";
+  if (caller_cpu >= 0) text += " (on CPU " + std::to_string(caller_cpu) + ")";
+  text += std::string("; SMT siblings ") + (uses_smt_siblings ? "used" : "not used") + "\n";
+  text += std::string("spin:              ") + spin_policy_name(spin_policy);
+  if (spin_policy == SpinPolicy::kFixedIterations) {
+    text += " (" + std::to_string(spin_budget) + " iterations)";
+  } else if (spin_policy == SpinPolicy::kFixedDuration) {
+    text += " (" + std::to_string(spin_budget) + " us)";
+  }
+  text += "\n";
+  text += std::string("idle:              ") + idle_policy_name(idle_policy);
+  if (idle_policy == IdlePolicy::kReleaseWhenIdle) {
+    text += " (after " + std::to_string(idle_release_ms) + " ms)";
+  }
+  text += "\n";
+  text += std::string("nested:            ") +
+          (allow_nested_parallelism ? "allowed" : "serial") + "\n";
+  text += std::string("counters:          ") + (counters ? "on" : "off") + "\n";
+  text += "pool tiers:        " + std::to_string(pool_classes) + " below full width\n";
+  text += fallbacks.empty() ? "fallbacks:         none" : "fallbacks:";
+  for (const std::string& f : fallbacks) text += "\n  - " + f;
+  text += "\n";
+  return text;
+}
+
+std::string ResolvedExecutionPolicy::to_json() const {
+  JsonWriter json;
+  json.begin_object();
+  json.key("effective_threads").value(effective_threads);
+  json.key("max_threads_per_kernel").value(max_threads_per_kernel);
+  json.key("threads_usable").value(threads_usable);
+  json.key("threads_reason").value(threads_reason);
+  json.key("executor").value(executor);
+  json.key("affinity_policy").value(affinity_policy_name(affinity_policy));
+  json.key("worker_cpus").begin_array();
+  for (int id : worker_cpus) json.value(id);
+  json.end_array();
+  json.key("worker_cores").begin_array();
+  for (int id : worker_cores) json.value(id);
+  json.end_array();
+  json.key("worker_classes").begin_array();
+  for (CoreClass c : worker_classes) json.value(core_class_name(c));
+  json.end_array();
+  json.key("uses_smt_siblings").value(uses_smt_siblings);
+  json.key("caller_cpu").value(caller_cpu);
+  json.key("caller_pinned").value(false);
+  json.key("spin_policy").value(spin_policy_name(spin_policy));
+  json.key("spin_budget").value(spin_budget);
+  json.key("idle_policy").value(idle_policy_name(idle_policy));
+  json.key("idle_release_ms").value(idle_release_ms);
+  json.key("allow_nested_parallelism").value(allow_nested_parallelism);
+  json.key("counters").value(counters);
+  json.key("pool_classes").value(pool_classes);
+  json.key("fallbacks").begin_array();
+  for (const std::string& f : fallbacks) json.value(f);
+  json.end_array();
+  json.end_object();
+  return json.str();
+}
+
+std::string ResolvedExecutionPolicy::registry_key() const {
+  std::string key = "threads=" + std::to_string(effective_threads);
+  key += ";cpus=" + (worker_cpus.empty() ? std::string("unpinned") : cpus_text(worker_cpus));
+  key += std::string(";spin=") + spin_policy_name(spin_policy);
+  if (spin_policy == SpinPolicy::kFixedIterations ||
+      spin_policy == SpinPolicy::kFixedDuration) {
+    key += ":" + std::to_string(spin_budget);
+  }
+  key += std::string(";idle=") + idle_policy_name(idle_policy);
+  if (idle_policy == IdlePolicy::kReleaseWhenIdle) {
+    key += ":" + std::to_string(idle_release_ms);
+  }
+  key += std::string(";nested=") + (allow_nested_parallelism ? "1" : "0");
+  key += std::string(";counters=") + (counters ? "1" : "0");
+  key += ";tiers=" + std::to_string(pool_classes);
+  return key;
+}
+
+}  // namespace tessera::platform

@@ -1,0 +1,230 @@
+// The compute-bound resolver (SPEC 2.3) and the job-grain rules (SPEC 2.5),
+// as pure functions with injected widths (2, 8, 16, 64 cores) and knobs.
+// Each test is named after the rule it checks.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <vector>
+
+#include "core/src/parallel/compute_resolver.hpp"
+#include "core/src/parallel/job_cursor.hpp"
+#include "tests/core/gemm_test_util.hpp"
+
+namespace tessera::core {
+namespace {
+
+ComputeKnobs x86() { return default_compute_knobs(platform::CpuArch::kX86_64); }
+
+ComputeRequest request(std::uint64_t mnk, Parallelism p, int width, std::int64_t jobs = 1 << 20) {
+  ComputeRequest r;
+  r.mnk = mnk;
+  r.parallelism = p;
+  r.width = width;
+  r.jobs = jobs;
+  return r;
+}
+
+TEST_CASE("defaults per architecture: full width 110e6 on x86-64, 14e6 on aarch64") {
+  CHECK(default_compute_knobs(platform::CpuArch::kX86_64).full_width_mnk == 110'000'000);
+  CHECK(default_compute_knobs(platform::CpuArch::kAarch64).full_width_mnk == 14'000'000);
+  CHECK(default_compute_knobs(platform::CpuArch::kX86_64).parallel_threshold == 48 * 48 * 256);
+  CHECK(default_compute_knobs(platform::CpuArch::kX86_64).par_mnk_per_worker == 2'000'000);
+  CHECK(default_compute_knobs(platform::CpuArch::kX86_64).pool_classes == 2);
+  CHECK(default_compute_knobs(platform::CpuArch::kAarch64).pool_classes == 1);
+  CHECK(default_compute_knobs(platform::CpuArch::kWasm32).pool_classes == 0);
+  Knobs knobs;
+  knobs.parallel_threshold = 7;
+  knobs.par_mnk_per_worker = 9;
+  knobs.full_width_mnk = 11;
+  knobs.pool_classes = 1;
+  knobs.parallel_oversample = 3;
+  knobs.packed_oversample = 5;
+  const ComputeKnobs k = compute_knobs(knobs, platform::CpuArch::kX86_64);
+  CHECK(k.parallel_threshold == 7);
+  CHECK(k.par_mnk_per_worker == 9);
+  CHECK(k.full_width_mnk == 11);
+  CHECK(k.pool_classes == 1);
+  CHECK(k.parallel_oversample == 3);
+  CHECK(k.packed_oversample == 5);
+}
+
+TEST_CASE("serial gate: below the threshold one worker, even for threads(n)") {
+  const std::uint64_t below = 48 * 48 * 256 - 1;
+  for (int width : {2, 8, 16, 64}) {
+    for (Parallelism p : {Parallelism(), Parallelism::threads(4), Parallelism::threads(64)}) {
+      const ComputePlan plan = resolve_compute(request(below, p, width), x86());
+      CHECK(plan.workers == 1);
+      CHECK(plan.rule == ComputeRule::kSerialGate);
+      CHECK(plan.reason.find("TESSERA_PARALLEL_THRESHOLD") != std::string::npos);
+    }
+  }
+  // The knob moves the gate.
+  ComputeKnobs k = x86();
+  k.parallel_threshold = 0;
+  CHECK(resolve_compute(request(1, Parallelism::threads(3), 8), k).workers == 3);
+}
+
+TEST_CASE("serial request and nested calls: one worker") {
+  CHECK(resolve_compute(request(1ull << 40, Parallelism::serial(), 64), x86()).rule ==
+        ComputeRule::kSerialRequested);
+  ComputeRequest nested = request(1ull << 40, Parallelism::threads(8), 64);
+  nested.nested = true;
+  const ComputePlan plan = resolve_compute(nested, x86());
+  CHECK(plan.workers == 1);
+  CHECK(plan.rule == ComputeRule::kNested);
+}
+
+TEST_CASE("explicit threads(n): exactly n, capped only by width and jobs") {
+  const std::uint64_t big = 1ull << 30;
+  CHECK(resolve_compute(request(big, Parallelism::threads(3), 8), x86()).workers == 3);
+  CHECK(resolve_compute(request(big, Parallelism::threads(7), 8), x86()).workers == 7);
+  // Not snapped onto a tier: 3 stays 3 on a 16-wide machine.
+  const ComputePlan three = resolve_compute(request(big, Parallelism::threads(3), 16), x86());
+  CHECK(three.workers == 3);
+  CHECK(three.rule == ComputeRule::kExplicit);
+  // It forks into the smallest tier holding it (16 -> tiers 4, 8, 16).
+  CHECK(three.tier == 4);
+  CHECK(resolve_compute(request(big, Parallelism::threads(5), 16), x86()).tier == 8);
+  // Width cap.
+  const ComputePlan capped = resolve_compute(request(big, Parallelism::threads(100), 8), x86());
+  CHECK(capped.workers == 8);
+  CHECK(capped.reason.find("capped by width 8") != std::string::npos);
+  // Jobs cap.
+  const ComputePlan jobs = resolve_compute(request(big, Parallelism::threads(6), 8, 4), x86());
+  CHECK(jobs.workers == 4);
+  CHECK(jobs.reason.find("4 jobs") != std::string::npos);
+  // Explicit ignores the mnk ramp: a small-but-gated-in problem still gets n.
+  CHECK(resolve_compute(request(48 * 48 * 256, Parallelism::threads(8), 8), x86()).workers == 8);
+}
+
+TEST_CASE("automatic: mnk / per-worker, snapped down onto a tier below full width") {
+  const ComputeKnobs k = x86();  // 2 pool classes
+  // 64 cores: tiers 16, 32 (below full width 64).
+  CHECK(resolve_compute(request(10'000'000, {}, 64), k).workers == 1);   // 5 -> below 16
+  CHECK(resolve_compute(request(40'000'000, {}, 64), k).workers == 16);  // 20 -> 16
+  CHECK(resolve_compute(request(100'000'000, {}, 64), k).workers == 32); // 50 -> 32
+  // 16 cores: tiers 4, 8.
+  const ComputePlan p = resolve_compute(request(20'000'000, {}, 16), k);  // 10 -> 8
+  CHECK(p.workers == 8);
+  CHECK(p.tier == 8);
+  CHECK(p.rule == ComputeRule::kAutomaticTier);
+  CHECK(resolve_compute(request(100'000'000, {}, 16), k).workers == 8);  // 50 -> cap 16 -> 8
+  CHECK(resolve_compute(request(9'000'000, {}, 16), k).workers == 4);    // 4 -> 4
+  CHECK(resolve_compute(request(7'000'000, {}, 16), k).workers == 1);    // 3 -> none <= 3
+  // 8 cores: tiers 2, 4.
+  CHECK(resolve_compute(request(13'000'000, {}, 8), k).workers == 4);    // 6 -> 4
+  CHECK(resolve_compute(request(5'000'000, {}, 8), k).workers == 2);     // 2 -> 2
+  // 2 cores: tier 1 only below full width.
+  CHECK(resolve_compute(request(100'000'000, {}, 2), k).workers == 1);
+  // Jobs cap before snapping.
+  CHECK(resolve_compute(request(60'000'000, {}, 16, 5), k).workers == 4);
+}
+
+TEST_CASE("full width: from TESSERA_FULL_WIDTH_MNK the automatic path uses every core") {
+  const ComputeKnobs k = x86();
+  for (int width : {2, 8, 16, 64}) {
+    const ComputePlan plan = resolve_compute(request(110'000'000, {}, width), k);
+    CHECK(plan.workers == width);
+    CHECK(plan.tier == width);
+    CHECK(plan.rule == ComputeRule::kFullWidth);
+  }
+  // aarch64's lower threshold.
+  const ComputeKnobs arm = default_compute_knobs(platform::CpuArch::kAarch64);
+  CHECK(resolve_compute(request(14'000'000, {}, 8), arm).workers == 8);
+  CHECK(resolve_compute(request(13'999'999, {}, 8), arm).workers == 4);  // 6 -> tier 4
+  // Still capped by jobs.
+  CHECK(resolve_compute(request(1ull << 32, {}, 64, 10), k).workers == 10);
+}
+
+TEST_CASE("no tiers (wasm pool): the automatic count is not snapped") {
+  ComputeKnobs k = default_compute_knobs(platform::CpuArch::kWasm32);
+  const ComputePlan plan = resolve_compute(request(7'000'000, {}, 8), k);
+  CHECK(plan.workers == 3);
+  CHECK(plan.rule == ComputeRule::kAutomatic);
+}
+
+TEST_CASE("the per-worker knob scales the automatic ramp") {
+  ComputeKnobs k = default_compute_knobs(platform::CpuArch::kWasm32);
+  k.par_mnk_per_worker = 1'000'000;
+  CHECK(resolve_compute(request(7'000'000, {}, 8), k).workers == 7);
+}
+
+TEST_CASE("generic grain: about oversample chunks per worker") {
+  const GrainPlan g = generic_grain(1000, 4, 8);
+  CHECK(g.kind == GrainKind::kGeneric);
+  CHECK(g.grain == 32);  // ceil(1000 / 32)
+  CHECK(g.chunks == 32);
+  CHECK(generic_grain(5, 4, 8).grain == 1);
+  CHECK(generic_grain(0, 4, 8).grain == 1);
+  CHECK(generic_grain(1000, 1, 1).grain == 1000);
+}
+
+TEST_CASE("packed-LHS grain: whole row blocks, split by powers of two dividing n_nt") {
+  // Enough row blocks: whole row blocks.
+  GrainPlan g = packed_lhs_grain(16, 32, 4, 2);
+  CHECK(g.grain == 32);
+  CHECK(g.sub_blocks == 1);
+  CHECK(g.chunks == 16);
+  // 2 row blocks, 8 workers, target 16 chunks: split by 8.
+  g = packed_lhs_grain(2, 32, 8, 2);
+  CHECK(g.sub_blocks == 8);
+  CHECK(g.grain == 4);
+  CHECK(g.chunks == 16);
+  // Only factors of n_nt: 12 = 4 * 3 splits by at most 4.
+  g = packed_lhs_grain(1, 12, 8, 2);
+  CHECK(g.sub_blocks == 4);
+  CHECK(g.grain == 3);
+  // An odd n_nt is never split.
+  g = packed_lhs_grain(1, 7, 8, 2);
+  CHECK(g.sub_blocks == 1);
+  CHECK(g.grain == 7);
+  // Every chunk lies inside one row block.
+  for (std::int64_t n_nt : {1, 2, 6, 16, 40}) {
+    for (int workers : {1, 2, 3, 8, 64}) {
+      const GrainPlan p = packed_lhs_grain(3, n_nt, workers, 2);
+      CHECK(n_nt % p.grain == 0);
+    }
+  }
+}
+
+TEST_CASE("shared A prepack: at 16 workers, or when private packing would repeat") {
+  CHECK(use_shared_a_prepack(16, packed_lhs_grain(100, 8, 16, 2)));
+  CHECK_FALSE(use_shared_a_prepack(4, packed_lhs_grain(100, 8, 4, 2)));
+  CHECK(use_shared_a_prepack(4, packed_lhs_grain(1, 8, 4, 2)));
+  CHECK_FALSE(use_shared_a_prepack(1, packed_lhs_grain(1, 8, 1, 2)));
+}
+
+TEST_CASE("row blocks shrink for many workers but stay multiples of mr") {
+  CHECK(row_block_for_workers(280, 1000, 14, 1) == 280);
+  CHECK(row_block_for_workers(280, 1000, 14, 2) == 252);  // ceil(1000/4)=250 -> 252
+  CHECK(row_block_for_workers(280, 1000, 14, 64) == 14);
+  CHECK(row_block_for_workers(280, 100, 14, 2) == 28);    // 25 -> 28
+}
+
+TEST_CASE("job cursor: every job claimed exactly once under contention") {
+  for (std::int64_t grain : {1, 3, 64}) {
+    JobCursor cursor(10007, grain);
+    std::vector<std::atomic<int>> seen(10007);
+    std::atomic<int> oversized{0};
+    auto executor = test::gemm::wide_executor(8);
+    executor->run(8, [&](int) {
+      std::int64_t b, e;
+      while (cursor.next_chunk(&b, &e)) {
+        if (e - b > grain) oversized.fetch_add(1);
+        for (std::int64_t q = b; q < e; ++q) seen[q].fetch_add(1, std::memory_order_relaxed);
+      }
+    });
+    CHECK(oversized.load() == 0);
+    int wrong = 0;
+    for (auto& s : seen) wrong += s.load() != 1;
+    CHECK(wrong == 0);
+    std::int64_t b, e;
+    CHECK_FALSE(cursor.next_chunk(&b, &e));
+  }
+  JobCursor empty(0, 4);
+  std::int64_t b, e;
+  CHECK_FALSE(empty.next_chunk(&b, &e));
+}
+
+}  // namespace
+}  // namespace tessera::core

@@ -1,0 +1,298 @@
+// GEMM results: every ISA level the host supports against an exact
+// reference (within the k-scaled bound of gemm_test_util.hpp), on edge
+// shapes, both layouts, all transposes, padded leading dimensions and
+// assorted alpha/beta; BLAS semantics of the trivial cases; NaN handling;
+// the internal driver with tiny blocking (every loop of the BLIS nest).
+#include "core/src/api/context_state.hpp"
+#include "core/src/gemm/gemm_blocking.hpp"
+#include "core/src/gemm/gemm_driver.hpp"
+#include "tests/core/gemm_test_util.hpp"
+
+namespace tessera {
+namespace {
+
+using test::gemm::Operands;
+using test::gemm::Shape;
+
+struct Mnk {
+  std::int64_t m, n, k;
+};
+
+// Edges of every tile in use (mr 4/6/8/14, nr 4..32, kc 128..512), primes,
+// 1 and sizes straddling the direct-path limit.
+const Mnk kShapes[] = {
+    {1, 1, 1},    {1, 7, 3},     {7, 1, 5},     {2, 3, 4},      {5, 5, 1},
+    {13, 17, 19}, {14, 32, 8},   {15, 33, 9},   {16, 16, 16},   {28, 64, 33},
+    {29, 65, 70}, {6, 16, 100},  {7, 17, 257},  {100, 3, 130},  {3, 100, 129},
+    {64, 64, 64}, {127, 129, 131}, {130, 70, 300}, {300, 40, 20}, {45, 300, 513},
+    {160, 161, 162},
+};
+
+const double kAlphas[] = {1.0, -1.0, 0.5, 2.0, -0.75};
+const double kBetas[] = {0.0, 1.0, -1.0, 0.25, 3.0};
+
+std::vector<Shape> shapes(bool small_only) {
+  std::vector<Shape> out;
+  int index = 0;
+  for (const Mnk& d : kShapes) {
+    if (small_only && d.m * d.n * d.k > 70 * 70 * 70) continue;
+    for (int variant = 0; variant < 8; ++variant, ++index) {
+      Shape s;
+      s.layout = variant % 2 == 0 ? Layout::kRowMajor : Layout::kColMajor;
+      s.ta = (variant / 2) % 2 == 0 ? Transpose::kNo : Transpose::kYes;
+      s.tb = (variant / 4) % 2 == 0 ? Transpose::kNo : Transpose::kYes;
+      s.m = d.m, s.n = d.n, s.k = d.k;
+      s.lda_pad = index % 3 == 0 ? 3 : 0;
+      s.ldb_pad = index % 5 == 1 ? 7 : 0;
+      s.ldc_pad = index % 4 == 2 ? 5 : 0;
+      s.alpha = kAlphas[index % 5];
+      s.beta = kBetas[(index / 5) % 5];
+      out.push_back(s);
+    }
+  }
+  return out;
+}
+
+template <class T>
+void check_level(Isa isa) {
+  const Context context = test::context_for(isa);
+  int index = 0;
+  for (const Shape& s : shapes(test::gemm::slow_target())) {
+    const Operands<T> o = test::gemm::make_operands<T>(s, 1000 + index++);
+    std::vector<T> c;
+    const Status status = test::gemm::run(context, s, o, &c);
+    REQUIRE_MESSAGE(status.ok(), status.to_string());
+    test::gemm::check_close(s, o, c, std::string(isa_name(isa)) + " " + dtype_name(sizeof(T) == 4 ? Dtype::kF32 : Dtype::kF64));
+  }
+}
+
+TEST_CASE("naive gemm computes the textbook product") {
+  // [1 2 3; 4 5 6] x [7 8; 9 10; 11 12] = [58 64; 139 154], exact in f32.
+  const float a[] = {1, 2, 3, 4, 5, 6};
+  const float b[] = {7, 8, 9, 10, 11, 12};
+  float c[] = {1, 1, 1, 1};
+  REQUIRE(try_gemm(test::naive_context(), Layout::kRowMajor, Transpose::kNo, Transpose::kNo,
+                   2, 2, 3, 2.0f, a, 3, b, 2, -1.0f, c, 2)
+              .ok());
+  CHECK(c[0] == 115.0f);  // 2*58 - 1
+  CHECK(c[1] == 127.0f);
+  CHECK(c[2] == 277.0f);
+  CHECK(c[3] == 307.0f);
+}
+
+TEST_CASE("every level computes the same products as the exact reference, f32") {
+  for (Isa isa : test::host_isas()) check_level<float>(isa);
+  check_level<float>(Isa::kScalar);
+}
+
+TEST_CASE("every level computes the same products as the exact reference, f64") {
+  for (Isa isa : test::host_isas()) check_level<double>(isa);
+}
+
+TEST_CASE("the naive family is within the same bound") {
+  const Context naive = test::naive_context();
+  int index = 0;
+  for (const Shape& s : shapes(true)) {
+    if (index++ % 3 != 0) continue;
+    const Operands<double> o = test::gemm::make_operands<double>(s, 5000 + index);
+    std::vector<double> c;
+    REQUIRE(test::gemm::run(naive, s, o, &c).ok());
+    test::gemm::check_close(s, o, c, "naive f64");
+  }
+}
+
+template <class T>
+void check_beta_zero_never_reads_c(Isa isa) {
+  const Context context = test::context_for(isa);
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  // Small (direct path) and larger (packed driver), square and edge shapes.
+  for (const Mnk d : {Mnk{5, 7, 3}, Mnk{33, 35, 40}, Mnk{150, 90, 200}}) {
+    for (Layout layout : {Layout::kRowMajor, Layout::kColMajor}) {
+      Shape s;
+      s.layout = layout, s.m = d.m, s.n = d.n, s.k = d.k, s.alpha = 1.5, s.beta = 0;
+      Operands<T> o = test::gemm::make_operands<T>(s, 77);
+      for (std::int64_t i = 0; i < s.m; ++i) {
+        for (std::int64_t j = 0; j < s.n; ++j) o.c[test::gemm::at(layout, i, j, s.ldc())] = nan;
+      }
+      std::vector<T> c;
+      REQUIRE(test::gemm::run(context, s, o, &c).ok());
+      test::gemm::check_close(s, o, c, std::string("beta=0 over NaN C, ") + isa_name(isa));
+    }
+  }
+}
+
+TEST_CASE("beta == 0 never reads C: NaN in C does not leak") {
+  for (Isa isa : test::host_isas()) {
+    check_beta_zero_never_reads_c<float>(isa);
+    check_beta_zero_never_reads_c<double>(isa);
+  }
+  check_beta_zero_never_reads_c<float>(Isa::kScalar);
+}
+
+TEST_CASE("zero-sized problems follow BLAS") {
+  for (const Context& context : {test::context_for(test::gemm::best_isa()), test::naive_context()}) {
+    const float a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8};
+    float c[4] = {1, 2, 3, 4};
+    // m == 0 or n == 0: nothing happens, even with null operands.
+    CHECK(try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, 0, 2, 2, 1.0f,
+                   nullptr, 2, b, 2, 0.0f, nullptr, 2)
+              .ok());
+    CHECK(try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, 2, 0, 2, 1.0f,
+                   a, 2, nullptr, 1, 0.0f, nullptr, 1)
+              .ok());
+    // k == 0: C = beta * C; A and B may be null.
+    REQUIRE(try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, 2, 2, 0, 1.0f,
+                     nullptr, 1, nullptr, 2, 3.0f, c, 2)
+                .ok());
+    CHECK(c[0] == 3.0f);
+    CHECK(c[3] == 12.0f);
+    // k == 0, beta == 0: C = 0 without reading it.
+    float nan_c[4] = {NAN, NAN, NAN, NAN};
+    REQUIRE(try_gemm(context, Layout::kColMajor, Transpose::kNo, Transpose::kNo, 2, 2, 0, 1.0f,
+                     nullptr, 2, nullptr, 1, 0.0f, nan_c, 2)
+                .ok());
+    for (float x : nan_c) CHECK(x == 0.0f);
+    // beta == 1 and k == 0: untouched (bits included).
+    float keep[4] = {-0.0f, NAN, 1e-45f, 5};
+    REQUIRE(try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, 2, 2, 0, 1.0f,
+                     nullptr, 1, nullptr, 2, 1.0f, keep, 2)
+                .ok());
+    CHECK(std::signbit(keep[0]));
+    CHECK(std::isnan(keep[1]));
+    CHECK(keep[2] == 1e-45f);
+    // alpha == 0: A and B are not read (NaN there does not propagate).
+    const float nan_ab[4] = {NAN, NAN, NAN, NAN};
+    float c2[4] = {1, 2, 3, 4};
+    REQUIRE(try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, 2, 2, 2, 0.0f,
+                     nan_ab, 2, nan_ab, 2, 0.5f, c2, 2)
+                .ok());
+    CHECK(c2[0] == 0.5f);
+    CHECK(c2[3] == 2.0f);
+  }
+}
+
+TEST_CASE("NaN and Inf in A propagate to their row of C on every level") {
+  for (Isa isa : test::host_isas()) {
+    const Context context = test::context_for(isa);
+    for (const Mnk d : {Mnk{9, 20, 7}, Mnk{70, 80, 300}}) {
+      Shape s;
+      s.m = d.m, s.n = d.n, s.k = d.k;
+      Operands<float> o = test::gemm::make_operands<float>(s, 99);
+      o.a[test::gemm::at(s.layout, 3, 2, s.lda())] = NAN;
+      o.a[test::gemm::at(s.layout, 5, s.k - 1, s.lda())] = INFINITY;
+      std::vector<float> c;
+      REQUIRE(test::gemm::run(context, s, o, &c).ok());
+      int wrong = 0;
+      for (std::int64_t j = 0; j < s.n; ++j) {
+        if (!std::isnan(c[test::gemm::at(s.layout, 3, j, s.ldc())])) ++wrong;
+        if (!std::isinf(c[test::gemm::at(s.layout, 5, j, s.ldc())])) ++wrong;
+        if (!std::isfinite(c[test::gemm::at(s.layout, 4, j, s.ldc())])) ++wrong;
+      }
+      CHECK_MESSAGE(wrong == 0, isa_name(isa), " ", d.m, "x", d.n, "x", d.k);
+    }
+  }
+}
+
+// The internal driver with tiny blocking: many column blocks, depth slices
+// and row blocks on small shapes; bits equal for every worker count and
+// between the packed driver and the direct path (same kc).
+template <class T>
+void check_tiny_blocking(Isa isa) {
+  auto executor = std::make_shared<test::ReverseSerialExecutor>(4);
+  const Context context = test::gemm::context_with(isa, executor);
+  const detail::ContextState* state = nullptr;
+  REQUIRE(detail::context_state(context, &state).ok());
+  const core::GemmKernelSet<T>* ks = nullptr;
+  if constexpr (sizeof(T) == 4) {
+    ks = state->table->gemm.f32;
+  } else {
+    ks = state->table->gemm.f64;
+  }
+  REQUIRE(ks != nullptr);
+  const core::ComputeKnobs knobs = core::compute_knobs(state->knobs, platform::cpu_features().arch);
+  const core::GemmBlocking tiny{2 * ks->mr, 2 * ks->nr, 5};
+  int index = 0;
+  for (const Mnk d : {Mnk{1, 1, 1}, Mnk{37, 71, 23}, Mnk{60, 9, 11}, Mnk{5, 130, 16}}) {
+    Shape s;
+    s.m = d.m, s.n = d.n, s.k = d.k, s.alpha = -1.25, s.beta = index % 2 ? 0.5 : 0.0;
+    s.ldc_pad = 3;
+    const Operands<T> o = test::gemm::make_operands<T>(s, 300 + index++);
+    core::GemmProblem<T> pr;
+    pr.m = s.m, pr.n = s.n, pr.k = s.k, pr.alpha = T(s.alpha), pr.beta = T(s.beta);
+    pr.a = o.a.data(), pr.rs_a = s.lda(), pr.cs_a = 1;
+    pr.b = o.b.data(), pr.rs_b = s.ldb(), pr.cs_b = 1;
+    pr.ldc = s.ldc();
+    std::vector<T> first;
+    for (int w = 1; w <= 4; ++w) {
+      std::vector<T> c = o.c;
+      pr.c = c.data();
+      const core::GemmDecision decision = core::decide_gemm(
+          ks->mr, ks->nr, tiny, s.m, s.n, s.k, Parallelism::threads(w), 4, false, false,
+          false, false, knobs, true);
+      const std::int64_t jobs = (s.m + ks->mr - 1) / ks->mr *
+                                ((std::min<std::int64_t>(s.n, tiny.nc) + ks->nr - 1) / ks->nr);
+      CHECK(decision.compute.workers == std::min<std::int64_t>(w, jobs));
+      REQUIRE(core::run_gemm(*ks, pr, decision, static_cast<const T*>(nullptr),
+                             static_cast<const T*>(nullptr), executor.get())
+                  .ok());
+      test::gemm::check_close(s, o, c, std::string("tiny blocking ") + isa_name(isa));
+      if (w == 1) {
+        first = c;
+      } else {
+        CHECK_MESSAGE(test::gemm::same_bits(first, c), isa_name(isa), " workers ", w, " ", s.describe());
+      }
+    }
+    // The direct path with the same kc gives the same bits as the driver.
+    std::vector<T> c = o.c;
+    pr.c = c.data();
+    core::GemmDecision decision = core::decide_gemm(ks->mr, ks->nr, tiny, s.m, s.n, s.k,
+                                                    Parallelism::serial(), 4, false, false,
+                                                    true, true, knobs, false);
+    decision.direct = true;
+    REQUIRE(core::run_direct(*ks, pr, decision.blocking.kc, static_cast<const T*>(nullptr)).ok());
+    CHECK_MESSAGE(test::gemm::same_bits(first, c), isa_name(isa), " direct ", s.describe());
+  }
+}
+
+TEST_CASE("the driver's loops with tiny blocking: exact within bound, same bits") {
+  for (Isa isa : test::host_isas()) {
+    check_tiny_blocking<float>(isa);
+    check_tiny_blocking<double>(isa);
+  }
+}
+
+TEST_CASE("blocking: multiples of the tile, never from the worker count") {
+  const core::CacheFacts facts{32 * 1024, 1024 * 1024, 32 * 1024 * 1024, "test"};
+  const core::CacheFacts no_l3{48 * 1024, 2 * 1024 * 1024, 0, "test"};
+  for (const core::CacheFacts& f : {facts, no_l3}) {
+    for (int bytes : {4, 8}) {
+      const core::GemmBlocking b =
+          core::gemm_blocking(14, 32, bytes, core::GemmBlockingRule::kCacheModel, f);
+      CHECK(b.mc % 14 == 0);
+      CHECK(b.nc % 32 == 0);
+      CHECK(b.kc >= 64);
+      // The cache model's fractions (gemm_blocking.hpp): B micro-panel
+      // 1.5x L1d, A block L2/8, B block L3/4 (L2/2 without an L3).
+      CHECK(static_cast<std::uint64_t>(b.kc * 32 * bytes) <= f.l1d * 3 / 2);
+      CHECK(static_cast<std::uint64_t>(b.kc * 32 * bytes) > f.l1d * 3 / 2 - 8 * 32 * bytes);
+      CHECK(static_cast<std::uint64_t>(b.mc * b.kc * bytes) <= f.l2 / 8);
+      CHECK(static_cast<std::uint64_t>(b.nc * b.kc * bytes) <= (f.l3 != 0 ? f.l3 / 4 : f.l2 / 2));
+    }
+  }
+  // The fixed portable table ignores every cache fact.
+  const core::GemmBlocking p1 = core::gemm_blocking(6, 8, 4, core::GemmBlockingRule::kFixedPortable, facts);
+  const core::GemmBlocking p2 = core::gemm_blocking(6, 8, 4, core::GemmBlockingRule::kFixedPortable, core::CacheFacts{});
+  CHECK(p1.kc == p2.kc);
+  CHECK(p1.mc == p2.mc);
+  CHECK(p1.nc == p2.nc);
+  // Row blocks shrink for many workers but stay multiples of mr.
+  for (int w : {1, 2, 3, 7, 64}) {
+    const std::int64_t mc = core::row_block_for_workers(280, 1000, 14, w);
+    CHECK(mc % 14 == 0);
+    CHECK(mc <= 280);
+    CHECK(mc >= 14);
+  }
+}
+
+}  // namespace
+}  // namespace tessera

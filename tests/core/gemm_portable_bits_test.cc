@@ -1,0 +1,115 @@
+// Cross-target bits (issue 4): the two 128-bit levels (SSE2 natively,
+// SIMD128 in wasm) use the same tiles, the same fixed blocking table and the
+// same operation order (multiply, then add), so the same inputs give the
+// same output bits on every target; so does the scalar level (fixed
+// blocking, unfused), which in fact matches them bit for bit. One build cannot run another, so the meeting point is
+// a pinned hash (FNV-1a 64 of the output bits): the values below were
+// produced by native x86-64 SSE2 and scalar runs, and every target that has
+// the level must reproduce them. A deliberate change of the 128-bit or
+// scalar arithmetic (tiles, kc, operation order) changes them on every
+// target at once and must update the pins; any other difference is a broken
+// contract. `tessera-cli gemm M N K --hash` exposes the same hash for any
+// shape (same input generator).
+#include <doctest/doctest.h>
+
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "support/test_support.hpp"
+#include "tessera/tessera.hpp"
+
+namespace tessera {
+namespace {
+
+// The generator of tessera-cli gemm: splitmix64 -> 12-bit value / 2048.
+double input_value(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull +
+                    (index + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return (static_cast<double>(z >> 52) - 2048.0) / 2048.0;
+}
+
+std::uint64_t fnv1a(const void* data, std::size_t bytes) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::size_t i = 0; i < bytes; ++i) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+struct Case {
+  Layout layout;
+  Transpose ta, tb;
+  std::int64_t m, n, k;
+  double alpha, beta;
+};
+
+// Depth 300 crosses the fixed kc of 256; edges of the 6 x 8 / 6 x 4 / 4 x 4
+// tiles in every dimension.
+const Case kCases[] = {
+    {Layout::kRowMajor, Transpose::kNo, Transpose::kNo, 131, 67, 300, 0.75, -0.5},
+    {Layout::kColMajor, Transpose::kYes, Transpose::kYes, 45, 90, 77, -1.0, 0.0},
+};
+
+template <class T>
+std::uint64_t output_hash(const Context& context, const Case& c) {
+  std::vector<T> a(static_cast<std::size_t>(c.m * c.k)), b(static_cast<std::size_t>(c.k * c.n)),
+      out(static_cast<std::size_t>(c.m * c.n));
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<T>(input_value(7, 1, i));
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<T>(input_value(7, 2, i));
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<T>(input_value(7, 3, i));
+  const bool row = c.layout == Layout::kRowMajor;
+  const std::int64_t a_cols = (c.ta == Transpose::kNo) == row ? c.k : c.m;
+  const std::int64_t b_cols = (c.tb == Transpose::kNo) == row ? c.n : c.k;
+  const std::int64_t ldc = row ? c.n : c.m;
+  const Status s = try_gemm(context, c.layout, c.ta, c.tb, c.m, c.n, c.k, static_cast<T>(c.alpha),
+                            a.data(), a_cols, b.data(), b_cols, static_cast<T>(c.beta), out.data(),
+                            ldc);
+  REQUIRE_MESSAGE(s.ok(), s.to_string());
+  return fnv1a(out.data(), out.size() * sizeof(T));
+}
+
+// Pinned hashes, per case: {f32, f64}. Scalar, SSE2 and SIMD128 share them:
+// all three run the unfused per-element sequence with kc = 256, so they
+// agree bit for bit with each other, not only across targets.
+constexpr std::uint64_t kPortablePins[][2] = {
+    {0x132aa5346af80f93ull, 0xd690fa04b956c0f5ull},
+    {0x711b754132cee1eaull, 0x74e14241d4918ed3ull},
+};
+
+void check_pins(Isa isa, const std::uint64_t (*pins)[2]) {
+  const Context context = test::context_for(isa);
+  for (std::size_t i = 0; i < sizeof kCases / sizeof kCases[0]; ++i) {
+    const std::uint64_t f32 = output_hash<float>(context, kCases[i]);
+    const std::uint64_t f64 = output_hash<double>(context, kCases[i]);
+    char text[128];
+    std::snprintf(text, sizeof text, "case %zu on %s: f32 %016" PRIx64 ", f64 %016" PRIx64, i,
+                  isa_name(isa), f32, f64);
+    CHECK_MESSAGE(f32 == pins[i][0], text);
+    CHECK_MESSAGE(f64 == pins[i][1], text);
+  }
+}
+
+TEST_CASE("the 128-bit levels (sse2, simd128) give the pinned bits on every target") {
+  bool ran = false;
+  for (Isa isa : test::host_isas()) {
+    if (isa == Isa::kSse2 || isa == Isa::kSimd128) {
+      check_pins(isa, kPortablePins);
+      ran = true;
+    }
+  }
+  if (!ran) MESSAGE("no 128-bit x86/wasm level on this target");
+}
+
+TEST_CASE("the scalar level gives the pinned bits on every target") {
+  check_pins(Isa::kScalar, kPortablePins);
+}
+
+}  // namespace
+}  // namespace tessera

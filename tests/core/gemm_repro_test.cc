@@ -1,0 +1,191 @@
+// The reproducibility contract (SPEC 3): changing only the worker count
+// leaves every output bit unchanged. For >= 200 random shapes (edges of the
+// register tiles and of the depth slices, primes, 0 and 1, transposes, both
+// layouts, padded leading dimensions, alpha/beta including 0, 1 and
+// negatives, both dtypes) the output of 2, 3, 4, 7 and 8 workers equals the
+// single worker's bit for bit, on an executor of width 8 (real threads
+// natively, reverse-order participants elsewhere), on the context's own pool,
+// and with a prepacked B.
+#include <algorithm>
+
+#include "core/src/api/context_state.hpp"
+#include "tests/core/gemm_test_util.hpp"
+
+namespace tessera {
+namespace {
+
+using test::gemm::Operands;
+using test::gemm::Shape;
+
+const int kWorkerCounts[] = {1, 2, 3, 4, 7, 8};
+
+// A dimension near something that matters (a tile or slice edge) or random.
+std::int64_t pick_dim(test::Rng& rng, std::int64_t cap, const std::vector<std::int64_t>& edges) {
+  switch (rng.uniform_int(0, 5)) {
+    case 0: return rng.uniform_int(0, 2);  // 0, 1, 2
+    case 1:
+    case 2: {
+      const std::int64_t e = edges[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(edges.size()) - 1))];
+      return std::clamp<std::int64_t>(e + rng.uniform_int(-1, 1), 0, cap);
+    }
+    case 3: {
+      const std::int64_t primes[] = {3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 97, 101, 131, 257};
+      return std::min<std::int64_t>(cap, primes[rng.uniform_int(0, 18)]);
+    }
+    default: return rng.uniform_int(1, cap);
+  }
+}
+
+std::vector<Shape> random_shapes(int count, std::uint64_t seed, GemmPlan plan) {
+  test::Rng rng(seed);
+  const bool slow = test::gemm::slow_target();
+  const std::int64_t cap_mn = slow ? 48 : 160;
+  const std::int64_t cap_k = slow ? 2 * plan.kc + 3 : std::max<std::int64_t>(300, 2 * plan.kc + 3);
+  std::vector<std::int64_t> mn_edges = {plan.mr, 2 * plan.mr, 3 * plan.mr, plan.nr, 2 * plan.nr, 4, 8, 16, 32};
+  std::vector<std::int64_t> k_edges = {plan.kc, 2 * plan.kc, 1, 4, 8};
+  const double alphas[] = {1, -1, 0, 0.5, -2.25, 3};
+  const double betas[] = {0, 1, -1, 0.5, 2, 0};
+  std::vector<Shape> out;
+  for (int i = 0; i < count; ++i) {
+    Shape s;
+    s.layout = rng.uniform_int(0, 1) ? Layout::kColMajor : Layout::kRowMajor;
+    s.ta = rng.uniform_int(0, 1) ? Transpose::kYes : Transpose::kNo;
+    s.tb = rng.uniform_int(0, 1) ? Transpose::kYes : Transpose::kNo;
+    s.m = pick_dim(rng, cap_mn, mn_edges);
+    s.n = pick_dim(rng, cap_mn, mn_edges);
+    s.k = pick_dim(rng, cap_k, k_edges);
+    s.lda_pad = rng.uniform_int(0, 3) == 0 ? rng.uniform_int(1, 9) : 0;
+    s.ldb_pad = rng.uniform_int(0, 3) == 0 ? rng.uniform_int(1, 9) : 0;
+    s.ldc_pad = rng.uniform_int(0, 3) == 0 ? rng.uniform_int(1, 9) : 0;
+    s.alpha = alphas[rng.uniform_int(0, 5)];
+    s.beta = betas[rng.uniform_int(0, 5)];
+    out.push_back(s);
+  }
+  return out;
+}
+
+struct Tally {
+  int shapes = 0;
+  int runs = 0;
+  int multi_worker_runs = 0;  // plans that really used > 1 worker
+};
+
+template <class T>
+void check_shape(const Context& context, const Shape& s, std::uint64_t seed, int max_workers,
+                 Tally* tally) {
+  const Operands<T> o = test::gemm::make_operands<T>(s, seed);
+  std::vector<T> reference;
+  const Status first = test::gemm::run(context, s, o, &reference, Parallelism::threads(1));
+  REQUIRE_MESSAGE(first.ok(), first.to_string());
+  ++tally->shapes;
+  for (int w : kWorkerCounts) {
+    if (w == 1 || w > max_workers) continue;
+    GemmPlan plan;
+    REQUIRE(try_plan_gemm(context, sizeof(T) == 4 ? Dtype::kF32 : Dtype::kF64, s.layout, s.m,
+                          s.n, s.k, Parallelism::threads(w), &plan)
+                .ok());
+    std::vector<T> c;
+    REQUIRE(test::gemm::run(context, s, o, &c, Parallelism::threads(w)).ok());
+    ++tally->runs;
+    if (plan.workers > 1) ++tally->multi_worker_runs;
+    CHECK_MESSAGE(test::gemm::same_bits(reference, c), isa_name(context.isa()), " ",
+                  sizeof(T) == 4 ? "f32 " : "f64 ", "workers ", w, " (plan ", plan.workers,
+                  "): ", s.describe());
+  }
+}
+
+void check_level(Isa isa, std::shared_ptr<platform::Executor> executor, int count,
+                 std::uint64_t seed) {
+  const Context context = test::gemm::context_with(isa, executor);
+  GemmPlan plan;
+  REQUIRE(try_plan_gemm(context, Dtype::kF32, Layout::kRowMajor, 500, 500, 500,
+                        Parallelism::threads(8), &plan)
+              .ok());
+  Tally tally;
+  int index = 0;
+  for (const Shape& s : random_shapes(count, seed, plan)) {
+    if (index++ % 2 == 0) {
+      check_shape<float>(context, s, seed + index, executor->width(), &tally);
+    } else {
+      check_shape<double>(context, s, seed + index, executor->width(), &tally);
+    }
+  }
+  CHECK(tally.shapes == count);
+  // The test means something only if most runs really split the work.
+  CHECK_MESSAGE(tally.multi_worker_runs * 10 >= tally.runs * 6, tally.multi_worker_runs, " of ",
+                tally.runs, " runs used more than one worker");
+}
+
+TEST_CASE("outputs are bit-identical for 1, 2, 3, 4, 7 and 8 workers (best level, 240 shapes)") {
+  check_level(test::gemm::best_isa(), test::gemm::wide_executor(8), 240, 4242);
+}
+
+TEST_CASE("outputs are bit-identical across worker counts on every other level") {
+  const std::vector<Isa> isas = test::host_isas();
+  for (std::size_t i = 0; i + 1 < isas.size(); ++i) {
+    check_level(isas[i], test::gemm::wide_executor(8), 40, 777 + i);
+  }
+}
+
+TEST_CASE("outputs are bit-identical across worker counts on the context's own pool") {
+  ContextOptions options;
+  options.read_environment = false;
+  options.knobs.parallel_threshold = 0;
+  Context context;
+  REQUIRE(Context::create(options, &context).ok());
+  const detail::ContextState* state = context.state();
+  REQUIRE(state != nullptr);
+  const int width = state->executor->width();
+  GemmPlan plan;
+  REQUIRE(try_plan_gemm(context, Dtype::kF32, Layout::kRowMajor, 100, 100, 100, {}, &plan).ok());
+  Tally tally;
+  int index = 0;
+  for (const Shape& s : random_shapes(40, 99, plan)) {
+    const std::uint64_t seed = 500 + index;
+    if (index++ % 2 == 0) {
+      check_shape<float>(context, s, seed, std::min(width, 4), &tally);
+    } else {
+      check_shape<double>(context, s, seed, std::min(width, 4), &tally);
+    }
+  }
+  MESSAGE("context pool width ", width, ": ", tally.multi_worker_runs, " multi-worker runs");
+}
+
+template <class T>
+void check_prepacked(Isa isa) {
+  auto executor = test::gemm::wide_executor(8);
+  const Context context = test::gemm::context_with(isa, executor);
+  int index = 0;
+  GemmPlan plan;
+  REQUIRE(try_plan_gemm(context, Dtype::kF32, Layout::kRowMajor, 64, 64, 64, {}, &plan).ok());
+  for (const Shape& s : random_shapes(24, 31337 + static_cast<int>(isa), plan)) {
+    const Operands<T> o = test::gemm::make_operands<T>(s, 900 + index++);
+    PackedRhs packed;
+    const Status st = try_prepack_rhs(context, s.layout, s.tb, s.k, s.n, o.b.data(), s.ldb(), &packed);
+    REQUIRE_MESSAGE(st.ok(), st.to_string());
+    std::vector<T> reference;
+    REQUIRE(test::gemm::run(context, s, o, &reference, Parallelism::threads(1)).ok());
+    for (int w : {1, 3, 8}) {
+      // Twice: the packed operand is reusable.
+      for (int rep = 0; rep < 2; ++rep) {
+        std::vector<T> c = o.c;
+        const Status status = try_gemm(context, s.layout, s.ta, s.m, static_cast<T>(s.alpha),
+                                       o.a.data(), s.lda(), packed, static_cast<T>(s.beta),
+                                       c.data(), s.ldc(), Parallelism::threads(w));
+        REQUIRE_MESSAGE(status.ok(), status.to_string());
+        CHECK_MESSAGE(test::gemm::same_bits(reference, c), isa_name(isa), " prepacked, workers ",
+                      w, ": ", s.describe());
+      }
+    }
+  }
+}
+
+TEST_CASE("a prepacked B gives the bits of the unpacked call, for any worker count") {
+  for (Isa isa : test::host_isas()) {
+    check_prepacked<float>(isa);
+    check_prepacked<double>(isa);
+  }
+}
+
+}  // namespace
+}  // namespace tessera

@@ -1,0 +1,218 @@
+// The native pool registry and per-Context leases (SPEC 2.2 pool
+// ownership): one pool per distinct resolved policy, shared, created lazily,
+// alive until the last lease is gone; counters per lease.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "native/src/pool_registry.hpp"
+#include "tessera/platform/pool_provider.hpp"
+#include "tessera/platform/serial_executor.hpp"
+
+namespace tessera::native {
+namespace {
+
+using platform::Executor;
+using platform::ResolvedExecutionPolicy;
+using platform::SpinPolicy;
+
+ResolvedExecutionPolicy policy_of(int threads) {
+  ResolvedExecutionPolicy p;
+  p.effective_threads = threads;
+  p.max_threads_per_kernel = threads;
+  p.threads_usable = true;
+  p.executor = "pool";
+  return p;
+}
+
+std::shared_ptr<Executor> acquire(const ResolvedExecutionPolicy& policy) {
+  std::shared_ptr<Executor> executor;
+  const Status status = platform::acquire_executor(policy, &executor);
+  REQUIRE_MESSAGE(status.ok(), status.to_string());
+  REQUIRE(executor != nullptr);
+  return executor;
+}
+
+std::shared_ptr<TieredPool> pool_of(const std::shared_ptr<Executor>& executor) {
+  auto* lease = dynamic_cast<PoolLease*>(executor.get());
+  REQUIRE(lease != nullptr);
+  return lease->pool();
+}
+
+TEST_CASE("EqualPoliciesShareOnePoolThroughDistinctLeases") {
+  const auto policy = policy_of(2);
+  auto a = acquire(policy);
+  auto b = acquire(policy);
+  CHECK(a != b);
+  CHECK(pool_of(a) == pool_of(b));
+  CHECK(a->width() == 2);
+}
+
+TEST_CASE("EveryObservablePolicyDifferenceGetsItsOwnPool") {
+  const auto base = policy_of(2);
+  auto reference = acquire(base);
+  std::vector<ResolvedExecutionPolicy> variants;
+  variants.push_back(policy_of(3));
+  variants.push_back(base);
+  variants.back().spin_policy = SpinPolicy::kParkImmediately;
+  variants.push_back(base);
+  variants.back().spin_policy = SpinPolicy::kFixedIterations;
+  variants.back().spin_budget = 100;
+  variants.push_back(base);
+  variants.back().idle_policy = platform::IdlePolicy::kReleaseWhenIdle;
+  variants.push_back(base);
+  variants.back().allow_nested_parallelism = true;
+  variants.push_back(base);
+  variants.back().counters = true;
+  variants.push_back(base);
+  variants.back().worker_cpus = {0};
+  variants.push_back(base);
+  variants.back().pool_classes = 1;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    CAPTURE(i);
+    auto other = acquire(variants[i]);
+    CHECK(pool_of(other) != pool_of(reference));
+  }
+}
+
+TEST_CASE("APoolLivesUntilItsLastLeaseIsGone") {
+  auto policy = policy_of(2);
+  policy.spin_policy = SpinPolicy::kFixedDuration;  // a key no other test uses
+  policy.spin_budget = 7;
+  const int before = live_registry_pools();
+  std::weak_ptr<TieredPool> weak;
+  {
+    auto a = acquire(policy);
+    weak = pool_of(a);
+    CHECK(live_registry_pools() == before + 1);
+    {
+      auto b = acquire(policy);
+      CHECK(pool_of(b) == weak.lock());
+    }
+    CHECK_FALSE(weak.expired());  // a still holds it
+    std::atomic<int> ran{0};
+    a->run(2, [&](int) { ran.fetch_add(1); });
+    CHECK(ran.load() == 2);
+  }
+  CHECK(weak.expired());
+  CHECK(live_registry_pools() == before);
+  // The next acquire creates a fresh pool.
+  auto c = acquire(policy);
+  CHECK(live_registry_pools() == before + 1);
+}
+
+TEST_CASE("RegistryPoolAcquiredAndReleasedThousandTimes") {
+  auto policy = policy_of(2);
+  policy.spin_policy = SpinPolicy::kFixedDuration;
+  policy.spin_budget = 11;
+  const int before = live_registry_pools();
+  for (int i = 0; i < 1000; ++i) {
+    auto e = acquire(policy);
+    std::atomic<int> ran{0};
+    e->run(2, [&](int) { ran.fetch_add(1); });
+    REQUIRE(ran.load() == 2);
+  }
+  CHECK(live_registry_pools() == before);
+}
+
+TEST_CASE("OneParticipantOrNoThreadsGivesTheSerialExecutor") {
+  auto one = acquire(policy_of(1));
+  CHECK(one.get() == &platform::serial_executor());
+  auto no_threads = policy_of(4);
+  no_threads.threads_usable = false;
+  auto serial = acquire(no_threads);
+  CHECK(serial.get() == &platform::serial_executor());
+  CHECK(serial->width() == 1);
+}
+
+TEST_CASE("CountersArePerLeaseEvenWhenThePoolIsShared") {
+  auto policy = policy_of(2);
+  policy.counters = true;
+  auto a = acquire(policy);
+  auto b = acquire(policy);
+  REQUIRE(pool_of(a) == pool_of(b));
+  for (int i = 0; i < 10; ++i) a->run(2, [](int) {});
+  for (int i = 0; i < 3; ++i) b->run(2, [](int) {});
+  const auto ca = a->counters();
+  const auto cb = b->counters();
+  CHECK(ca.dispatches == 10);
+  CHECK(cb.dispatches == 3);
+  CHECK(ca.serial_fallbacks == 0);
+  // One-participant runs are not regions.
+  a->run(1, [](int) {});
+  CHECK(a->counters().dispatches == 10);
+}
+
+TEST_CASE("CountersOffReadZero") {
+  auto e = acquire(policy_of(2));
+  for (int i = 0; i < 10; ++i) e->run(2, [](int) {});
+  const auto c = e->counters();
+  CHECK(c.dispatches == 0);
+  CHECK(c.spins == 0);
+  CHECK(c.parks == 0);
+  CHECK(c.worker_active_ns == 0);
+}
+
+TEST_CASE("WorkerActiveTimeCountsWorkerBodies") {
+  auto policy = policy_of(2);
+  policy.counters = true;
+  auto e = acquire(policy);
+  e->run(2, [](int p) {
+    if (p == 1) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  });
+  const auto c = e->counters();
+  // Ticks converted to ns: at least the 5 ms slept, and not wildly more
+  // (a wrong tick scale would be off by the CPU's GHz factor).
+  CHECK(c.worker_active_ns >= 5'000'000);
+  CHECK(c.worker_active_ns < 2'000'000'000);
+  CHECK(c.caller_waits == 1);  // the caller's empty part finished first
+}
+
+TEST_CASE("EightApplicationThreadsOnOneContextExecutor") {
+  auto policy = policy_of(2);
+  policy.counters = true;
+  auto e = acquire(policy);
+  constexpr int kThreads = 8;
+  constexpr int kRuns = 250;
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int r = 0; r < kRuns; ++r) {
+        int hits[2] = {0, 0};
+        e->run(2, [&](int p) { hits[p] += t + r + 1; });
+        if (hits[0] != t + r + 1 || hits[1] != t + r + 1) wrong.fetch_add(1);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(wrong.load() == 0);
+  const auto c = e->counters();
+  CHECK(c.dispatches + c.serial_fallbacks == kThreads * kRuns);
+}
+
+TEST_CASE("LeaseReportsPinFailures") {
+  auto policy = policy_of(2);
+  policy.worker_cpus = {100000};
+  auto e = acquire(policy);
+  const auto failures = e->pin_failures();
+  REQUIRE(failures.size() == 1);
+  CHECK(failures[0].find("CPU 100000") != std::string::npos);
+  int hits[2] = {0, 0};
+  e->run(2, [&](int p) { ++hits[p]; });
+  CHECK(hits[0] == 1);
+  CHECK(hits[1] == 1);
+}
+
+TEST_CASE("AcquireRejectsANullOutput") {
+  const Status status = platform::acquire_executor(policy_of(2), nullptr);
+  CHECK_FALSE(status.ok());
+  CHECK(status.message().find("out") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace tessera::native

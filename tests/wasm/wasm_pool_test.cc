@@ -1,0 +1,155 @@
+// The wasm threads pool (SPEC 2.7), run under node with TESSERA_WASM_THREADS
+// set by CTest to 1, 2 and 4 (tests/CMakeLists.txt): the default context's
+// width follows the knob and says so, work really spreads over that many
+// threads, results match the serial reference, nested and concurrent calls
+// stay serial. The wasi and emscripten-st builds report 1 thread and why.
+#include <doctest/doctest.h>
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/src/api/context_state.hpp"
+#include "core/src/parallel/execute_ranges.hpp"
+#include "support/test_support.hpp"
+#include "tessera/execution.hpp"
+#include "tessera/platform/build_config.h"
+#include "tessera/platform/execution_scope.hpp"
+#include "tessera/platform/executor.hpp"
+
+namespace tessera {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+int expected_width() {
+  const char* text = std::getenv("TESSERA_WASM_THREADS");
+  return text != nullptr ? std::atoi(text) : 8;
+}
+
+TEST_CASE("the resolved policy reports the wasm width and why") {
+  const Context context;
+  REQUIRE(context.status().ok());
+  const ResolvedExecutionPolicy r = context.resolved_policy();
+  if (!TESSERA_THREADS_USABLE) {
+    CHECK(r.effective_threads == 1);
+    CHECK(contains(r.threads_reason, "threads unusable on this target"));
+    CHECK(contains(r.threads_reason, "built without threads"));
+    CHECK(contains(r.to_json(), "\"effective_threads\":1"));
+    // An explicit request for more resolves to 1, with a diagnostic, never a trap.
+    ContextOptions options;
+    options.policy.num_threads = 4;
+    Context wide;
+    REQUIRE(Context::create(options, &wide).ok());
+    CHECK(wide.resolved_policy().effective_threads == 1);
+    bool said_why = false;
+    for (const std::string& f : wide.resolved_policy().fallbacks) {
+      said_why = said_why || contains(f, "resolved to 1 participant");
+    }
+    CHECK(said_why);
+    return;
+  }
+  CHECK(r.effective_threads == expected_width());
+  CHECK(contains(r.threads_reason, "TESSERA_WASM_THREADS = " + std::to_string(expected_width())));
+  CHECK(context.state()->executor->width() == expected_width());
+}
+
+#if TESSERA_THREADS_USABLE
+// Runs regions until every participant index has been seen on a distinct
+// thread (workers start asynchronously, as Web Workers do), or 10 s pass.
+int distinct_threads_reached(platform::Executor& executor, int width) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  std::size_t best = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::vector<pthread_t> ids(width);
+    executor.run(width, [&](int p) { ids[p] = pthread_self(); });
+    std::set<std::uintptr_t> distinct;
+    for (pthread_t id : ids) distinct.insert(reinterpret_cast<std::uintptr_t>(id));
+    best = std::max(best, distinct.size());
+    if (best == static_cast<std::size_t>(width)) break;
+  }
+  return static_cast<int>(best);
+}
+
+TEST_CASE("execute_ranges spreads over the pool and matches the serial result") {
+  const Context context;
+  REQUIRE(context.status().ok());
+  platform::Executor& executor = *context.state()->executor;
+  const int width = executor.width();
+  CHECK(distinct_threads_reached(executor, width) == width);
+
+  const std::size_t n = 1 << 20;
+  std::vector<double> out(n, -1.0);
+  std::vector<int> block_of(n, -1);
+  int blocks = 0;
+  {
+    platform::ExecutorScope scope(&executor);
+    std::atomic<int> calls{0};
+    core::execute_ranges(n, {1024, 64, 0, 0}, [&](std::size_t b, std::size_t e) {
+      const int block = calls.fetch_add(1);
+      for (std::size_t i = b; i < e; ++i) {
+        out[i] = static_cast<double>(i) * 0.5 + 1.0;
+        block_of[i] = block;
+      }
+    });
+    blocks = calls.load();
+  }
+  CHECK(blocks == width);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    wrong += out[i] == static_cast<double>(i) * 0.5 + 1.0 ? 0 : 1;
+  }
+  CHECK(wrong == 0);
+
+  // The elementwise kernels through the pool, against the naive family.
+  const auto a = test::random_f32(300001, 11), b = test::random_f32(300001, 12);
+  std::vector<float> expected(a.size()), actual(a.size());
+  REQUIRE(try_mul(test::naive_context(), a, b, expected).ok());
+  REQUIRE(try_mul(context, a, b, actual).ok());
+  CHECK(std::memcmp(expected.data(), actual.data(), a.size() * 4) == 0);
+}
+
+TEST_CASE("nested regions run serially on the worker that reached them") {
+  const Context context;
+  platform::Executor& executor = *context.state()->executor;
+  const int width = executor.width();
+  std::vector<int> inner_threads(width, 0);
+  executor.run(width, [&](int p) {
+    std::set<std::uintptr_t> seen;
+    executor.run(width, [&](int) {
+      seen.insert(reinterpret_cast<std::uintptr_t>(pthread_self()));
+    });
+    inner_threads[p] = static_cast<int>(seen.size());
+  });
+  CHECK(inner_threads == std::vector<int>(width, 1));
+}
+
+TEST_CASE("counters are per context and count dispatches") {
+  ContextOptions options;
+  options.policy.counters = true;
+  Context counted;
+  REQUIRE(Context::create(options, &counted).ok());
+  platform::Executor& executor = *counted.state()->executor;
+  for (int i = 0; i < 10; ++i) executor.run(executor.width(), [](int) {});
+  const auto c = counted.counters();
+  if (executor.width() > 1) {
+    CHECK(c.dispatches == 10);
+  } else {
+    CHECK(c.dispatches == 0);  // width 1 never starts a region
+  }
+  // The default context (counters off) sees none of it.
+  CHECK(Context().counters().dispatches == 0);
+}
+#endif
+
+}  // namespace
+}  // namespace tessera

@@ -1,0 +1,48 @@
+// Topology and platform facts on wasm: the host's CPUs are not visible (and
+// navigator.hardwareConcurrency is unreliable, SPEC 2.7), nothing can be
+// pinned, and there are no cache facts. One CPU, with a note saying why.
+#include "tessera/platform/build_config.h"
+
+#if TESSERA_THREADS_USABLE
+#include <emscripten/threading.h>
+#endif
+#include "tessera/platform/execution_policy.hpp"
+#include "tessera/platform/topology.hpp"
+
+namespace tessera::platform {
+
+Topology read_topology() {
+  Topology t;
+  t.cpus.push_back({0, 0, 0, CoreClass::kUnknown});
+  t.online_count = 0;  // unknown
+  t.from_os = false;
+  t.notes.push_back(
+      "wasm: the host's CPUs are not visible; one CPU assumed, no cache facts");
+  return t;
+}
+
+PlatformFacts platform_facts() {
+  PlatformFacts facts;
+  facts.threads_usable = TESSERA_THREADS_USABLE != 0;
+  if (!facts.threads_usable) {
+    facts.threads_unusable_reason = TESSERA_TARGET_NAME " is built without threads";
+  }
+#if TESSERA_THREADS_USABLE
+  // A -pthread module only instantiates where SharedArrayBuffer exists (its
+  // memory is shared); the JS loader picks the single-threaded build where it
+  // does not. Check anyway: a host can still lack Worker support.
+  if (!emscripten_has_threading_support()) {
+    facts.threads_usable = false;
+    facts.threads_unusable_reason =
+        "this JavaScript host has no SharedArrayBuffer/Worker threading support";
+  }
+#endif
+  facts.affinity_supported = false;
+  facts.caller_cpu = -1;
+  facts.platform_name = "wasm";
+  // Emscripten -pthread: tessera's own pool, sized by TESSERA_WASM_THREADS.
+  facts.pool_width_from_wasm_threads = facts.threads_usable;
+  return facts;
+}
+
+}  // namespace tessera::platform

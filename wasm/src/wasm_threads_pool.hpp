@@ -1,0 +1,107 @@
+// WasmThreadsPool: tessera's own pool for Emscripten -pthread builds
+// (SPEC 2.7). Its width comes from TESSERA_WASM_THREADS (default 8), not
+// from the host: navigator.hardwareConcurrency / os.cpus() say little about
+// what a page may use, and wasm has no affinity.
+//
+// Same contract as every tessera executor (platform/executor.hpp): the
+// caller is participant 0; a busy pool or a nested call runs serially on the
+// caller. Wasm specifics:
+//  - Workers are started when the pool is made (at Context creation), never
+//    lazily inside run(): a pthread that needs a new Web Worker only starts
+//    once the creating thread yields to its event loop, so a run() that
+//    waited for it would deadlock. The module pre-starts its pthread pool
+//    (-sPTHREAD_POOL_SIZE, sized from TESSERA_WASM_THREADS by
+//    toolchains/runners/emscripten-pthread-pool.js). A worker that could not
+//    be started (pool exhausted: EAGAIN) or is not running yet is simply not
+//    posted to: the caller runs that participant's body itself. Same
+//    indices, same results, never a hang or a trap.
+//  - Workers park with futex waits (Atomics.wait underneath). A caller on the
+//    browser's main thread must never Atomics.wait, so it only spins while
+//    workers finish; other callers spin, then park.
+//  - No exceptions (wasm builds use -fno-exceptions).
+#pragma once
+
+#include <pthread.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tessera/platform/execution_counters.hpp"
+#include "tessera/platform/function_ref.hpp"
+
+namespace tessera::wasm {
+
+// Counter cells of one Context (a lease); see platform::ExecutionCounters.
+struct WasmCounters {
+  std::atomic<std::uint64_t> dispatches{0}, serial_fallbacks{0}, spins{0},
+      parks{0}, wakeups{0}, caller_waits{0}, worker_active_ns{0};
+  platform::ExecutionCounters snapshot() const;
+};
+
+class WasmThreadsPool {
+ public:
+  // Starts width - 1 workers; failures are recorded, not fatal.
+  explicit WasmThreadsPool(int width);
+  ~WasmThreadsPool();
+  WasmThreadsPool(const WasmThreadsPool&) = delete;
+  WasmThreadsPool& operator=(const WasmThreadsPool&) = delete;
+
+  int width() const noexcept { return width_; }
+
+  // body(p) for every p in [0, participants); see the header comment.
+  // `counters` null: counters off (no counter memory touched).
+  void run(int participants, FunctionRef<void(int)> body,
+           WasmCounters* counters);
+
+  // Workers whose thread has started and waits for work.
+  int ready_workers() const noexcept;
+  // Workers that could not be started ("worker 3: pthread_create: EAGAIN").
+  std::vector<std::string> start_failures() const;
+
+ private:
+  struct alignas(64) Slot {
+    // Ticket and futex word: the caller increments it to post a job; the
+    // worker waits for it to change.
+    std::atomic<std::uint32_t> ticket{0};
+    // Set by the worker thread once it runs (release), read by the caller
+    // (acquire) to decide whether to post to it.
+    std::atomic<bool> ready{false};
+    bool started = false;
+    pthread_t thread{};
+    WasmThreadsPool* pool = nullptr;
+    int index = 0;
+  };
+
+  static void* thread_entry(void* slot);
+  void worker_main(Slot& slot);
+  void run_serially(int participants, FunctionRef<void(int)> body,
+                    WasmCounters* counters);
+
+  const int width_;
+  std::unique_ptr<Slot[]> slots_;   // workers 1..width-1 at [index - 1]
+  std::unique_ptr<bool[]> posted_;  // per region, dispatcher-private
+  std::vector<std::string> start_failures_;
+
+  // The posted job: written by the caller before it bumps a ticket
+  // (release), read by the worker after it sees the new ticket (acquire).
+  std::optional<FunctionRef<void(int)>> body_;
+  WasmCounters* counters_ = nullptr;
+  std::atomic<bool> stop_{false};
+  // Workers still running the current region; futex word for a parked
+  // caller. Workers decrement with release; the caller reads with acquire.
+  alignas(64) std::atomic<std::uint32_t> pending_{0};
+  // One region at a time: a second caller finds it locked and runs serially.
+  std::mutex dispatch_;
+};
+
+// The process's wasm pool of at least `width` participants (created on first
+// use and kept for the life of the process: its workers are pre-started
+// pthreads, cheap to keep and costly to churn).
+std::shared_ptr<WasmThreadsPool> shared_wasm_pool(int width);
+
+}  // namespace tessera::wasm
