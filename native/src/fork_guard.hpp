@@ -4,7 +4,8 @@
 // them would be undefined. So every pool remembers the process generation it
 // was created in; in a child the pool is "orphaned": its regions run
 // serially on the caller (counted as serial fallbacks), its destructor
-// detaches instead of joining, and the registry hands out fresh pools.
+// neither joins nor detaches the absent threads, and the registry hands
+// out fresh pools.
 #pragma once
 
 #include <cstdint>

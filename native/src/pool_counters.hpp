@@ -1,25 +1,38 @@
 // Per-Context counter storage for the native pool (SPEC 2.2 diagnostics).
 //
-// One cache-line cell per participant index, each with a single writer at a
-// time, so counting needs no read-modify-write: a relaxed load plus a
-// relaxed store (two plain moves on x86) instead of a locked add, and no
-// cache line is shared between writers.
+// One cell (two cache lines, so the adjacent-line prefetcher does not pair
+// two writers' cells) per participant index. Most fields have a single
+// writer at a time, so counting them needs no read-modify-write: a relaxed
+// load plus a relaxed store (two plain moves on x86), on a line nobody else
+// writes.
 //  - cell 0: the dispatching caller. Regions of one pool family run one at
 //    a time (its dispatch lock), so one caller writes it at a time; the lock
 //    acquire/release orders successive writers.
-//  - cell i >= 1: the worker running participant i of the current region;
-//    successive regions are ordered by the same lock plus the region's
-//    done/ticket hand-offs.
+//  - cell i >= 1, spins and parks: the worker running participant i of the
+//    current region, before it signals completion; successive regions are
+//    ordered by the same lock plus the region's done/ticket hand-offs.
+//  - cell i >= 1, worker_active_ticks: added with fetch_add by the worker
+//    *after* it signalled completion, so the clock read that ends the
+//    measurement is off the region's critical path (it costs ~13 ns here,
+//    ~1.3% of a 1 us region; see bench/dispatch_bench.cc). Workers of
+//    different tier pools may do that concurrently for the same index,
+//    hence the atomic add. A snapshot taken the instant run() returns may
+//    therefore miss the last region's worker time for a few nanoseconds.
+//    Because the worker touches the cell after the caller may have returned,
+//    the owner must not free the counters while such a record is pending:
+//    the caller announces how many records a region will leave
+//    (expect_records) and each worker retires one (record_done); the
+//    destructor waits until none is outstanding.
 //  - serial fallbacks come from any thread at any time (that is what makes
 //    them fallbacks), so they have their own atomic, updated with fetch_add.
 // Readers (snapshot) may run concurrently with writers; they see some
-// recent value of each field (exact once the regions they care about have
-// returned).
+// recent value of each field.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <thread>
 
 #include "native/src/clock.hpp"
 #include "tessera/platform/execution_counters.hpp"
@@ -32,8 +45,8 @@ struct alignas(128) CounterCell {
   std::atomic<std::uint64_t> parks{0};
   std::atomic<std::uint64_t> wakeups{0};
   std::atomic<std::uint64_t> caller_waits{0};
-  // In ticks_now() units (converted to ns when read): two unordered tick
-  // reads around a body cost far less than two steady_clock reads.
+  // In ticks_now() units (converted to ns when read): an unordered TSC read
+  // is cheaper than steady_clock's ordered one.
   std::atomic<std::uint64_t> worker_active_ticks{0};
 };
 
@@ -54,11 +67,36 @@ class PoolCounters {
     // much later) finds it already >= 1 ms old and does not wait.
     start_tick_calibration();
   }
+  PoolCounters(const PoolCounters&) = delete;
+  PoolCounters& operator=(const PoolCounters&) = delete;
+
+  // Waits for every worker still recording into these cells (nanoseconds:
+  // they record right after signalling completion).
+  ~PoolCounters() {
+    // Acquire pairs with record_done's release: the workers' last writes to
+    // the cells happen before the cells are freed.
+    while (unrecorded_.load(std::memory_order_acquire) != 0) {
+      std::this_thread::yield();
+    }
+  }
 
   CounterCell& cell(int participant) noexcept { return cells_[participant]; }
 
   void add_serial_fallback() noexcept {
     serial_fallbacks_.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  // The dispatching caller, once per counted region, after posting it:
+  // `n` workers will each call record_done once. (A worker may get there
+  // first: the count dips below zero meanwhile, which is fine. By the time
+  // the owner destroys the counters, its run() calls, and with them every
+  // expect_records, have returned.)
+  void expect_records(int n) noexcept {
+    unrecorded_.fetch_add(n, std::memory_order_relaxed);
+  }
+  // A worker, after its last access to its cell for the region.
+  void record_done() noexcept {
+    unrecorded_.fetch_sub(1, std::memory_order_release);
   }
 
   platform::ExecutionCounters snapshot() const noexcept {
@@ -83,7 +121,8 @@ class PoolCounters {
  private:
   std::unique_ptr<CounterCell[]> cells_;
   int participants_;
-  alignas(64) std::atomic<std::uint64_t> serial_fallbacks_{0};
+  alignas(128) std::atomic<std::uint64_t> serial_fallbacks_{0};
+  alignas(128) std::atomic<std::int64_t> unrecorded_{0};
 };
 
 }  // namespace tessera::native

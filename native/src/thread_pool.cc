@@ -80,8 +80,10 @@ ThreadPool::ThreadPool(PoolConfig config)
   // steal the CPU from participants with work (see spin_wait.hpp).
   const bool oversubscribed = config_.width > available_cpu_count();
   caller_spin_ = SpinBudget(config_.spin_policy, config_.spin_budget, oversubscribed);
+  caller_spin_.set_contention_signal(&contention_);
   for (int i = 1; i < config_.width; ++i) {
     slot(i).spin = SpinBudget(config_.spin_policy, config_.spin_budget, oversubscribed);
+    slot(i).spin.set_contention_signal(&contention_);
   }
   try {
     for (int i = 1; i < config_.width; ++i) start_worker(i, 0);
@@ -98,23 +100,34 @@ bool ThreadPool::orphaned() const noexcept {
 }
 
 void ThreadPool::stop_all() noexcept {
-  const bool orphan = orphaned();
+  if (orphaned()) {
+    // Forked child: the threads are not in this process, so neither join
+    // nor detach may touch them (both are undefined for them;
+    // ThreadSanitizer aborts on the detach). Keep the handles forever
+    // instead (a joinable std::thread terminates the process when
+    // destroyed); reachable from a global, so not a leak.
+    static std::mutex orphans_mutex;
+    static auto* orphans = new std::vector<std::thread>;
+    const std::lock_guard<std::mutex> lock(orphans_mutex);
+    for (int i = 1; i < config_.width; ++i) {
+      if (slot(i).thread.joinable()) orphans->push_back(std::move(slot(i).thread));
+    }
+    return;
+  }
+  // Tell every worker first, then join: they wind down in parallel.
   for (int i = 1; i < config_.width; ++i) {
     Slot& s = slot(i);
     if (!s.thread.joinable()) continue;
-    if (orphan) {
-      // Forked child: the thread is not in this process; joining it would
-      // be undefined. Detach (its stack memory stays reserved).
-      s.thread.detach();
-      continue;
-    }
     // Same publication as a job (D1/D2): the worker reads stop after it
-    // sees the new ticket.
+    // sees the new ticket. A worker that already left (idle release) just
+    // gets joined.
     s.stop = true;
     s.posted += kTicketStep;
     const std::uint32_t old = s.word.exchange(s.posted, std::memory_order_acq_rel);
     if ((old & kParked) != 0) futex_wake_all(&s.word);
-    s.thread.join();
+  }
+  for (int i = 1; i < config_.width; ++i) {
+    if (slot(i).thread.joinable()) slot(i).thread.join();
   }
 }
 
@@ -204,6 +217,7 @@ void ThreadPool::run_impl(int w, FunctionRef<void(int)> body,
     Slot& s = slot(i);
     s.body.emplace(body);
     s.counters = kCount ? &counters->cell(i) : nullptr;
+    s.lease = counters;
     // Tickets wrap modulo 2^32; only (in)equality with the worker's last
     // ticket matters, and a worker sees every ticket posted to it.
     s.posted += kTicketStep;
@@ -226,6 +240,11 @@ void ThreadPool::run_impl(int w, FunctionRef<void(int)> body,
         on_caller.push_back(i);
       }
     }
+  }
+
+  if constexpr (kCount) {
+    // Off the critical path: the posted workers are already on their way.
+    counters->expect_records(w - 1 - static_cast<int>(on_caller.size()));
   }
 
   {
@@ -372,17 +391,27 @@ void ThreadPool::worker_main(int index, std::uint32_t seen) {
     const FunctionRef<void(int)> body = *s.body;
     if (cell == nullptr) {
       invoke(body, index);
-    } else {
-      // This wait's spins and parks are charged to the region that ended it.
-      const std::uint64_t t0 = ticks_now();
-      invoke(body, index);
-      bump(cell->worker_active_ticks, ticks_now() - t0);
-      bump(cell->spins, spins);
-      bump(cell->parks, parks);
+      // W3: publishes the body's writes and first_error_.
+      const std::uint32_t old = done_.fetch_sub(2, std::memory_order_release);
+      if (old == (2 | kCallerParked)) futex_wake_all(&done_);
+      continue;
     }
-    // W3: publishes the body's writes, the counter cell and first_error_.
+    PoolCounters* const lease = s.lease;
+    const std::uint64_t t0 = ticks_now();
+    invoke(body, index);
+    // This wait's spins and parks are charged to the region that ended it
+    // (single-writer bumps, published by W3).
+    bump(cell->spins, spins);
+    bump(cell->parks, parks);
+    // W3.
     const std::uint32_t old = done_.fetch_sub(2, std::memory_order_release);
     if (old == (2 | kCallerParked)) futex_wake_all(&done_);
+    // After W3, off the critical path: the body's end time and its record.
+    // The caller may have returned already; `lease` stays alive until
+    // record_done (PoolCounters' destructor waits for it). The slot may be
+    // rewritten by the next region meanwhile, so only the locals are used.
+    cell->worker_active_ticks.fetch_add(ticks_now() - t0, std::memory_order_relaxed);
+    lease->record_done();
   }
 }
 

@@ -92,7 +92,8 @@ class ThreadPool {
     std::atomic<std::uint32_t> word{0};
     bool stop = false;
     std::optional<FunctionRef<void(int)>> body;
-    CounterCell* counters = nullptr;
+    CounterCell* counters = nullptr;  // this participant's cell, or null
+    PoolCounters* lease = nullptr;    // whose cell it is (record_done)
     // Line 2, dispatcher-private (used under the owner's dispatch lock, or
     // by the constructor/destructor).
     alignas(64) std::uint32_t posted = 0;  // last ticket exchanged in
@@ -133,6 +134,8 @@ class ThreadPool {
   std::exception_ptr first_error_;
   // Caller-side spin state (dispatcher-private).
   SpinBudget caller_spin_;
+  // Preemption sightings shared by this pool's waiters (spin_wait.hpp).
+  alignas(64) ContentionSignal contention_;
 
   mutable std::mutex pin_mutex_;
   std::vector<std::string> pin_failures_;

@@ -228,7 +228,7 @@ void check_tiny_blocking(Isa isa) {
       pr.c = c.data();
       const core::GemmDecision decision = core::decide_gemm(
           ks->mr, ks->nr, tiny, s.m, s.n, s.k, Parallelism::threads(w), 4, false, false,
-          false, false, knobs, true);
+          false, false, ks->direct_mr, knobs, true);
       const std::int64_t jobs = (s.m + ks->mr - 1) / ks->mr *
                                 ((std::min<std::int64_t>(s.n, tiny.nc) + ks->nr - 1) / ks->nr);
       CHECK(decision.compute.workers == std::min<std::int64_t>(w, jobs));
@@ -247,10 +247,21 @@ void check_tiny_blocking(Isa isa) {
     pr.c = c.data();
     core::GemmDecision decision = core::decide_gemm(ks->mr, ks->nr, tiny, s.m, s.n, s.k,
                                                     Parallelism::serial(), 4, false, false,
-                                                    true, true, knobs, false);
+                                                    true, true, ks->direct_mr, knobs, false);
     decision.direct = true;
     REQUIRE(core::run_direct(*ks, pr, decision.blocking.kc, static_cast<const T*>(nullptr)).ok());
     CHECK_MESSAGE(test::gemm::same_bits(first, c), isa_name(isa), " direct ", s.describe());
+    // The direct path split over 2..4 workers (tile by tile): same bits.
+    for (int w = 2; w <= 4; ++w) {
+      std::vector<T> cw = o.c;
+      pr.c = cw.data();
+      decision.compute.workers = w;
+      REQUIRE(core::run_direct_parallel(*ks, pr, decision, static_cast<const T*>(nullptr),
+                                        executor.get())
+                  .ok());
+      CHECK_MESSAGE(test::gemm::same_bits(first, cw), isa_name(isa), " direct x", w, " ",
+                    s.describe());
+    }
   }
 }
 

@@ -164,6 +164,12 @@ TEST_CASE("WorkerActiveTimeCountsWorkerBodies") {
   e->run(2, [](int p) {
     if (p == 1) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   });
+  // The worker records its time just after signalling completion: it shows
+  // up within moments of run() returning.
+  const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (e->counters().worker_active_ns == 0 && std::chrono::steady_clock::now() < limit) {
+    std::this_thread::yield();
+  }
   const auto c = e->counters();
   // Ticks converted to ns: at least the 5 ms slept, and not wildly more
   // (a wrong tick scale would be off by the CPU's GHz factor).

@@ -611,7 +611,7 @@ TEST_CASE("ForkedChildRunsTheInheritedPoolSerially") {
     const auto c = counters.snapshot();
     const bool ok = hits[0] == 1 && hits[1] == 1 && hits[2] == 1 && on_caller &&
                     c.serial_fallbacks == 1 && c.dispatches == 0 && pool->full_orphaned();
-    pool.reset();  // detaches the absent workers instead of joining
+    pool.reset();  // must not join (or detach) the absent workers
     _exit(ok ? 0 : 1);
   }
   int status = 0;

@@ -5,8 +5,6 @@
 // stay serial. The wasi and emscripten-st builds report 1 thread and why.
 #include <doctest/doctest.h>
 
-#include <pthread.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -23,6 +21,10 @@
 #include "tessera/platform/build_config.h"
 #include "tessera/platform/execution_scope.hpp"
 #include "tessera/platform/executor.hpp"
+
+#if TESSERA_THREADS_USABLE
+#include <pthread.h>
+#endif
 
 namespace tessera {
 namespace {

@@ -86,8 +86,6 @@ endif()
 # is compiled with -pthread when the pthreads build is on: objects without
 # atomics/bulk-memory cannot be linked into a shared-memory module.
 if(EMSCRIPTEN)
-  set(TESSERA_WASM_PTHREAD_POOL_SIZE 8 CACHE STRING
-    "Emscripten pthreads build: workers pre-started at load (-sPTHREAD_POOL_SIZE)")
   if(TESSERA_WASM_PTHREADS)
     # Each pthread stack (2 MiB by default) comes out of the wasm heap: 8 of
     # them overflow Emscripten's default 16 MiB. Memory growth with threads

@@ -15,10 +15,22 @@
 //    plain file path and fails ("Failed to parse URL"); with the bytes given
 //    it never fetches.
 // The library itself is not linked with this file; browsers never see it.
+//  * A launcher that require()s the program (wasm/js/tessera-cli.mjs) hands
+//    its Module settings over in globalThis.tesseraModuleSettings: the
+//    generated script's own `var Module` shadows any global Module.
 if (typeof process === 'object' && process.versions && process.versions.node &&
     !Module['ENVIRONMENT_IS_PTHREAD']) {
+  if (typeof globalThis.tesseraModuleSettings === 'object') {
+    Object.assign(Module, globalThis.tesseraModuleSettings);
+  }
   Module['preRun'] = [].concat(Module['preRun'] || [], function tesseraNodeEnv() {
-    if (typeof ENV === 'object') Object.assign(ENV, process.env);
+    if (typeof ENV === 'object') {
+      Object.assign(ENV, process.env);
+      // A launcher's `threads` option is the TESSERA_WASM_THREADS knob.
+      if (Module['tesseraWasmThreads']) {
+        ENV['TESSERA_WASM_THREADS'] = String(Module['tesseraWasmThreads']);
+      }
+    }
   });
   if (!Module['wasmBinary'] && typeof __filename === 'string') {
     var tesseraWasmPath = __filename.replace(/\.c?js$/, '.wasm');

@@ -3,8 +3,14 @@
 // pinned, and there are no cache facts. One CPU, with a note saying why.
 #include "tessera/platform/build_config.h"
 
+#include <cstdlib>
+#include <string>
+
 #if TESSERA_THREADS_USABLE
 #include <emscripten/threading.h>
+#endif
+#if defined(__EMSCRIPTEN__) && !TESSERA_THREADS_USABLE
+#include <emscripten/emscripten.h>
 #endif
 #include "tessera/platform/execution_policy.hpp"
 #include "tessera/platform/topology.hpp"
@@ -21,11 +27,40 @@ Topology read_topology() {
   return t;
 }
 
+#if defined(__EMSCRIPTEN__) && !TESSERA_THREADS_USABLE
+// Module.tesseraThreadsUnavailable: its UTF-8 length, and a copy of it.
+EM_JS(int, tessera_loader_reason_length, (), {
+  var reason = (typeof Module === 'object' && Module['tesseraThreadsUnavailable']) || '';
+  return lengthBytesUTF8(String(reason));
+});
+EM_JS(void, tessera_loader_reason_copy, (char* buffer, int size), {
+  var reason = (typeof Module === 'object' && Module['tesseraThreadsUnavailable']) || '';
+  stringToUTF8(String(reason), buffer, size);
+});
+
+std::string loader_threads_unavailable_reason() {
+  const int length = tessera_loader_reason_length();
+  if (length <= 0) return {};
+  std::string reason(static_cast<std::size_t>(length) + 1, '\0');
+  tessera_loader_reason_copy(reason.data(), length + 1);
+  reason.resize(static_cast<std::size_t>(length));
+  return reason;
+}
+#endif
+
 PlatformFacts platform_facts() {
   PlatformFacts facts;
   facts.threads_usable = TESSERA_THREADS_USABLE != 0;
   if (!facts.threads_usable) {
     facts.threads_unusable_reason = TESSERA_TARGET_NAME " is built without threads";
+#if defined(__EMSCRIPTEN__) && !TESSERA_THREADS_USABLE
+    // The JS loader (wasm/js/threading.mjs) took this build because the host
+    // cannot run the threaded one, and says why.
+    const std::string loader_reason = loader_threads_unavailable_reason();
+    if (!loader_reason.empty()) {
+      facts.threads_unusable_reason += "; the loader chose it because " + loader_reason;
+    }
+#endif
   }
 #if TESSERA_THREADS_USABLE
   // A -pthread module only instantiates where SharedArrayBuffer exists (its

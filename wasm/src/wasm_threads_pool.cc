@@ -1,17 +1,16 @@
 #include "wasm/src/wasm_threads_pool.hpp"
 
+#if TESSERA_THREADS_USABLE
+
+#include <emscripten/emscripten.h>
+#include <emscripten/threading.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <map>
 
-#include "tessera/platform/build_config.h"
 #include "tessera/platform/executor.hpp"
-
-#if TESSERA_THREADS_USABLE
-#include <emscripten/emscripten.h>
-#include <emscripten/threading.h>
-#endif
 
 namespace tessera::wasm {
 
@@ -26,8 +25,6 @@ platform::ExecutionCounters WasmCounters::snapshot() const {
   c.worker_active_ns = worker_active_ns.load(std::memory_order_relaxed);
   return c;
 }
-
-#if TESSERA_THREADS_USABLE
 
 namespace {
 
@@ -230,6 +227,6 @@ std::shared_ptr<WasmThreadsPool> shared_wasm_pool(int width) {
   return pool;
 }
 
-#endif  // TESSERA_THREADS_USABLE
-
 }  // namespace tessera::wasm
+
+#endif  // TESSERA_THREADS_USABLE

@@ -21,6 +21,12 @@
 //  - No exceptions (wasm builds use -fno-exceptions).
 #pragma once
 
+#include "tessera/platform/build_config.h"
+
+// Only Emscripten -pthread builds have a wasm threads pool; wasi and
+// emscripten-st have no threads at all (not even <pthread.h> on wasi).
+#if TESSERA_THREADS_USABLE
+
 #include <pthread.h>
 
 #include <atomic>
@@ -105,3 +111,5 @@ class WasmThreadsPool {
 std::shared_ptr<WasmThreadsPool> shared_wasm_pool(int width);
 
 }  // namespace tessera::wasm
+
+#endif  // TESSERA_THREADS_USABLE

@@ -22,7 +22,10 @@ typedef enum tsr_status {
   TSR_INVALID_ARGUMENT = 1,
   TSR_UNSUPPORTED = 2,
   TSR_OUT_OF_MEMORY = 3,
-  TSR_INTERNAL = 4
+  TSR_INTERNAL = 4,
+  /* Makes every int a valid tsr_status value (no undefined behaviour when
+   * a caller passes a code this version does not know). */
+  TSR_STATUS_ENUM_MAX_ = 0x7fffffff
 } tsr_status;
 
 /* A fixed description of a status code ("invalid argument"); never NULL. */
@@ -127,8 +130,18 @@ TSR_API tsr_status tsr_context_counters(const tsr_context* context,
  * threads: -1 serial, 0 automatic, n > 0 exactly n participants (capped by
  * the context's width and the work). Results are bit-for-bit the same for
  * every thread count. */
-typedef enum tsr_layout { TSR_ROW_MAJOR = 0, TSR_COL_MAJOR = 1 } tsr_layout;
-typedef enum tsr_transpose { TSR_NO_TRANS = 0, TSR_TRANS = 1 } tsr_transpose;
+/* The *_ENUM_MAX_ values only widen the enums to int, so any value a caller
+ * passes is representable (and rejected as an error), never undefined. */
+typedef enum tsr_layout {
+  TSR_ROW_MAJOR = 0,
+  TSR_COL_MAJOR = 1,
+  TSR_LAYOUT_ENUM_MAX_ = 0x7fffffff
+} tsr_layout;
+typedef enum tsr_transpose {
+  TSR_NO_TRANS = 0,
+  TSR_TRANS = 1,
+  TSR_TRANSPOSE_ENUM_MAX_ = 0x7fffffff
+} tsr_transpose;
 
 TSR_API tsr_status tsr_sgemm(const tsr_context* context, tsr_layout layout,
                              tsr_transpose trans_a, tsr_transpose trans_b,

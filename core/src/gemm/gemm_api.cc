@@ -84,6 +84,12 @@ using core::GemmProblem;
 
 constexpr std::int64_t kI64Max = std::numeric_limits<std::int64_t>::max();
 
+#if defined(__GNUC__) || defined(__clang__)
+#define TESSERA_QUICK_INLINE __attribute__((always_inline))
+#else
+#define TESSERA_QUICK_INLINE
+#endif
+
 std::string str(std::int64_t v) { return std::to_string(v); }
 
 // a*b into *out; false on overflow (both >= 0).
@@ -196,39 +202,37 @@ bool quick_valid(Layout layout, Transpose ta, Transpose tb, std::int64_t m,
                  Parallelism parallelism, std::size_t element) {
   constexpr std::uint64_t kDimLimit = std::uint64_t{1} << 20;
   constexpr std::uint64_t kLdLimit = std::uint64_t{1} << 31;
-  if (static_cast<unsigned>(layout) > 1 || static_cast<unsigned>(ta) > 1 ||
-      static_cast<unsigned>(tb) > 1 || parallelism.raw() < -1) {
+  // Unsigned compares also reject negative values.
+  if ((static_cast<unsigned>(layout) | static_cast<unsigned>(ta) | static_cast<unsigned>(tb)) > 1 ||
+      parallelism.raw() < -1 || static_cast<std::uint64_t>(m) >= kDimLimit ||
+      static_cast<std::uint64_t>(n) >= kDimLimit || static_cast<std::uint64_t>(k) >= kDimLimit ||
+      static_cast<std::uint64_t>(lda) >= kLdLimit || static_cast<std::uint64_t>(ldb) >= kLdLimit ||
+      static_cast<std::uint64_t>(ldc) >= kLdLimit) {
     return false;
-  }
-  if (static_cast<std::uint64_t>(m) >= kDimLimit || static_cast<std::uint64_t>(n) >= kDimLimit ||
-      static_cast<std::uint64_t>(k) >= kDimLimit || static_cast<std::uint64_t>(lda) >= kLdLimit ||
-      static_cast<std::uint64_t>(ldb) >= kLdLimit || static_cast<std::uint64_t>(ldc) >= kLdLimit) {
-    return false;  // also catches negative values
   }
   const bool row = layout == Layout::kRowMajor;
-  const bool na = ta == Transpose::kNo, nb = tb == Transpose::kNo;
-  // Stored (rows, cols) -> (line length, line count).
-  auto span = [&](std::int64_t rows, std::int64_t cols, std::int64_t ld, const void* p,
-                  std::uint64_t* bytes) {
-    const std::int64_t line = row ? cols : rows;
-    const std::int64_t lines = row ? rows : cols;
+  // Stored (rows, cols) -> leading dimension check and accessed byte span.
+  auto span = [&](std::uint64_t rows, std::uint64_t cols, std::uint64_t ld, const void* p,
+                  std::uint64_t* bytes) TESSERA_QUICK_INLINE {
+    const std::uint64_t line = row ? cols : rows;
+    const std::uint64_t lines = row ? rows : cols;
     if (ld < (line > 1 ? line : 1)) return false;
-    if (rows == 0 || cols == 0) {
-      *bytes = 0;
-      return true;
-    }
-    if (p == nullptr) return false;
-    *bytes = (static_cast<std::uint64_t>(lines - 1) * static_cast<std::uint64_t>(ld) +
-              static_cast<std::uint64_t>(line)) * element;
-    return *bytes <= std::numeric_limits<std::size_t>::max() / 2;
+    *bytes = rows == 0 || cols == 0 ? 0 : ((lines - 1) * ld + line) * element;
+    return *bytes == 0 || p != nullptr;
   };
+  const bool na = ta == Transpose::kNo, nb = tb == Transpose::kNo;
   std::uint64_t ba, bb, bc;
   if (!span(na ? m : k, na ? k : m, lda, a, &ba) || !span(nb ? k : n, nb ? n : k, ldb, b, &bb) ||
-      !span(m, n, ldc, c, &bc)) {
+      !span(m, n, ldc, c, &bc) || (ba | bb | bc) > std::numeric_limits<std::size_t>::max() / 2) {
     return false;
   }
-  return !core::ranges_overlap(c, static_cast<std::size_t>(bc), a, static_cast<std::size_t>(ba)) &&
-         !core::ranges_overlap(c, static_cast<std::size_t>(bc), b, static_cast<std::size_t>(bb));
+  // C shares no byte with A or B (empty ranges never overlap).
+  const auto ic = reinterpret_cast<std::uintptr_t>(c);
+  const auto ia = reinterpret_cast<std::uintptr_t>(a);
+  const auto ib = reinterpret_cast<std::uintptr_t>(b);
+  const bool overlap_a = bc != 0 && ba != 0 && ic < ia + ba && ia < ic + bc;
+  const bool overlap_b = bc != 0 && bb != 0 && ic < ib + bb && ib < ic + bc;
+  return !overlap_a && !overlap_b;
 }
 
 // Strides of op(X)(r, c) for X as stored: element at x[r*rs + c*cs].
@@ -359,8 +363,14 @@ Status execute(const detail::ContextState& state, const GemmProblem<T>& pr,
   const core::GemmDecision decision = core::decide_gemm(
       ks->mr, ks->nr, blocking, pr.m, pr.n, pr.k, parallelism,
       state.executor->width(), platform::region_depth() > 0, packed_a != nullptr,
-      ks->direct != nullptr && packed_a == nullptr, direct_fits, knobs_of(state), false);
-  if (decision.direct) return core::run_direct(*ks, pr, decision.blocking.kc, packed_b);
+      ks->direct != nullptr && packed_a == nullptr, direct_fits, ks->direct_mr, knobs_of(state),
+      false);
+  if (decision.direct) {
+    if (decision.compute.workers == 1) {
+      return core::run_direct(*ks, pr, decision.blocking.kc, packed_b);
+    }
+    return core::run_direct_parallel(*ks, pr, decision, packed_b, state.executor);
+  }
   return core::run_gemm(*ks, pr, decision, packed_a, packed_b, state.executor);
 }
 
@@ -565,7 +575,8 @@ std::string GemmPlan::to_string() const {
   s += "  workers " + str(workers) + " of width " + str(width) + ", tier " + str(tier) +
        " (" + worker_rule + "): " + worker_reason + "\n";
   if (direct) {
-    s += "  direct path: small problem on one worker, A and B read in place (no packing)\n";
+    s += "  direct path: A and B read in place (no packing); " + str(jobs_per_step) +
+         " C tiles" + (workers > 1 ? ", " + grain : std::string()) + "\n";
   } else {
     s += "  jobs per step " + str(jobs_per_step) + ", " + grain +
          (shared_a_prepack ? ", shared A prepack" : ", private A packing") + "\n";
@@ -611,7 +622,7 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
         platform::region_depth() > 0, false, ks->direct != nullptr,
         core::direct_suits(cm, cn, k, blocking.kc, ks->nr, plan.dtype == Dtype::kF32 ? 4 : 8,
                            l2_of(*ks)),
-        knobs_of(*state), true);
+        ks->direct_mr, knobs_of(*state), true);
     plan.mr = ks->mr, plan.nr = ks->nr;
     plan.mc = d.blocking.mc, plan.nc = d.blocking.nc, plan.kc = d.blocking.kc;
     plan.workers = d.compute.workers;

@@ -22,10 +22,12 @@ GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
   const std::int64_t s = element_bytes;
   GemmBlocking b;
   if (rule == GemmBlockingRule::kFixedPortable) {
-    // Small register files: a 6x8 (f32) / 6x4 (f64) / 4x4 tile; kc 256 keeps
-    // the B micro-panel at 4-8 KiB and the A block at 96-192 KiB.
+    // Small register files and tiles (4 x 12 f32, 4 x 6 f64, 4 x 4 scalar):
+    // kc 256 keeps the B micro-panel at 4-12 KiB, the A block (mc 64) at
+    // 64-128 KiB. kc alone fixes the bits; it is part of the contract that
+    // SSE2 and SIMD128 (and scalar) agree bit for bit.
     b.kc = 256;
-    b.mc = round_down(mr >= 6 ? 96 : 64, mr);
+    b.mc = round_down(64, mr);
     b.nc = round_down(1024, nr);
     return b;
   }

@@ -35,8 +35,8 @@ struct GemmBlocking {
 //    and 512 KiB L2. The measurements behind the fractions are in
 //    gemm_blocking.cc.
 //  - kFixedPortable: one table for the 128-bit levels and scalar (kc 256,
-//    mc 96 or 64, nc 1024), independent of any machine fact, so native SSE2
-//    and wasm SIMD128 slice every sum identically.
+//    mc 64, nc 1024), independent of any machine fact, so native SSE2 and
+//    wasm SIMD128 slice every sum identically.
 GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
                            GemmBlockingRule rule, const CacheFacts& facts);
 

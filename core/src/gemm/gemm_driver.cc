@@ -18,7 +18,7 @@ GemmDecision decide_gemm(int mr, int nr, const GemmBlocking& cache_blocking,
                          std::int64_t m, std::int64_t n, std::int64_t k,
                          Parallelism parallelism, int width, bool nested,
                          bool a_prepacked, bool direct_ok, bool direct_fits,
-                         const ComputeKnobs& knobs, bool explain) {
+                         int direct_mr, const ComputeKnobs& knobs, bool explain) {
   GemmDecision d;
   d.blocking = cache_blocking;
   const std::int64_t n_nt = ceil_div(std::min(n, cache_blocking.nc), nr);
@@ -36,11 +36,18 @@ GemmDecision decide_gemm(int mr, int nr, const GemmBlocking& cache_blocking,
   d.blocking.mc = row_block_for_workers(cache_blocking.mc, m, mr, w);
   const std::int64_t n_mc = ceil_div(m, d.blocking.mc);
   d.jobs_first_step = n_mc * n_nt;
-  const GrainPlan packed = packed_lhs_grain(n_mc, n_nt, w, knobs.packed_oversample);
-  d.shared_a = a_prepacked || use_shared_a_prepack(w, packed);
-  d.direct = direct_ok && direct_fits && w == 1;
   d.parallel_oversample = knobs.parallel_oversample;
   d.packed_oversample = knobs.packed_oversample;
+  d.direct = direct_ok && direct_fits;
+  if (d.direct) {
+    // The direct path's own job list: C tiles of direct_mr x nr, nothing
+    // packed, so the generic grain.
+    d.jobs_first_step = ceil_div(m, direct_mr) * ceil_div(n, nr);
+    d.grain = generic_grain(d.jobs_first_step, w, knobs.parallel_oversample);
+    return d;
+  }
+  const GrainPlan packed = packed_lhs_grain(n_mc, n_nt, w, knobs.packed_oversample);
+  d.shared_a = a_prepacked || use_shared_a_prepack(w, packed);
   d.grain = d.shared_a ? generic_grain(d.jobs_first_step, w, knobs.parallel_oversample)
                        : packed;
   return d;
@@ -230,6 +237,38 @@ Status run_direct(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr, std::int
   return {};
 }
 
+template <class T>
+Status run_direct_parallel(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
+                           const GemmDecision& d, const T* packed_b,
+                           platform::Executor* executor) {
+  const std::int64_t kc = d.blocking.kc;
+  const bool pack_b = packed_b == nullptr && (pr.cs_b != 1 || pr.n % ks.nr != 0);
+  Workspace workspace(pack_b ? static_cast<std::size_t>(packed_size(pr.n, pr.k, ks.nr)) * sizeof(T)
+                             : 64);
+  if (workspace.data() == nullptr) {
+    return Status(StatusCode::kOutOfMemory, "gemm: cannot allocate pack buffers");
+  }
+  if (pack_b) {
+    T* const buf = static_cast<T*>(workspace.data());
+    pack_whole(ks, false, pr.n, pr.k, kc, pr.b, pr.cs_b, pr.rs_b, buf);
+    packed_b = buf;
+  }
+  const std::int64_t tiles = ceil_div(pr.n, ks.nr) * ceil_div(pr.m, ks.direct_mr);
+  JobCursor cursor(tiles, generic_grain(tiles, d.compute.workers, d.parallel_oversample).grain);
+  executor->run(d.compute.workers, [&](int) {
+    platform::RegionScope region;
+    std::int64_t b, e;
+    while (cursor.next_chunk(&b, &e)) ks.direct_tiles(pr, kc, packed_b, b, e);
+  });
+  return {};
+}
+
+template Status run_direct_parallel<float>(const GemmKernelSet<float>&,
+                                           const GemmProblem<float>&, const GemmDecision&,
+                                           const float*, platform::Executor*);
+template Status run_direct_parallel<double>(const GemmKernelSet<double>&,
+                                            const GemmProblem<double>&, const GemmDecision&,
+                                            const double*, platform::Executor*);
 template Status run_direct<float>(const GemmKernelSet<float>&, const GemmProblem<float>&,
                                   std::int64_t, const float*);
 template Status run_direct<double>(const GemmKernelSet<double>&, const GemmProblem<double>&,

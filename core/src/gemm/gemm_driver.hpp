@@ -33,14 +33,15 @@ struct GemmDecision {
   ComputePlan compute;          // workers and why
   GrainPlan grain;              // chunking of the job list
   bool shared_a = false;        // A prepacked once per slice into a shared slot
-  bool direct = false;          // small, one worker: no packing (run_direct)
+  bool direct = false;          // no packing: run_direct (one worker) or
+                                // run_direct_parallel
   std::int64_t jobs_first_step = 0;
   // The grain knobs, for the later column blocks' job lists.
   int parallel_oversample = 8;
   int packed_oversample = 2;
 };
 
-// Whether a one-worker problem should skip packing (run_direct). The direct
+// Whether a problem should skip packing (run_direct / run_direct_parallel). The direct
 // path reads A in place once per column panel of nr columns; it wins when
 // that costs no more than packing A once: when one depth slice of A
 // (m x min(k, kc)) fits in L2, so the re-reads hit L2, or when there are at
@@ -56,13 +57,13 @@ bool direct_suits(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t k
 // `cache_blocking` is the cache model's (gemm_blocking); `a_prepacked` says
 // the A side arrives packed (a column-major PackedRhs), which makes it
 // shared by construction; `direct_ok` that the kernel set has a direct path
-// usable here and `direct_fits` that direct_suits() holds. `explain` fills
-// the plan's reason strings.
+// usable here (tile direct_mr x nr) and `direct_fits` that direct_suits()
+// holds. `explain` fills the plan's reason strings.
 GemmDecision decide_gemm(int mr, int nr, const GemmBlocking& cache_blocking,
                          std::int64_t m, std::int64_t n, std::int64_t k,
                          Parallelism parallelism, int width, bool nested,
                          bool a_prepacked, bool direct_ok, bool direct_fits,
-                         const ComputeKnobs& knobs, bool explain);
+                         int direct_mr, const ComputeKnobs& knobs, bool explain);
 
 // Element offset of the packed panel holding (depth pc, panel index q) in an
 // operand packed whole by pack_whole(): slices of kc, each slice `padded`
@@ -82,11 +83,20 @@ Status run_gemm(const GemmKernelSet<T>& kernels, const GemmProblem<T>& problem,
                 const GemmDecision& decision, const T* packed_a,
                 const T* packed_b, platform::Executor* executor);
 
-// The small-problem path (GemmKernelSet::direct) on the caller; packed_b as
-// for run_gemm.
+// The direct path (GemmKernelSet::direct) on the caller; packed_b as for
+// run_gemm.
 template <class T>
 Status run_direct(const GemmKernelSet<T>& kernels, const GemmProblem<T>& problem,
                   std::int64_t kc, const T* packed_b);
+
+// The direct path on decision.compute.workers participants: one flat list of
+// C tiles (each with all its depth slices) claimed from a job cursor with the
+// generic grain; no packing of A, B packed once up front only when it cannot
+// be read in place. One fork/join in all.
+template <class T>
+Status run_direct_parallel(const GemmKernelSet<T>& kernels, const GemmProblem<T>& problem,
+                           const GemmDecision& decision, const T* packed_b,
+                           platform::Executor* executor);
 
 // Packs a whole operand for reuse: side A (extent = rows, panel = mr, element
 // (i, p) at src[i*s_w + p*s_d]) or side B (extent = columns, panel = nr,

@@ -2,9 +2,13 @@
 //
 // The optimized family provides, per ISA level and dtype, a GemmKernelSet:
 // the register tile (mr x nr), how its blocking is chosen, the two packing
-// routines and the "column tile" routine that runs the microkernel over one
-// packed row block. The generic driver (gemm_driver.cc) is written once on
-// top of these pointers; everything ISA-specific sits behind them.
+// routines, the "column tile" routine that runs the microkernel over one
+// packed row block, and the direct path (the same microkernel reading A and
+// B in place, for problems where packing does not pay). The generic driver
+// (gemm_driver.cc) is written once on top of these pointers; everything
+// ISA-specific sits behind them. All routines of a set produce the same
+// bits for the same kc: per output element the operation sequence is fixed
+// by the ISA's mul_add and kc alone, never by tiles, paths or workers.
 //
 // The naive family provides a whole-problem reference instead (a plain
 // triple loop with double accumulation), on the same canonical problem.
@@ -81,6 +85,14 @@ struct GemmKernelSet {
   int direct_mr = 0;
   void (*direct)(const GemmProblem<T>& problem, std::int64_t kc,
                  const T* packed_b, T* scratch) = nullptr;
+  // The direct path split over workers: tiles [tile_begin, tile_end) of
+  // ceil(n/nr) column panels x ceil(m/direct_mr) row tiles, tile q = (panel
+  // q / row tiles, row tile q % row tiles), each with all its depth slices.
+  // B in place needs cs_b == 1 and n % nr == 0; otherwise packed_b holds the
+  // whole B packed (pack_whole). Same bits as direct().
+  void (*direct_tiles)(const GemmProblem<T>& problem, std::int64_t kc,
+                       const T* packed_b, std::int64_t tile_begin,
+                       std::int64_t tile_end) = nullptr;
 };
 
 template <class T>

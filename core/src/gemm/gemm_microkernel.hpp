@@ -40,11 +40,13 @@ namespace tessera::core::gemm {
 // vectors (B side) come from. The arithmetic does not depend on them, so a
 // packed and a direct (unpacked) run produce the same bits.
 
-// A packed A panel: MR values per depth step, contiguous.
-template <class V, int MR>
+// A packed A panel: MR values per depth step, contiguous. UNROLL depth
+// steps per loop iteration: 4 lets the steps become immediate displacements
+// (native AVX levels); 1 keeps a JIT's register allocation simple (V8 runs
+// the 128-bit kernels ~6% faster without it).
+template <class V, int MR, int UNROLL = 4>
 struct PackedA {
-  // Unrolled by 4: the steps become immediate displacements.
-  static constexpr int kUnroll = 4;
+  static constexpr int kUnroll = UNROLL;
   const typename V::Scalar* p;
   TESSERA_GEMM_INLINE typename V::Reg get(int i) const { return V::broadcast(p + i); }
   TESSERA_GEMM_INLINE void next() { p += MR; }
@@ -174,6 +176,11 @@ struct Microkernel {
         step();
         step();
       }
+    } else if constexpr (A::kUnroll == 2) {
+      for (; p + 2 <= depth; p += 2) {
+        step();
+        step();
+      }
     }
     for (; p < depth; ++p) step();
 
@@ -228,7 +235,7 @@ struct Microkernel {
 
 // GemmKernelSet::column_tile: every MR-row panel of a packed row block
 // against one packed B panel (edge tiles through run_edge).
-template <class V, int MR, int NV>
+template <class V, int MR, int NV, int UNROLL>
 void column_tile(std::int64_t rows, std::int64_t cols, std::int64_t depth,
                  const typename V::Scalar* a, const typename V::Scalar* b,
                  typename V::Scalar* c, std::int64_t ldc,
@@ -240,13 +247,13 @@ void column_tile(std::int64_t rows, std::int64_t cols, std::int64_t depth,
   std::int64_t i = 0;
   if (cols == kNr) {
     for (; i + MR <= rows; i += MR) {
-      K::run(depth, PackedA<V, MR>{a + i * depth}, bp, c + i * ldc, ldc, alpha,
+      K::run(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc, alpha,
              beta, update);
     }
   }
   for (; i < rows; i += MR) {
     K::run_edge(rows - i < MR ? rows - i : MR, cols, depth,
-                PackedA<V, MR>{a + i * depth}, bp, c + i * ldc, ldc, alpha, beta,
+                PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc, alpha, beta,
                 update);
   }
 }
@@ -302,20 +309,62 @@ void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
   }
 }
 
-// The kernel set of one ISA and dtype: packed tile MR x (NV vectors), direct
-// tile DIRECT_MR x (NV vectors).
-template <class V, int MR, int NV, int DIRECT_MR>
+// GemmKernelSet::direct_tiles: tiles [tile_begin, tile_end) of the direct
+// path, tile q = (column panel q / n_row_tiles, row tile q % n_row_tiles),
+// each with all its depth slices in order (so a tile belongs to one caller:
+// workers can split the tile range freely). B is read in place (cs_b == 1,
+// n a multiple of nr) or from packed_b (the whole B packed by pack_whole
+// with this nr and kc). Same per-element arithmetic as direct().
+template <class V, int MR, int NV>
+void direct_tiles(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
+                  const typename V::Scalar* packed_b, std::int64_t tile_begin,
+                  std::int64_t tile_end) {
+  using K = Microkernel<V, MR, NV>;
+  using T = typename V::Scalar;
+  constexpr int kNr = K::kNr;
+  const std::int64_t n_pad = (pr.n + kNr - 1) / kNr * kNr;
+  const std::int64_t row_tiles = (pr.m + MR - 1) / MR;
+  for (std::int64_t q = tile_begin; q < tile_end; ++q) {
+    const std::int64_t j = q / row_tiles * kNr;
+    const std::int64_t i = q % row_tiles * MR;
+    const std::int64_t cols = pr.n - j < kNr ? pr.n - j : kNr;
+    const std::int64_t rows = pr.m - i < MR ? pr.m - i : MR;
+    T* ci = pr.c + i * pr.ldc + j;
+    for (std::int64_t pc = 0; pc < pr.k; pc += kc) {
+      const std::int64_t depth = pr.k - pc < kc ? pr.k - pc : kc;
+      const GemmUpdate update = pc != 0 ? GemmUpdate::kAccumulate
+                                : pr.beta == T(0) ? GemmUpdate::kOverwrite
+                                                  : GemmUpdate::kScale;
+      const RowsB<V, NV> bp = packed_b != nullptr
+                                  ? RowsB<V, NV>{packed_b + pc * n_pad + j * depth, kNr}
+                                  : RowsB<V, NV>{pr.b + pc * pr.rs_b + j, pr.rs_b};
+      const T* ai = pr.a + i * pr.rs_a + pc * pr.cs_a;
+      if (rows == MR && cols == kNr) {
+        K::run(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, pr.alpha, pr.beta,
+               update);
+      } else {
+        K::run_edge(rows, cols, depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci,
+                    pr.ldc, pr.alpha, pr.beta, update);
+      }
+    }
+  }
+}
+
+// The kernel set of one ISA and dtype: packed tile MR x (NV vectors)
+// unrolled UNROLL depth steps, direct tile DIRECT_MR x (NV vectors).
+template <class V, int MR, int NV, int DIRECT_MR, int UNROLL = 4>
 constexpr GemmKernelSet<typename V::Scalar> make_kernel_set(
     GemmBlockingRule rule) {
   GemmKernelSet<typename V::Scalar> set;
   set.mr = MR;
   set.direct_mr = DIRECT_MR;
   set.direct = &direct<V, DIRECT_MR, NV>;
+  set.direct_tiles = &direct_tiles<V, DIRECT_MR, NV>;
   set.nr = NV * V::kLanes;
   set.blocking = rule;
   set.pack_a = &pack_a<V, MR>;
   set.pack_b = &pack_b<V, NV * V::kLanes>;
-  set.column_tile = &column_tile<V, MR, NV>;
+  set.column_tile = &column_tile<V, MR, NV, UNROLL>;
   return set;
 }
 

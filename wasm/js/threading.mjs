@@ -1,0 +1,53 @@
+// Picks the Emscripten build a JavaScript host can run (SPEC 2.7): the
+// -pthread build needs SharedArrayBuffer (in browsers: a cross-origin
+// isolated page, COOP + COEP on every response). Where it is missing, a
+// threaded module would fail to load (its memory is shared), so the loader
+// takes the single-threaded build instead and hands it the reason, which
+// the module reports as the resolved policy's threads_reason: threads
+// unusable -> serial, with a diagnostic, never a failure.
+
+// { ok, reason } for the given global object (default: this realm's).
+export function threadingSupport(g = globalThis) {
+  if (typeof g.SharedArrayBuffer !== 'function') {
+    return {
+      ok: false,
+      reason: 'SharedArrayBuffer is not available in this JavaScript host ' +
+        '(in a browser: the page is not cross-origin isolated)',
+    };
+  }
+  if (g.crossOriginIsolated === false) {
+    return {
+      ok: false,
+      reason: 'the page is not cross-origin isolated (Cross-Origin-Opener-Policy ' +
+        'and Cross-Origin-Embedder-Policy headers are missing)',
+    };
+  }
+  if (typeof g.Atomics !== 'object') {
+    return { ok: false, reason: 'Atomics is not available in this JavaScript host' };
+  }
+  return { ok: true, reason: '' };
+}
+
+// builds: { threaded: path-or-url, single: path-or-url }.
+// Returns { url, threaded, reason }.
+export function chooseBuild(builds, g = globalThis) {
+  const support = threadingSupport(g);
+  if (support.ok) return { url: builds.threaded, threaded: true, reason: '' };
+  return { url: builds.single, threaded: false, reason: support.reason };
+}
+
+// The Module settings a tessera Emscripten program reads at start-up:
+// tesseraWasmThreads sizes the pre-started pthread pool
+// (wasm/js/pthread_pool_size.js); tesseraThreadsUnavailable is the reason
+// the single-threaded build was chosen (wasm/src/topology_wasm.cc).
+export function moduleSettings(choice, { threads } = {}) {
+  const settings = {};
+  if (threads !== undefined) {
+    if (!Number.isInteger(threads) || threads < 1 || threads > 256) {
+      throw new RangeError(`threads must be an integer in [1, 256] (got ${threads})`);
+    }
+    settings.tesseraWasmThreads = threads;
+  }
+  if (!choice.threaded) settings.tesseraThreadsUnavailable = choice.reason;
+  return settings;
+}
