@@ -24,10 +24,12 @@ inline std::int64_t now_ns() noexcept {
 
 // A raw, unordered tick counter: the TSC on x86 (constant rate on every CPU
 // tessera targets: invariant TSC), the virtual counter on aarch64, now_ns()
-// elsewhere. ~10 ns per read here and, being unordered, it overlaps with the
-// surrounding work instead of delaying it: timing a worker's body with two
-// of these costs ~1% of an empty 2-participant region, where two
-// steady_clock reads cost ~10%.
+// elsewhere. Still not free: RDTSC is microcoded, ~13 ns per read in this
+// guest (two around an empty call: 28 ns vs 2 ns without), about half of a
+// steady_clock read. With counters on, a worker reads it once before its
+// body, on the region's critical path (~1% of a region with 1 us of work,
+// ~5-8% of an empty one; bench/dispatch_bench.cc), and once after it has
+// signalled completion, off that path.
 inline std::uint64_t ticks_now() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
   return __rdtsc();

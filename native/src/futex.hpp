@@ -1,12 +1,12 @@
 // Parking: block a thread until a 32-bit atomic word changes. Linux uses the
 // futex syscall directly; elsewhere C++20 std::atomic::wait/notify.
 //
-// Why futex and not std::atomic::wait on Linux (measured here with a
-// ping-pong of 200 wake-ups after a 300 us sleep, /tmp micro benchmark noted
-// in bench/dispatch_bench.cc): raw futex wake latency median ~22 us, p90
-// ~45 us; libstdc++ 12's atomic::wait ~31-38 us median, p90 ~62-68 us (it
-// spins and yields on its own before sleeping and routes through a shared
-// waiter table). Raw futex also gives a timed wait, which idle release needs.
+// Why futex and not std::atomic::wait on Linux (bench-dispatch --only wake:
+// a thread parks, another changes the word and wakes it 300 us later):
+// raw futex median ~3.3 us; libstdc++ 12's atomic::wait ~21-45 us (it spins
+// and yields on its own before sleeping and routes waits and wakes through a
+// shared table of waiter counts). Raw futex also has a timed wait, which
+// idle release needs.
 //
 // Neither call is a memory fence: callers synchronise through the word's
 // own atomic operations; the futex only blocks and unblocks.

@@ -24,13 +24,17 @@ inline void cpu_relax() noexcept {
 
 // Adaptive policy constants. How they were chosen (bench/dispatch_bench.cc,
 // this 2-vCPU Zen 5 KVM guest; TOOLCHAINS.md):
-//  - waking a parked thread costs ~20-45 us here (futex, measured median
-//    ~22 us, p90 ~45 us), so spinning less than that before parking saves
+//  - waking a parked thread costs ~20-45 us here when both vCPUs had gone
+//    idle (futex ping-pong after a 300 us sleep: median ~22 us, p90 ~45 us;
+//    a region after a 5-20 ms gap, which finds its worker parked, takes
+//    ~50-90 us end to end), so spinning less than that before parking saves
 //    nothing: the floor is 50 us, the classic "spin as long as a wake costs"
 //    break-even.
-//  - libgomp spins ~300,000 PAUSEs (several ms here) before sleeping; to
-//    answer a region that comes after a 2 ms gap as fast as OpenMP does, a
-//    worker must still be spinning then. The learned budget is twice the
+//  - libgomp spins ~300,000 PAUSEs before sleeping (measured by the bench's
+//    gap sweep: it still answers a region after a 5 ms gap from a spin,
+//    burning 5 ms of CPU per gap, but not after 10 ms). To answer a region
+//    that comes after a 2 ms gap as fast as OpenMP does, a worker must
+//    still be spinning then. The learned budget is twice the
 //    last wait that a longer spin would have caught, capped at 4 ms: a gap
 //    up to ~2 ms is answered by a spinning worker; anything longer parks
 //    after at most 4 ms, and repeated long gaps halve the budget back to
@@ -60,22 +64,38 @@ inline constexpr std::int64_t kOversubscribedSpinNs = 20'000;
 // a scheduler time slice (~0.75-3 ms), which is what a real preemption by a
 // competing thread costs.
 inline constexpr std::int64_t kPreemptedBlockNs = 500'000;
-// A preemption seen by any waiter of a pool marks the whole pool contended
-// for this long; meanwhile its adaptive waiters spin only briefly before
-// parking. Why pool-wide: the thread that loses its CPU is often not the
-// one spinning (a worker descheduled in its body leaves the caller spinning
-// for it, undetected), and under contention a woken thread is scheduled
-// sooner than a spinning one gets its next time slice. Measured here: 10^5
-// two-participant regions under ThreadSanitizer took 25 s on a 2-CPU VM with
-// two compiler processes competing, ~1 s without the competition.
+// Two preemptions seen by any waiters of a pool within this window mark the
+// whole pool contended for this long; meanwhile its adaptive waiters spin
+// only briefly before parking. Why pool-wide: the thread that loses its CPU
+// is often not the one spinning (a worker descheduled in its body leaves the
+// caller spinning for it, undetected), and under contention a woken thread
+// is scheduled sooner than a spinning one gets its next time slice.
+// Measured here: 10^5 two-participant regions under ThreadSanitizer took
+// 25 s on this 2-CPU VM with two compiler processes competing (~1 s
+// without them); with this rule, ~4 s. Why two sightings: a quiet VM still
+// stalls a vCPU for > 0.5 ms now and then, and one such stall must not turn
+// 50 ms of regions into futex wake-ups.
 inline constexpr std::int64_t kContentionWindowNs = 50'000'000;
 inline constexpr std::int64_t kContendedSpinNs = 5'000;
 
-// Shared by the waiters of one pool (see kContentionWindowNs): the now_ns()
-// time until which the pool counts as contended. Relaxed: it is a hint.
+// Shared by the waiters of one pool (see kContentionWindowNs). Relaxed
+// throughout: it is a hint, and a lost update only delays the switch.
 struct ContentionSignal {
-  std::atomic<std::int64_t> until_ns{0};
+  std::atomic<std::int64_t> last_preempted_ns{INT64_MIN / 2};
+  std::atomic<std::int64_t> contended_until_ns{0};
+
+  void preempted_at(std::int64_t now) noexcept {
+    const std::int64_t previous =
+        last_preempted_ns.exchange(now, std::memory_order_relaxed);
+    if (now - previous < kContentionWindowNs) {
+      contended_until_ns.store(now + kContentionWindowNs, std::memory_order_relaxed);
+    }
+  }
+  bool contended_at(std::int64_t now) const noexcept {
+    return now < contended_until_ns.load(std::memory_order_relaxed);
+  }
 };
+
 // Clock reads per spin: one per block of this many PAUSEs (~0.4 us), so the
 // clock costs < 10% of a spinning thread's time and a duration budget
 // overshoots by at most one block.
@@ -160,8 +180,7 @@ bool SpinBudget::spin(Ready&& ready, std::int64_t start_ns,
     case platform::SpinPolicy::kFixedDuration: {
       const bool adaptive = policy_ == platform::SpinPolicy::kAdaptive;
       std::int64_t end = start_ns + budget_ns_;
-      if (adaptive && contention_ != nullptr &&
-          start_ns < contention_->until_ns.load(std::memory_order_relaxed)) {
+      if (adaptive && contention_ != nullptr && contention_->contended_at(start_ns)) {
         end = start_ns + kContendedSpinNs;
       }
       if (deadline_ns < end) end = deadline_ns;
@@ -182,10 +201,7 @@ bool SpinBudget::spin(Ready&& ready, std::int64_t start_ns,
         *last_now_ns = now_ns();
         if (adaptive && *last_now_ns - previous > kPreemptedBlockNs) {
           preempted_ = true;
-          if (contention_ != nullptr) {
-            contention_->until_ns.store(*last_now_ns + kContentionWindowNs,
-                                        std::memory_order_relaxed);
-          }
+          if (contention_ != nullptr) contention_->preempted_at(*last_now_ns);
           return false;
         }
         if (*last_now_ns >= end) return false;

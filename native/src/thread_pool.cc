@@ -229,8 +229,9 @@ void ThreadPool::run_impl(int w, FunctionRef<void(int)> body,
       if constexpr (kCount) bump(caller_cell->wakeups, 1);
     } else if ((old & kExited) != 0) {
       // Idle-released: reap the old thread, start a new one that finds this
-      // job already posted (its `seen` is the previous ticket).
-      s.thread.join();
+      // job already posted (its `seen` is the previous ticket). No thread to
+      // reap if the last restart failed (see below).
+      if (s.thread.joinable()) s.thread.join();
       try {
         start_worker(i, old & ~kFlags);
       } catch (const std::system_error&) {

@@ -208,6 +208,24 @@ TEST_CASE("plans say what a call would do and why") {
   CHECK(plan.family == KernelFamily::kNaive);
 }
 
+TEST_CASE("a call never uses more than the policy's max_threads_per_kernel") {
+  ContextOptions options;
+  options.read_environment = false;
+  options.executor = test::gemm::wide_executor(8);
+  options.knobs.parallel_threshold = 0;
+  options.policy.max_threads_per_kernel = 3;
+  Context context;
+  const Status created = Context::create(options, &context);
+  REQUIRE_MESSAGE(created.ok(), created.to_string());
+  GemmPlan plan;
+  REQUIRE(try_plan_gemm(context, Dtype::kF32, Layout::kRowMajor, 500, 500, 500,
+                        Parallelism::threads(8), &plan)
+              .ok());
+  CHECK(plan.width == 3);
+  CHECK(plan.workers == 3);
+  CHECK(plan.worker_reason.find("capped by width 3") != std::string::npos);
+}
+
 #if TESSERA_HAS_EXCEPTIONS
 TEST_CASE("the throwing forms throw tessera::Error with the status") {
   const Context context;

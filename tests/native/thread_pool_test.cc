@@ -254,6 +254,36 @@ TEST_CASE("AdaptiveSpinStopsAtOnceWhenItLosesItsCpu") {
   CHECK(budget.budget_ns() == kAdaptiveInitialNs / 2);
 }
 
+TEST_CASE("OnePreemptionIsNoiseTwoCloseTogetherMeanContention") {
+  ContentionSignal signal;
+  const std::int64_t t = 1'000'000'000'000;
+  signal.preempted_at(t);
+  CHECK_FALSE(signal.contended_at(t + 1));
+  // A second sighting long after the first: still noise.
+  signal.preempted_at(t + 2 * kContentionWindowNs);
+  CHECK_FALSE(signal.contended_at(t + 2 * kContentionWindowNs + 1));
+  // Two within the window: contended for a window, then not.
+  const std::int64_t u = t + 2 * kContentionWindowNs + kContentionWindowNs / 2;
+  signal.preempted_at(u);
+  CHECK(signal.contended_at(u + 1));
+  CHECK(signal.contended_at(u + kContentionWindowNs - 1));
+  CHECK_FALSE(signal.contended_at(u + kContentionWindowNs));
+}
+
+TEST_CASE("ContendedPoolSpinsOnlyBriefly") {
+  SpinBudget budget(SpinPolicy::kAdaptive, 0);
+  ContentionSignal signal;
+  budget.set_contention_signal(&signal);
+  const std::int64_t start = now_ns();
+  signal.preempted_at(start - 2);
+  signal.preempted_at(start - 1);
+  std::uint64_t spins = 0;
+  std::int64_t last = 0;
+  CHECK_FALSE(budget.spin([] { return false; }, start, INT64_MAX, &spins, &last));
+  // kContendedSpinNs (5 us), not the 100 us budget: one or a few blocks.
+  CHECK(last - start < kAdaptiveInitialNs);
+}
+
 TEST_CASE("ExceptionFromAWorkerIsRethrownAfterAllFinish") {
   auto pool = make_pool(policy_of(3));
   std::atomic<bool> slow_done{false};

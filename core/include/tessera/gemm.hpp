@@ -93,7 +93,8 @@ struct GemmPlan {
   std::int64_t m = 0, n = 0, k = 0;  // as the caller gave them
   int mr = 0, nr = 0;                // register tile (canonical row-major)
   std::int64_t mc = 0, nc = 0, kc = 0;
-  int width = 1;                     // the context executor's width
+  int width = 1;                     // participants a call may use (executor
+                                     // width, lowered by max_threads_per_kernel)
   int workers = 1;
   int tier = 1;
   std::string worker_rule;           // which SPEC 2.3 rule decided

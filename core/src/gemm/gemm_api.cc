@@ -326,6 +326,16 @@ std::uint64_t l2_of(const core::GemmKernelSet<T>& ks) {
                                                                : core::host_cache_facts().l2;
 }
 
+// The participants one call may use (SPEC 2.3): the executor's width,
+// lowered by the policy's max_threads_per_kernel.
+int width_of(const detail::ContextState& state) {
+  int width = state.executor->width();
+  if (state.resolved.max_threads_per_kernel > 0) {
+    width = std::min(width, state.resolved.max_threads_per_kernel);
+  }
+  return std::max(1, width);
+}
+
 core::ComputeKnobs knobs_of(const detail::ContextState& state) {
   return core::compute_knobs(state.knobs, platform::cpu_features().arch);
 }
@@ -362,7 +372,7 @@ Status execute(const detail::ContextState& state, const GemmProblem<T>& pr,
   }
   const core::GemmDecision decision = core::decide_gemm(
       ks->mr, ks->nr, blocking, pr.m, pr.n, pr.k, parallelism,
-      state.executor->width(), platform::region_depth() > 0, packed_a != nullptr,
+      width_of(state), platform::region_depth() > 0, packed_a != nullptr,
       ks->direct != nullptr && packed_a == nullptr, direct_fits, ks->direct_mr, knobs_of(state),
       false);
   if (decision.direct) {
@@ -605,7 +615,7 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
   plan.isa = state->table->isa;
   plan.family = state->table->family;
   plan.m = m, plan.n = n, plan.k = k;
-  plan.width = state->executor->width();
+  plan.width = width_of(*state);
   if (plan.family == KernelFamily::kNaive) {
     plan.worker_rule = "naive";
     plan.worker_reason = "the naive reference is serial";

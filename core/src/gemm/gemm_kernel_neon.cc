@@ -1,5 +1,6 @@
-// GEMM kernel sets of the neon backend: 8 x 3-vector tiles (8 x 12 f32, 8 x 6 f64): 24 FMA
-// accumulators, 3 B vectors and broadcasts in the 32 v registers.
+// GEMM kernel sets of the neon backend: 8 x 3-vector tiles (8 x 12 f32,
+// 8 x 6 f64): 24 FMA accumulators, 3 B vectors and broadcasts in the 32 v
+// registers; the direct path uses the same tile.
 #include "core/src/gemm/gemm_kernel_sets.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
 #include "core/src/simd/vec_neon.hpp"

@@ -1,6 +1,7 @@
-// GEMM kernel sets of the scalar backend: 4 x 4 tiles (16 scalar accumulators fit the 16 FP registers of x86-64 and
-// wasm engines), fixed portable blocking, so scalar results are the same on
-// every target.
+// GEMM kernel sets of the scalar backend: 4 x 4 tiles (16 scalar
+// accumulators fit the 16 FP registers of x86-64 and of wasm engines), fixed
+// portable blocking and unfused multiply-add, so scalar results are the same
+// on every target (and equal to the SSE2 and SIMD128 ones).
 #include "core/src/gemm/gemm_kernel_sets.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
 #include "core/src/simd/vec_scalar.hpp"

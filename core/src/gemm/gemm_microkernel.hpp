@@ -94,6 +94,17 @@ struct DirectA {
   TESSERA_GEMM_INLINE void next() { base += step; }
 };
 
+// DirectA for A rows contiguous along the depth (cs == 1: row-major A, or
+// column-major A transposed): the step is one element, a compile-time
+// constant, so four unrolled steps become immediate displacements.
+template <class V, int MR>
+struct DirectUnitA : DirectA<V, MR> {
+  static constexpr int kUnroll = 4;
+  using T = typename V::Scalar;
+  DirectUnitA(const T* a, std::int64_t rs) : DirectA<V, MR>(a, rs, 1) {}
+  TESSERA_GEMM_INLINE void next() { this->base += sizeof(T); }
+};
+
 // The same for an edge tile of rows < MR valid rows: rows past the valid
 // ones repeat the last valid row (read, never stored), so nothing outside A
 // is read.
@@ -186,28 +197,46 @@ struct Microkernel {
 
     // alpha == 1 skips the multiply: 1*acc is exact and fused or not,
     // mul_add(1, acc, x) rounds acc + x once, so the bits are those of the
-    // general form (and the FMA pipes stay free for the next tile).
-    const bool unit = alpha == T(1);
-    const Reg va = V::set1(alpha);
-    if (update == GemmUpdate::kOverwrite) {
-      TESSERA_GEMM_UNROLL
-      for (int i = 0; i < MR; ++i) {
-        TESSERA_GEMM_UNROLL
-        for (int v = 0; v < NV; ++v) {
-          V::store(c + i * ldc + v * kLanes, unit ? acc[i][v] : V::mul(va, acc[i][v]));
-        }
-      }
-    } else {
-      const bool scale = update == GemmUpdate::kScale;
-      const Reg vb = V::set1(beta);
+    // general form (and the FMA pipes stay free for the next tile). Each
+    // combination gets its own unrolled loop: no per-element branches.
+    auto store_all = [&](auto combine) TESSERA_GEMM_LAMBDA_INLINE {
       TESSERA_GEMM_UNROLL
       for (int i = 0; i < MR; ++i) {
         TESSERA_GEMM_UNROLL
         for (int v = 0; v < NV; ++v) {
           T* cp = c + i * ldc + v * kLanes;
-          const Reg old = scale ? V::mul(vb, V::load(cp)) : V::load(cp);
-          V::store(cp, unit ? V::add(acc[i][v], old) : V::mul_add(va, acc[i][v], old));
+          V::store(cp, combine(acc[i][v], cp));
         }
+      }
+    };
+    const Reg va = V::set1(alpha);
+    const Reg vb = V::set1(beta);
+    const bool unit = alpha == T(1);
+    if (update == GemmUpdate::kOverwrite) {
+      if (unit) {
+        store_all([](Reg x, const T*) TESSERA_GEMM_LAMBDA_INLINE { return x; });
+      } else {
+        store_all([&](Reg x, const T*) TESSERA_GEMM_LAMBDA_INLINE { return V::mul(va, x); });
+      }
+    } else if (update == GemmUpdate::kScale) {
+      if (unit) {
+        store_all([&](Reg x, const T* cp) TESSERA_GEMM_LAMBDA_INLINE {
+          return V::add(x, V::mul(vb, V::load(cp)));
+        });
+      } else {
+        store_all([&](Reg x, const T* cp) TESSERA_GEMM_LAMBDA_INLINE {
+          return V::mul_add(va, x, V::mul(vb, V::load(cp)));
+        });
+      }
+    } else {
+      if (unit) {
+        store_all([](Reg x, const T* cp) TESSERA_GEMM_LAMBDA_INLINE {
+          return V::add(x, V::load(cp));
+        });
+      } else {
+        store_all([&](Reg x, const T* cp) TESSERA_GEMM_LAMBDA_INLINE {
+          return V::mul_add(va, x, V::load(cp));
+        });
       }
     }
   }
@@ -298,8 +327,13 @@ void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
         const T* ai = pr.a + i * pr.rs_a + pc * pr.cs_a;
         T* ci = pr.c + i * pr.ldc + j;
         if (rows == MR && cols == kNr) {
-          K::run(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, pr.alpha,
-                 pr.beta, update);
+          if (pr.cs_a == 1) {
+            K::run(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, pr.alpha, pr.beta,
+                   update);
+          } else {
+            K::run(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, pr.alpha,
+                   pr.beta, update);
+          }
         } else {
           K::run_edge(rows, cols, depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci,
                       pr.ldc, pr.alpha, pr.beta, update);
@@ -340,8 +374,13 @@ void direct_tiles(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
                                   : RowsB<V, NV>{pr.b + pc * pr.rs_b + j, pr.rs_b};
       const T* ai = pr.a + i * pr.rs_a + pc * pr.cs_a;
       if (rows == MR && cols == kNr) {
-        K::run(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, pr.alpha, pr.beta,
-               update);
+        if (pr.cs_a == 1) {
+          K::run(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, pr.alpha, pr.beta,
+                 update);
+        } else {
+          K::run(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, pr.alpha,
+                 pr.beta, update);
+        }
       } else {
         K::run_edge(rows, cols, depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci,
                     pr.ldc, pr.alpha, pr.beta, update);
