@@ -5,6 +5,7 @@
 //
 //   bench-gemm [--quick] [--csv FILE] [--threads 1,2] [--dtype f32|f64|both]
 //
+// (the CSV goes next to the executable unless --csv says otherwise).
 // Shapes: square 32..2048, tall-skinny and small-k. Reports the median
 // GFLOP/s of each library with its spread ((p75 - p25) / median), the ratios
 // tessera / OpenBLAS and tessera / Eigen, tessera's share of the FMA peak
@@ -54,7 +55,7 @@ constexpr const char* kReexecMarker = "TESSERA_BENCH_GEMM_REMOVED";
 
 #if defined(__x86_64__) || defined(_M_X64)
 __attribute__((target("avx512f"))) double peak_avx512(bool f64) {
-  const long iters = 5'000'000;
+  const long iters = 2'000'000;
   const auto t0 = Clock::now();
   double sink = 0;
   if (!f64) {
@@ -88,7 +89,7 @@ __attribute__((target("avx512f"))) double peak_avx512(bool f64) {
 }
 
 __attribute__((target("avx2,fma"))) double peak_avx2(bool f64) {
-  const long iters = 5'000'000;
+  const long iters = 2'000'000;
   const auto t0 = Clock::now();
   double sink = 0;
   if (!f64) {
@@ -134,11 +135,11 @@ std::vector<Peak> measure_peaks() {
     return std::find(isas.begin(), isas.end(), isa) != isas.end();
   };
 #if defined(__x86_64__) || defined(_M_X64)
-  // Best of five: the peak is what the core can do, not what a busy
-  // machine let it do once.
+  // Best of 15 short runs: the peak is what the core can do, not what a
+  // busy machine let it do once.
   auto best = [](double (*fn)(bool), bool f64) {
     double b = 0;
-    for (int i = 0; i < 5; ++i) b = std::max(b, fn(f64));
+    for (int i = 0; i < 15; ++i) b = std::max(b, fn(f64));
     return b;
   };
   if (has(tessera::Isa::kAvx512)) peaks.push_back({"avx512", best(peak_avx512, false), best(peak_avx512, true)});
@@ -310,7 +311,12 @@ void reexec_without_openblas_overrides(char** argv) {
 int main(int argc, char** argv) {
   reexec_without_openblas_overrides(argv);
   bool quick = false;
-  std::string csv_path = "gemm_bench.csv";
+  // Default CSV next to the executable (build/<dir>/bench/), not in the
+  // source tree.
+  std::string csv_path = argv[0];
+  const std::size_t slash = csv_path.find_last_of('/');
+  csv_path = (slash == std::string::npos ? std::string(".") : csv_path.substr(0, slash)) +
+             "/gemm_bench.csv";
   std::vector<int> thread_counts = {1, 2};
   bool do_f32 = true, do_f64 = true;
   for (int i = 1; i < argc; ++i) {

@@ -485,8 +485,14 @@ TEST_CASE("IdleReleaseJoinsWorkersAndTheNextRunRestartsThem") {
   CHECK(pool->live_workers() == 2);
   REQUIRE(eventually([&] { return pool->live_workers() == 0; }));
 #if defined(__linux__)
-  // The OS threads are really gone (exited; joined by the next run).
-  CHECK(eventually([&] { return os_thread_count() == threads_before; }));
+  // The OS threads are really gone (exited; joined by the next run). Under
+  // qemu-user /proc/self/task also lists the emulator's own threads, which
+  // come and go: the check is made on native runs only.
+  if (TESSERA_TESTS_EMULATED) {
+    MESSAGE("emulated run: /proc/self/task is the emulator's; OS thread check skipped");
+  } else {
+    CHECK(eventually([&] { return os_thread_count() == threads_before; }));
+  }
 #endif
   for (int rep = 0; rep < 3; ++rep) {
     PoolCounters counters(3);

@@ -10,7 +10,7 @@ namespace tessera {
 // Instruction-set levels. Within one architecture a higher level implies the
 // lower ones (x86-64: scalar < sse2 < avx2 < avx512; aarch64: scalar < neon;
 // wasm32: scalar < simd128). "avx2" means AVX2 + FMA; "avx512" means
-// AVX-512F (+VL/BW/DQ where the CPU has them, never required).
+// AVX-512 F + VL + BW + DQ (every AVX-512 CPU since Skylake-SP).
 enum class Isa : std::uint8_t {
   kScalar = 0,
   kSse2 = 1,

@@ -32,7 +32,10 @@ bool isa_detected(Isa isa, const platform::CpuFeatures& cpu) noexcept {
     case Isa::kScalar: return true;
     case Isa::kSse2: return cpu.sse2;
     case Isa::kAvx2: return cpu.avx2 && cpu.fma;
-    case Isa::kAvx512: return cpu.avx512f;
+    // The AVX-512 backend is compiled with F + VL + BW + DQ (the Skylake-SP
+    // baseline), so the compiler may use any of them.
+    case Isa::kAvx512:
+      return cpu.avx512f && cpu.avx512vl && cpu.avx512bw && cpu.avx512dq;
     case Isa::kNeon: return cpu.neon;
     case Isa::kSimd128: return cpu.simd128;
   }
