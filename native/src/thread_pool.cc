@@ -416,21 +416,5 @@ void ThreadPool::worker_main(int index, std::uint32_t seen) {
   }
 }
 
-void run_serially(int w, FunctionRef<void(int)> body) {
-  const platform::ParallelBodyScope region;
-#if defined(__cpp_exceptions)
-  std::exception_ptr first;
-  for (int p = 0; p < w; ++p) {
-    try {
-      body(p);
-    } catch (...) {
-      if (!first) first = std::current_exception();
-    }
-  }
-  if (first) std::rethrow_exception(first);
-#else
-  for (int p = 0; p < w; ++p) body(p);
-#endif
-}
 
 }  // namespace tessera::native

@@ -142,9 +142,4 @@ class ThreadPool {
   std::atomic<int> live_workers_{0};
 };
 
-// Runs body(0..w-1) in order on the calling thread inside a parallel-body
-// scope; every index runs even if one throws, then the first exception is
-// re-thrown (the same contract as a parallel region).
-void run_serially(int w, FunctionRef<void(int)> body);
-
 }  // namespace tessera::native

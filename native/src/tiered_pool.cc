@@ -125,7 +125,7 @@ ThreadPool* TieredPool::route(int w) {
 void TieredPool::run(int w, FunctionRef<void(int)> body,
                      PoolCounters* counters) {
   if (w <= 1) {
-    if (w == 1) run_serially(1, body);
+    if (w == 1) platform::run_serially_in_region(1, body);
     return;
   }
   const bool nested = platform::parallel_body_depth() > 0;
@@ -135,7 +135,7 @@ void TieredPool::run(int w, FunctionRef<void(int)> body,
   if (w > width() || (nested && !allow_nested_) || full_->orphaned() ||
       busy_.exchange(true, std::memory_order_acquire)) {
     if (counters != nullptr) counters->add_serial_fallback();
-    run_serially(w, body);
+    platform::run_serially_in_region(w, body);
     return;
   }
   struct Unlock {

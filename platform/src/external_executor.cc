@@ -20,22 +20,6 @@ std::int64_t steady_ns() noexcept {
       .count();
 }
 
-void run_in_order(int participants, FunctionRef<void(int)> body) {
-  const ParallelBodyScope region;
-#if defined(__cpp_exceptions)
-  std::exception_ptr first;
-  for (int p = 0; p < participants; ++p) {
-    try {
-      body(p);
-    } catch (...) {
-      if (!first) first = std::current_exception();
-    }
-  }
-  if (first) std::rethrow_exception(first);
-#else
-  for (int p = 0; p < participants; ++p) body(p);
-#endif
-}
 
 }  // namespace
 
@@ -65,7 +49,7 @@ Status make_external_executor(ExternalExecutorOptions options,
 
 void ExternalExecutor::run(int participants, FunctionRef<void(int)> body) {
   if (participants <= 1) {
-    if (participants == 1) run_in_order(1, body);
+    if (participants == 1) run_serially_in_region(1, body);
     return;
   }
   const bool nested = parallel_body_depth() > 0;
@@ -75,7 +59,7 @@ void ExternalExecutor::run(int participants, FunctionRef<void(int)> body) {
   if (participants > width_ || (nested && !allow_nested_) ||
       busy_.exchange(true, std::memory_order_acquire)) {
     if (counters_on_) serial_fallbacks_.fetch_add(1, std::memory_order_relaxed);
-    run_in_order(participants, body);
+    run_serially_in_region(participants, body);
     return;
   }
   struct Unlock {

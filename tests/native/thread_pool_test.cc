@@ -146,7 +146,7 @@ TEST_CASE("WideRegionsOnMorePoolThreadsThanCores") {
 }
 
 TEST_CASE("SpinPoliciesEachTerminateAndPark") {
-  // After a 20 ms gap every bounded policy must have parked (adaptive caps
+  // After a 30 ms gap every bounded policy must have parked (adaptive caps
   // at kAdaptiveCapNs = 4 ms), and the next region must still run.
   struct Case {
     SpinPolicy spin;
@@ -164,15 +164,18 @@ TEST_CASE("SpinPoliciesEachTerminateAndPark") {
     constexpr int kRegions = 4;
     std::atomic<int> ran{0};
     for (int r = 0; r < kRegions; ++r) {
-      std::this_thread::sleep_for(20ms);
+      std::this_thread::sleep_for(30ms);
       pool->run(3, [&](int) { ran.fetch_add(1); }, &counters);
     }
     CHECK(ran.load() == 3 * kRegions);
     const auto k = counters.snapshot();
-    // Each of the 2 workers parked before each region after the first.
-    CHECK(k.parks >= 2 * (kRegions - 1));
-    // ... and had to be woken for it: at most one wake per posted worker.
-    CHECK(k.wakeups >= 2 * (kRegions - 1));
+    // Each of the 2 workers parks in each gap after the first region, unless
+    // the OS starved it for the whole gap (ctest runs two tests at once on
+    // this 2-core machine): then its next ticket is already there and no park
+    // is needed. So: at least one park, and one wake, per gap.
+    CHECK(k.parks >= kRegions - 1);
+    // ... woken for the next region: at most one wake per posted worker.
+    CHECK(k.wakeups >= kRegions - 1);
     CHECK(k.wakeups <= 2 * kRegions);
     if (c.spin == SpinPolicy::kParkImmediately ||
         (c.spin == SpinPolicy::kFixedIterations && c.budget == 0)) {

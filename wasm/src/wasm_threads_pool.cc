@@ -142,8 +142,7 @@ void WasmThreadsPool::run_serially(int participants, FunctionRef<void(int)> body
   if (counters != nullptr) {
     counters->serial_fallbacks.fetch_add(1, std::memory_order_relaxed);
   }
-  platform::ParallelBodyScope in_region;
-  for (int p = 0; p < participants; ++p) body(p);
+  platform::run_serially_in_region(participants, body);
 }
 
 void WasmThreadsPool::run(int participants, FunctionRef<void(int)> body,

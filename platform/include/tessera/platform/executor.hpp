@@ -65,6 +65,12 @@ class Executor {
 // body). Executors use it for the nested rule above.
 int parallel_body_depth() noexcept;
 
+// The serial form of a parallel region, shared by every executor's busy and
+// nested fallbacks: body(0..w-1) in order on the calling thread inside a
+// ParallelBodyScope; every index runs even if one throws, then the first
+// exception is re-thrown (the same contract as a parallel region).
+void run_serially_in_region(int participants, FunctionRef<void(int)> body);
+
 // Marks the current thread as running an executor body for its lifetime.
 // The parallel executors (pools, ExternalExecutor) wrap each body call in one
 // (a pool's worker threads instead hold one for their whole life: they only
