@@ -11,7 +11,7 @@
 //    once the creating thread yields to its event loop, so a run() that
 //    waited for it would deadlock. The module pre-starts its pthread pool
 //    (-sPTHREAD_POOL_SIZE, sized from TESSERA_WASM_THREADS by
-//    toolchains/runners/emscripten-pthread-pool.js). A worker that could not
+//    wasm/js/pthread_pool_size.js). A worker that could not
 //    be started (pool exhausted: EAGAIN) or is not running yet is simply not
 //    posted to: the caller runs that participant's body itself. Same
 //    indices, same results, never a hang or a trap.
@@ -105,7 +105,7 @@ class WasmThreadsPool {
   std::mutex dispatch_;
 };
 
-// The process's wasm pool of at least `width` participants (created on first
+// The process's wasm pool of `width` participants (created on first
 // use and kept for the life of the process: its workers are pre-started
 // pthreads, cheap to keep and costly to churn).
 std::shared_ptr<WasmThreadsPool> shared_wasm_pool(int width);
