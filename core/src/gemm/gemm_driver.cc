@@ -123,9 +123,7 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
     const std::int64_t n_mc = ceil_div(m, mc);
     for (std::int64_t pc = 0; pc < k; pc += kc) {
       const std::int64_t kc_eff = std::min(kc, k - pc);
-      const GemmUpdate update = pc != 0 ? GemmUpdate::kAccumulate
-                                : pr.beta == T(0) ? GemmUpdate::kOverwrite
-                                                  : GemmUpdate::kScale;
+      const GemmUpdate update = slice_update(pr, pc);
       const T* const b_block =
           packed_b != nullptr ? packed_b + packed_offset(pc, jc / nr, nr, kc_eff, n_pad)
                               : b_buf;

@@ -52,6 +52,17 @@ struct GemmProblem {
   std::int64_t ldc = 0;
 };
 
+// How the depth slice starting at `pc` updates C: beta is applied in the
+// first slice only (overwrite when beta == 0, so C is never read), later
+// slices accumulate. Internal linkage: ISA files compiled with -mavx512f
+// include this too, and their copy must never stand in for the generic one.
+template <class T>
+static inline GemmUpdate slice_update(const GemmProblem<T>& pr, std::int64_t pc) {
+  return pc != 0 ? GemmUpdate::kAccumulate
+         : pr.beta == T(0) ? GemmUpdate::kOverwrite
+                           : GemmUpdate::kScale;
+}
+
 template <class T>
 struct GemmKernelSet {
   int mr = 0;  // register tile rows (broadcast side, packed A panels)

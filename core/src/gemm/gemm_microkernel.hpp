@@ -287,6 +287,28 @@ void column_tile(std::int64_t rows, std::int64_t cols, std::int64_t depth,
   }
 }
 
+// One direct-path tile (A read in place) for one depth slice: the full-tile
+// kernel (unit-stride or strided A) or the edge kernel for a partial tile.
+template <class V, int MR, int NV>
+inline void direct_tile(const GemmProblem<typename V::Scalar>& pr, std::int64_t rows,
+                        std::int64_t cols, std::int64_t depth,
+                        const typename V::Scalar* ai, const RowsB<V, NV>& bp,
+                        typename V::Scalar* ci, GemmUpdate update) {
+  using K = Microkernel<V, MR, NV>;
+  if (rows == MR && cols == K::kNr) {
+    if (pr.cs_a == 1) {
+      K::run(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, pr.alpha, pr.beta,
+             update);
+    } else {
+      K::run(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, pr.alpha,
+             pr.beta, update);
+    }
+  } else {
+    K::run_edge(rows, cols, depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci,
+                pr.ldc, pr.alpha, pr.beta, update);
+  }
+}
+
 // GemmKernelSet::direct: the whole canonical problem on the caller, A read
 // in place (any strides), B read in place when its columns are contiguous
 // (cs_b == 1) or from `packed_b` (the whole B packed by pack_whole with this
@@ -302,9 +324,7 @@ void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
   const std::int64_t n_pad = (pr.n + kNr - 1) / kNr * kNr;
   for (std::int64_t pc = 0; pc < pr.k; pc += kc) {
     const std::int64_t depth = pr.k - pc < kc ? pr.k - pc : kc;
-    const GemmUpdate update = pc != 0 ? GemmUpdate::kAccumulate
-                              : pr.beta == T(0) ? GemmUpdate::kOverwrite
-                                                : GemmUpdate::kScale;
+    const GemmUpdate update = slice_update(pr, pc);
     for (std::int64_t j = 0; j < pr.n; j += kNr) {
       const std::int64_t cols = pr.n - j < kNr ? pr.n - j : kNr;
       RowsB<V, NV> bp;
@@ -326,18 +346,7 @@ void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
         const std::int64_t rows = pr.m - i < MR ? pr.m - i : MR;
         const T* ai = pr.a + i * pr.rs_a + pc * pr.cs_a;
         T* ci = pr.c + i * pr.ldc + j;
-        if (rows == MR && cols == kNr) {
-          if (pr.cs_a == 1) {
-            K::run(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, pr.alpha, pr.beta,
-                   update);
-          } else {
-            K::run(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, pr.alpha,
-                   pr.beta, update);
-          }
-        } else {
-          K::run_edge(rows, cols, depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci,
-                      pr.ldc, pr.alpha, pr.beta, update);
-        }
+        direct_tile<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci, update);
       }
     }
   }
@@ -366,25 +375,12 @@ void direct_tiles(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
     T* ci = pr.c + i * pr.ldc + j;
     for (std::int64_t pc = 0; pc < pr.k; pc += kc) {
       const std::int64_t depth = pr.k - pc < kc ? pr.k - pc : kc;
-      const GemmUpdate update = pc != 0 ? GemmUpdate::kAccumulate
-                                : pr.beta == T(0) ? GemmUpdate::kOverwrite
-                                                  : GemmUpdate::kScale;
+      const GemmUpdate update = slice_update(pr, pc);
       const RowsB<V, NV> bp = packed_b != nullptr
                                   ? RowsB<V, NV>{packed_b + pc * n_pad + j * depth, kNr}
                                   : RowsB<V, NV>{pr.b + pc * pr.rs_b + j, pr.rs_b};
       const T* ai = pr.a + i * pr.rs_a + pc * pr.cs_a;
-      if (rows == MR && cols == kNr) {
-        if (pr.cs_a == 1) {
-          K::run(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, pr.alpha, pr.beta,
-                 update);
-        } else {
-          K::run(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, pr.alpha,
-                 pr.beta, update);
-        }
-      } else {
-        K::run_edge(rows, cols, depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci,
-                    pr.ldc, pr.alpha, pr.beta, update);
-      }
+      direct_tile<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci, update);
     }
   }
 }
