@@ -284,7 +284,13 @@ TEST_CASE("ContendedPoolSpinsOnlyBriefly") {
   std::int64_t last = 0;
   CHECK_FALSE(budget.spin([] { return false; }, start, INT64_MAX, &spins, &last));
   // kContendedSpinNs (5 us), not the 100 us budget: one or a few blocks.
-  CHECK(last - start < kAdaptiveInitialNs);
+  // Under qemu-user one spin block alone can take longer than 100 us of
+  // wall time, so the bound is checked on native runs only.
+  if (TESSERA_TESTS_EMULATED) {
+    MESSAGE("emulated run: spin-block timing is the emulator's; bound not checked");
+  } else {
+    CHECK(last - start < kAdaptiveInitialNs);
+  }
 }
 
 TEST_CASE("ExceptionFromAWorkerIsRethrownAfterAllFinish") {
