@@ -4,7 +4,9 @@
 // measured here by a register-only FMA loop per ISA.
 //
 //   bench-gemm [--quick] [--csv FILE] [--threads 1,2] [--dtype f32|f64|both]
+//              [--shapes N|MxNxK,...]
 //
+// (--shapes replaces the standard shape list, e.g. --shapes 32,64,1024x1024x32.)
 // (the CSV goes next to the executable unless --csv says otherwise).
 // Shapes: square 32..2048, tall-skinny and small-k. Reports the median
 // GFLOP/s of each library with its spread ((p75 - p25) / median), the ratios
@@ -277,6 +279,33 @@ Result measure(const Shape& s, int threads, int samples) {
   return r;
 }
 
+// "32,64,1024x1024x32": squares and MxNxK triples; empty on a syntax error.
+std::vector<Shape> parse_shapes(const char* text) {
+  std::vector<Shape> out;
+  for (const char* p = text; *p;) {
+    int dims[3] = {0, 0, 0};
+    int count = 0;
+    for (;;) {
+      char* end = nullptr;
+      const long v = std::strtol(p, &end, 10);
+      if (end == p || v < 1 || v > 65536 || count == 3) return {};
+      dims[count++] = static_cast<int>(v);
+      p = end;
+      if (*p != 'x') break;
+      ++p;
+    }
+    if (count == 2) return {};
+    if (count == 1) dims[1] = dims[2] = dims[0];
+    out.push_back({count == 1 ? "square" : "custom", dims[0], dims[1], dims[2]});
+    if (*p == ',') {
+      ++p;
+    } else if (*p != '\0') {
+      return {};
+    }
+  }
+  return out;
+}
+
 std::vector<int> parse_list(const char* text) {
   std::vector<int> out;
   for (const char* p = text; *p;) {
@@ -319,6 +348,7 @@ int main(int argc, char** argv) {
              "/gemm_bench.csv";
   std::vector<int> thread_counts = {1, 2};
   bool do_f32 = true, do_f64 = true;
+  std::vector<Shape> chosen_shapes;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--quick") {
@@ -331,6 +361,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench-gemm: --threads needs a list like 1,2\n");
         return 2;
       }
+    } else if (a == "--shapes" && i + 1 < argc) {
+      chosen_shapes = parse_shapes(argv[++i]);
+      if (chosen_shapes.empty()) {
+        std::fprintf(stderr, "bench-gemm: --shapes needs a list like 32,64,1024x1024x32\n");
+        return 2;
+      }
     } else if (a == "--dtype" && i + 1 < argc) {
       const std::string d = argv[++i];
       do_f32 = d == "f32" || d == "both";
@@ -341,7 +377,8 @@ int main(int argc, char** argv) {
       }
     } else {
       std::fprintf(stderr,
-                   "usage: bench-gemm [--quick] [--csv FILE] [--threads 1,2] [--dtype f32|f64|both]\n");
+                   "usage: bench-gemm [--quick] [--csv FILE] [--threads 1,2] [--dtype f32|f64|both] "
+                   "[--shapes N|MxNxK,...]\n");
       return 2;
     }
   }
@@ -392,7 +429,7 @@ int main(int argc, char** argv) {
   const int samples = quick ? 7 : 15;
   for (int dt = 0; dt < 2; ++dt) {
     if ((dt == 0 && !do_f32) || (dt == 1 && !do_f64)) continue;
-    for (const Shape& s : shapes(quick)) {
+    for (const Shape& s : chosen_shapes.empty() ? shapes(quick) : chosen_shapes) {
       double one_thread = 0;
       for (int threads : thread_counts) {
         const Result r = dt == 0 ? measure<float>(s, threads, samples)

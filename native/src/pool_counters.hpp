@@ -16,13 +16,16 @@
 //    measurement is off the region's critical path (it costs ~13 ns here,
 //    ~1.3% of a 1 us region; see bench/dispatch_bench.cc). Workers of
 //    different tier pools may do that concurrently for the same index,
-//    hence the atomic add. A snapshot taken the instant run() returns may
-//    therefore miss the last region's worker time for a few nanoseconds.
-//    Because the worker touches the cell after the caller may have returned,
-//    the owner must not free the counters while such a record is pending:
-//    the caller announces how many records a region will leave
-//    (expect_records) and each worker retires one (record_done); the
-//    destructor waits until none is outstanding.
+//    hence the atomic add (on a line only those workers write). A snapshot
+//    taken the instant run() returns may therefore miss the last region's
+//    worker time for a few nanoseconds. Because the worker touches the cell
+//    after the caller may have returned, the owner must not free the
+//    counters while such a record is pending: each worker announces the
+//    counters it is about to record into on its own pool slot, and the
+//    owner waits for every slot to let go of them before freeing
+//    (ThreadPool::wait_for_recorders). No counter line is shared between
+//    the caller and a worker, so counting adds no cache-line transfer to a
+//    region.
 //  - serial fallbacks come from any thread at any time (that is what makes
 //    them fallbacks), so they have their own atomic, updated with fetch_add.
 // Readers (snapshot) may run concurrently with writers; they see some
@@ -32,7 +35,6 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <thread>
 
 #include "native/src/clock.hpp"
 #include "tessera/platform/execution_counters.hpp"
@@ -70,33 +72,10 @@ class PoolCounters {
   PoolCounters(const PoolCounters&) = delete;
   PoolCounters& operator=(const PoolCounters&) = delete;
 
-  // Waits for every worker still recording into these cells (nanoseconds:
-  // they record right after signalling completion).
-  ~PoolCounters() {
-    // Acquire pairs with record_done's release: the workers' last writes to
-    // the cells happen before the cells are freed.
-    while (unrecorded_.load(std::memory_order_acquire) != 0) {
-      std::this_thread::yield();
-    }
-  }
-
   CounterCell& cell(int participant) noexcept { return cells_[participant]; }
 
   void add_serial_fallback() noexcept {
     serial_fallbacks_.fetch_add(1, std::memory_order_relaxed);
-  }
-
-  // The dispatching caller, once per counted region, after posting it:
-  // `n` workers will each call record_done once. (A worker may get there
-  // first: the count dips below zero meanwhile, which is fine. By the time
-  // the owner destroys the counters, its run() calls, and with them every
-  // expect_records, have returned.)
-  void expect_records(int n) noexcept {
-    unrecorded_.fetch_add(n, std::memory_order_relaxed);
-  }
-  // A worker, after its last access to its cell for the region.
-  void record_done() noexcept {
-    unrecorded_.fetch_sub(1, std::memory_order_release);
   }
 
   platform::ExecutionCounters snapshot() const noexcept {
@@ -122,7 +101,6 @@ class PoolCounters {
   std::unique_ptr<CounterCell[]> cells_;
   int participants_;
   alignas(128) std::atomic<std::uint64_t> serial_fallbacks_{0};
-  alignas(128) std::atomic<std::int64_t> unrecorded_{0};
 };
 
 }  // namespace tessera::native

@@ -20,6 +20,10 @@ PoolLease::PoolLease(std::shared_ptr<TieredPool> pool, bool counters)
       counters_(counters ? std::make_unique<PoolCounters>(pool_->width())
                          : nullptr) {}
 
+PoolLease::~PoolLease() {
+  if (counters_ != nullptr) pool_->wait_for_recorders(counters_.get());
+}
+
 void PoolLease::run(int participants, FunctionRef<void(int)> body) {
   pool_->run(participants, body, counters_.get());
 }

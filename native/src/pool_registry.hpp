@@ -25,6 +25,8 @@ namespace tessera::native {
 class PoolLease final : public platform::Executor {
  public:
   PoolLease(std::shared_ptr<TieredPool> pool, bool counters);
+  // Frees the counters only after no worker is still recording into them.
+  ~PoolLease() override;
 
   int width() const noexcept override { return pool_->width(); }
   void run(int participants, FunctionRef<void(int)> body) override;

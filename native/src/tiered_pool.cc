@@ -147,6 +147,14 @@ void TieredPool::run(int w, FunctionRef<void(int)> body,
   pool->run(w, body, counters);
 }
 
+void TieredPool::wait_for_recorders(const PoolCounters* counters) const {
+  full_->wait_for_recorders(counters);
+  const std::lock_guard<std::mutex> lock(tiers_mutex_);
+  for (const auto& tier : tiers_) {
+    if (tier != nullptr) tier->wait_for_recorders(counters);
+  }
+}
+
 std::vector<std::string> TieredPool::pin_failures() const {
   std::vector<std::string> out = full_->pin_failures();
   const std::lock_guard<std::mutex> lock(tiers_mutex_);

@@ -57,6 +57,9 @@ class TieredPool {
   void run(int w, FunctionRef<void(int)> body, PoolCounters* counters);
 
   std::vector<std::string> pin_failures() const;
+  // ThreadPool::wait_for_recorders over the full pool and every built tier:
+  // a Context's counters may be freed once this returns.
+  void wait_for_recorders(const PoolCounters* counters) const;
   const std::vector<int>& tier_widths() const noexcept { return tier_widths_; }
   // The pool a region of w participants issued now from outside any region
   // would fork into: its width (w rounded up to a tier, or the full width).

@@ -178,6 +178,26 @@ TEST_CASE("WorkerActiveTimeCountsWorkerBodies") {
   CHECK(c.caller_waits == 1);  // the caller's empty part finished first
 }
 
+// A worker records its time into the lease's counters just after the region
+// completed, possibly after run() returned: the lease must not free them
+// under it. Under ASan/TSan a missing wait shows as a use-after-free or a
+// race; the pool outlives the counted leases (held by `keeper`), as when one
+// of several Contexts sharing a pool goes away.
+TEST_CASE("ACountedLeaseFreedRightAfterARegionWaitsForTheWorkersRecord") {
+  auto policy = policy_of(2);
+  policy.counters = true;
+  auto keeper = acquire(policy);
+  for (int i = 0; i < 2000; ++i) {
+    auto e = acquire(policy);
+    REQUIRE(pool_of(e) == pool_of(keeper));
+    std::atomic<int> ran{0};
+    e->run(2, [&](int) { ran.fetch_add(1, std::memory_order_relaxed); });
+    REQUIRE(ran.load() == 2);
+  }
+  keeper->run(2, [](int) {});
+  CHECK(keeper->counters().dispatches == 1);
+}
+
 TEST_CASE("EightApplicationThreadsOnOneContextExecutor") {
   auto policy = policy_of(2);
   policy.counters = true;

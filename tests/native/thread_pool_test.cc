@@ -54,6 +54,19 @@ std::shared_ptr<TieredPool> make_pool(const ResolvedExecutionPolicy& policy) {
   return pool;
 }
 
+// Counters used with one pool family, freed the way PoolLease frees them:
+// only once no worker is still recording a finished region into them
+// (workers record their active time just after the region completed).
+class PoolBoundCounters : public PoolCounters {
+ public:
+  PoolBoundCounters(std::shared_ptr<TieredPool> pool, int participants)
+      : PoolCounters(participants), pool_(std::move(pool)) {}
+  ~PoolBoundCounters() { pool_->wait_for_recorders(this); }
+
+ private:
+  std::shared_ptr<TieredPool> pool_;
+};
+
 // Per-participant tallies, one cache line each (so the test itself does not
 // serialise the workers on one line).
 struct alignas(64) Tally {
@@ -118,7 +131,7 @@ TEST_CASE("CallerIsParticipantZeroAndWorkersAreDistinctThreads") {
 
 TEST_CASE("HundredThousandShortDispatches") {
   auto pool = make_pool(policy_of(2));
-  PoolCounters counters(2);
+  PoolBoundCounters counters(pool, 2);
   constexpr int kRuns = 100'000;
   // Plain ints: each index owns its slot, and the run's completion orders
   // the workers' writes before the caller's reads.
@@ -160,7 +173,7 @@ TEST_CASE("SpinPoliciesEachTerminateAndPark") {
                        Case{SpinPolicy::kAdaptive, 0, "adaptive"}}) {
     CAPTURE(c.name);
     auto pool = make_pool(policy_of(3, c.spin, c.budget));
-    PoolCounters counters(3);
+    PoolBoundCounters counters(pool, 3);
     constexpr int kRegions = 4;
     std::atomic<int> ran{0};
     for (int r = 0; r < kRegions; ++r) {
@@ -350,7 +363,7 @@ TEST_CASE("WhenEveryParticipantThrowsOneExceptionArrives") {
 TEST_CASE("NestedRunIsSerialWhenNestingIsNotAllowed") {
   auto outer = make_pool(policy_of(2));
   auto inner = make_pool(policy_of(2));
-  PoolCounters counters(2);
+  PoolBoundCounters counters(inner, 2);
   std::atomic<int> inner_runs{0};
   outer->run(2,
              [&](int p) {
@@ -377,8 +390,8 @@ TEST_CASE("AllowedNestingForksOnAnotherPoolAndNeverDeadlocksOnItsOwn") {
   policy.allow_nested_parallelism = true;
   auto outer = make_pool(policy);
   auto other = make_pool(policy);
-  PoolCounters outer_counters(2);
-  PoolCounters other_counters(2);
+  PoolBoundCounters outer_counters(outer, 2);
+  PoolBoundCounters other_counters(other, 2);
   std::atomic<int> forked{0};
   std::atomic<int> same_pool_serial{0};
   outer->run(2,
@@ -407,7 +420,7 @@ TEST_CASE("AllowedNestingForksOnAnotherPoolAndNeverDeadlocksOnItsOwn") {
 
 TEST_CASE("TwoCallersAtOnce: the second runs serially on its own thread") {
   auto pool = make_pool(policy_of(2));
-  PoolCounters counters(2);
+  PoolBoundCounters counters(pool, 2);
   std::atomic<bool> first_inside{false};
   std::atomic<bool> second_done{false};
   std::thread::id second_ids[2];
@@ -440,7 +453,7 @@ TEST_CASE("TwoCallersAtOnce: the second runs serially on its own thread") {
 
 TEST_CASE("EightApplicationThreadsOnOnePool") {
   auto pool = make_pool(policy_of(2));
-  PoolCounters counters(2);
+  PoolBoundCounters counters(pool, 2);
   constexpr int kThreads = 8;
   constexpr int kRuns = 300;
   std::atomic<int> wrong{0};
@@ -464,7 +477,7 @@ TEST_CASE("EightApplicationThreadsOnOnePool") {
 
 TEST_CASE("MoreParticipantsThanWidthStillRunEveryIndex") {
   auto pool = make_pool(policy_of(2));
-  PoolCounters counters(2);
+  PoolBoundCounters counters(pool, 2);
   std::vector<int> hits(5, 0);
   pool->run(5, [&](int p) { ++hits[p]; }, &counters);
   CHECK(hits == std::vector<int>(5, 1));
@@ -504,7 +517,7 @@ TEST_CASE("IdleReleaseJoinsWorkersAndTheNextRunRestartsThem") {
   }
 #endif
   for (int rep = 0; rep < 3; ++rep) {
-    PoolCounters counters(3);
+    PoolBoundCounters counters(pool, 3);
     check_each_index_once(*pool, 3);
     std::vector<Tally> tallies(3);
     pool->run(3, [&](int p) { tallies[p].thread = std::this_thread::get_id(); },
@@ -560,7 +573,7 @@ TEST_CASE("TieredRegionWakesOnlyItsParticipants") {
   auto policy = policy_of(8, SpinPolicy::kParkImmediately);
   policy.pool_classes = 2;
   auto pool = make_pool(policy);
-  PoolCounters counters(8);
+  PoolBoundCounters counters(pool, 8);
   constexpr int kRegions = 5;
   for (int r = 0; r < kRegions; ++r) {
     std::this_thread::sleep_for(5ms);
