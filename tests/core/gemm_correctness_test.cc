@@ -283,9 +283,9 @@ TEST_CASE("blocking: multiples of the tile, never from the worker count") {
       CHECK(b.nc % 32 == 0);
       CHECK(b.kc >= 64);
       // The cache model's fractions (gemm_blocking.hpp): B micro-panel
-      // 1.5x L1d, A block L2/8, B block L3/4 (L2/2 without an L3).
-      CHECK(static_cast<std::uint64_t>(b.kc * 32 * bytes) <= f.l1d * 3 / 2);
-      CHECK(static_cast<std::uint64_t>(b.kc * 32 * bytes) > f.l1d * 3 / 2 - 8 * 32 * bytes);
+      // 2x L1d, A block L2/8, B block L3/4 (L2/2 without an L3).
+      CHECK(static_cast<std::uint64_t>(b.kc * 32 * bytes) <= f.l1d * 2);
+      CHECK(static_cast<std::uint64_t>(b.kc * 32 * bytes) > f.l1d * 2 - 8 * 32 * bytes);
       CHECK(static_cast<std::uint64_t>(b.mc * b.kc * bytes) <= f.l2 / 8);
       CHECK(static_cast<std::uint64_t>(b.nc * b.kc * bytes) <= (f.l3 != 0 ? f.l3 / 4 : f.l2 / 2));
     }

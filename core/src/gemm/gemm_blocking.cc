@@ -34,13 +34,14 @@ GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
   const std::int64_t l1 = facts.l1d != 0 ? static_cast<std::int64_t>(facts.l1d) : 32 * 1024;
   const std::int64_t l2 = facts.l2 != 0 ? static_cast<std::int64_t>(facts.l2) : 512 * 1024;
   const std::int64_t l3 = static_cast<std::int64_t>(facts.l3);
-  // kc: the packed B micro-panel (kc x nr) is 1.5x L1d. It does not stay in
+  // kc: the packed B micro-panel (kc x nr) is 2x L1d. It does not stay in
   // L1: it streams from L2 under the L1 prefetcher while a long depth
   // amortises each C tile's load/store. Measured on Zen 4 (32 KiB L1d,
-  // 1 MiB L2), side by side with OpenBLAS at 1024 and 2048: kc 384 (f32 and
-  // f64, 14x32 / 14x16 tiles) was 8-15% faster than the L1-resident 128
-  // and within noise of 512; AVX2's 6x16 tile preferred 512-768.
-  b.kc = std::clamp<std::int64_t>((l1 * 3 / 2) / (nr * s) / 8 * 8, kMinKc, kMaxKc);
+  // 1 MiB L2), median of 7 at 1024 and 2048, one thread: with the 8 x 32
+  // f32 tile kc 512 ran 105-107 GFLOP/s, 384 101-105, 256 84-103 (the
+  // L1-resident 128 was slower still); f64 8 x 16: 512 at 51-52.5 against
+  // 384 at 49.7-51.7. AVX2's 6 x 16 tile reaches the 768 cap either way.
+  b.kc = std::clamp<std::int64_t>((l1 * 2) / (nr * s) / 8 * 8, kMinKc, kMaxKc);
   // mc: the packed A block is an eighth of L2. A tall row block makes each
   // column tile's sweep touch mc rows of C at the row stride, which with
   // power-of-two leading dimensions collide in L1 sets and the TLB: mc 1022

@@ -28,7 +28,7 @@ struct GemmBlocking {
 };
 
 // The blocking rule of a kernel set:
-//  - kCacheModel: the packed B micro-panel (kc x nr) is 1.5x L1d (it
+//  - kCacheModel: the packed B micro-panel (kc x nr) is 2x L1d (it
 //    streams from L2; kc in [128, 768]); the packed A block (mc x kc) an
 //    eighth of L2; the packed B block (kc x nc) a quarter of L3 (half of L2
 //    without an L3), nc at most 4096. Missing facts fall back to 32 KiB L1d
