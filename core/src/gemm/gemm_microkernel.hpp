@@ -47,6 +47,7 @@ namespace tessera::core::gemm {
 template <class V, int MR, int UNROLL = 4>
 struct PackedA {
   static constexpr int kUnroll = UNROLL;
+  static constexpr bool kStrideRegisters = false;
   const typename V::Scalar* p;
   TESSERA_GEMM_INLINE typename V::Reg get(int i) const { return V::broadcast(p + i); }
   TESSERA_GEMM_INLINE void next() { p += MR; }
@@ -61,6 +62,7 @@ struct DirectA {
   // Not unrolled: GCC folds unrolled steps into extra address registers and
   // spills them; one step per iteration keeps the four stride registers.
   static constexpr int kUnroll = 1;
+  static constexpr bool kStrideRegisters = true;
   using T = typename V::Scalar;
   const char* base;
   std::int64_t rs1, rs3, rs5, rs7;  // bytes
@@ -111,6 +113,7 @@ struct DirectUnitA : DirectA<V, MR> {
 template <class V, int MR>
 struct DirectEdgeA {
   static constexpr int kUnroll = 1;
+  static constexpr bool kStrideRegisters = true;
   using T = typename V::Scalar;
   const T* base;
   std::int64_t offset[MR];
@@ -199,21 +202,24 @@ struct Microkernel {
     // mul_add(1, acc, x) rounds acc + x once, so the bits are those of the
     // general form (and the FMA pipes stay free for the next tile). Each
     // combination gets its own unrolled loop: no per-element branches.
-    // The row pointer is bumped, not recomputed as c + i*ldc: with the
-    // unrolled rows the compiler would otherwise keep every i*ldc live at
-    // once, run out of general registers (the direct path's A strides hold
-    // four) and park them in vector registers, serialising the stores
-    // behind cross-domain moves (~8% of a 32 x 32 x 32 product).
+    // Row addresses of C. Accessors that keep A's row strides in general
+    // registers (the direct path) bump one row pointer: with c + i*ldc the
+    // compiler keeps every i*ldc live at once, runs out of general
+    // registers and parks them in vector registers, serialising the stores
+    // behind cross-domain moves (~3% of a 32 x 32 x 32 product). The packed
+    // path keeps c + i*ldc: there the bumped pointer made GCC 12 order C's
+    // loads and stores so that dgemm 1024 ran at 44 instead of 52 GFLOP/s.
     auto store_all = [&](auto combine) TESSERA_GEMM_LAMBDA_INLINE {
       T* row = c;
       TESSERA_GEMM_UNROLL
       for (int i = 0; i < MR; ++i) {
+        if constexpr (!A::kStrideRegisters) row = c + i * ldc;
         TESSERA_GEMM_UNROLL
         for (int v = 0; v < NV; ++v) {
           T* cp = row + v * kLanes;
           V::store(cp, combine(acc[i][v], cp));
         }
-        row += ldc;
+        if constexpr (A::kStrideRegisters) row += ldc;
       }
     };
     const Reg va = V::set1(alpha);
