@@ -342,10 +342,13 @@ core::ComputeKnobs knobs_of(const detail::ContextState& state) {
   return core::compute_knobs(state.knobs, platform::cpu_features().arch);
 }
 
-// Runs a validated, non-trivial canonical problem.
+// Runs a validated, non-trivial canonical problem. Inlined (like gemm_impl
+// into try_gemm): a 8 x 32 x 1 product took 50 ns through the separate
+// calls and 45 ns without them.
 template <class T>
-Status execute(const detail::ContextState& state, const GemmProblem<T>& pr,
-               Parallelism parallelism, const T* packed_a, const T* packed_b) {
+TESSERA_QUICK_INLINE inline Status execute(const detail::ContextState& state,
+                                           const GemmProblem<T>& pr, Parallelism parallelism,
+                                           const T* packed_a, const T* packed_b) {
   if (state.table->family == KernelFamily::kNaive) {
     const core::NaiveGemmFn<T> fn = naive_fn<T>(*state.table);
     if (fn == nullptr) return Status::internal("naive table has no gemm");
@@ -387,10 +390,11 @@ Status execute(const detail::ContextState& state, const GemmProblem<T>& pr,
 }
 
 template <class T>
-Status gemm_impl(const Context& context, Layout layout, Transpose ta,
-                 Transpose tb, std::int64_t m, std::int64_t n, std::int64_t k,
-                 T alpha, const T* a, std::int64_t lda, const T* b,
-                 std::int64_t ldb, T beta, T* c, std::int64_t ldc,
+TESSERA_QUICK_INLINE inline Status gemm_impl(const Context& context, Layout layout,
+                                             Transpose ta, Transpose tb, std::int64_t m,
+                                             std::int64_t n, std::int64_t k, T alpha, const T* a,
+                                             std::int64_t lda, const T* b, std::int64_t ldb,
+                                             T beta, T* c, std::int64_t ldc,
                  Parallelism parallelism) {
   const detail::ContextState* state = context.state();
   if (state == nullptr) TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
