@@ -23,8 +23,8 @@ GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
   const std::int64_t s = element_bytes;
   GemmBlocking b;
   if (rule == GemmBlockingRule::kFixedPortable) {
-    // Small register files and tiles (4 x 12 f32, 4 x 6 f64, 4 x 4 scalar):
-    // kc 256 keeps the B micro-panel at 4-12 KiB, the A block (mc 64) at
+    // Small register files and tiles (2 x 16 f32, 2 x 8 f64, 4 x 4 scalar):
+    // kc 256 keeps the B micro-panel at 4-16 KiB, the A block (mc 64) at
     // 64-128 KiB. kc alone fixes the bits; it is part of the contract that
     // SSE2 and SIMD128 (and scalar) agree bit for bit.
     b.kc = 256;
