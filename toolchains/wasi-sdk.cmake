@@ -89,5 +89,5 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 find_program(TESSERA_NODE NAMES node nodejs)
 if(TESSERA_NODE)
   set(CMAKE_CROSSCOMPILING_EMULATOR
-    "${TESSERA_NODE};--disable-warning=ExperimentalWarning;${CMAKE_CURRENT_LIST_DIR}/runners/run-wasi.mjs")
+    "${TESSERA_NODE};${CMAKE_CURRENT_LIST_DIR}/runners/run-wasi.mjs")
 endif()
