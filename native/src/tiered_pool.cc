@@ -9,19 +9,6 @@
 
 namespace tessera::native {
 
-std::vector<int> native_tier_widths(int full_width, int pool_classes) {
-  std::vector<int> tiers;
-  int width = full_width;
-  for (int i = 0; i < pool_classes; ++i) {
-    width /= 2;
-    if (width < 2) break;
-    tiers.push_back(width);
-  }
-  std::sort(tiers.begin(), tiers.end());
-  tiers.erase(std::unique(tiers.begin(), tiers.end()), tiers.end());
-  return tiers;
-}
-
 namespace {
 
 PoolConfig config_of_width(const PoolConfig& full, int width) {
@@ -53,9 +40,10 @@ Status TieredPool::create(const platform::ResolvedExecutionPolicy& policy,
         " entries; it needs one per worker (effective_threads - 1 = " +
         std::to_string(width - 1) + ") or none");
   }
-  if (policy.pool_classes < 0 || policy.pool_classes > 3) {
+  if (policy.pool_classes < 0 || policy.pool_classes > platform::kMaxPoolClasses) {
     return Status::invalid_argument(
-        "ResolvedExecutionPolicy::pool_classes must be in [0, 3] (got " +
+        "ResolvedExecutionPolicy::pool_classes must be in [0, " +
+        std::to_string(platform::kMaxPoolClasses) + "] (got " +
         std::to_string(policy.pool_classes) + ")");
   }
   PoolConfig config;
@@ -69,7 +57,7 @@ Status TieredPool::create(const platform::ResolvedExecutionPolicy& policy,
   try {
     *out = std::make_shared<TieredPool>(
         std::move(config), policy.allow_nested_parallelism,
-        native_tier_widths(width, policy.pool_classes));
+        platform::pool_tier_widths(width, policy.pool_classes));
   } catch (const std::system_error& e) {
     return Status(StatusCode::kUnsupported,
                   std::string("could not start the pool's worker threads: ") +
@@ -90,15 +78,13 @@ TieredPool::TieredPool(PoolConfig full, bool allow_nested,
       tier_failed_(tier_widths_.size(), false) {}
 
 int TieredPool::routed_width(int w) const noexcept {
-  for (const int t : tier_widths_) {
-    if (t >= w) return t;
-  }
-  return width();
+  return platform::routed_width(tier_widths_, width(), w);
 }
 
 ThreadPool* TieredPool::route(int w) {
+  const int routed = routed_width(w);
   for (std::size_t k = 0; k < tier_widths_.size(); ++k) {
-    if (tier_widths_[k] < w) continue;
+    if (tier_widths_[k] != routed) continue;
     if (tiers_[k] == nullptr && !tier_failed_[k]) {
       // First use: build it (we hold busy_, so no region runs anywhere in
       // the family; tiers_mutex_ keeps pin_failures() readers consistent).

@@ -33,16 +33,10 @@
 #include "native/src/thread_pool.hpp"
 #include "tessera/platform/execution_policy.hpp"
 #include "tessera/platform/function_ref.hpp"
+#include "tessera/platform/pool_tiers.hpp"
 #include "tessera/platform/status.hpp"
 
 namespace tessera::native {
-
-// Tier widths below `full_width` for `pool_classes` halving classes,
-// ascending, without duplicates and without widths below 2 (a tier of one
-// participant is just the caller). E.g. (8, 2) -> {2, 4}; (16, 3) -> {2, 4,
-// 8}; (2, 2) -> {}; (6, 2) -> {3}. Mirrors core::pool_tier_widths (native/
-// cannot include core/), minus its serial tier.
-std::vector<int> native_tier_widths(int full_width, int pool_classes);
 
 class TieredPool {
  public:
@@ -60,9 +54,11 @@ class TieredPool {
   // ThreadPool::wait_for_recorders over the full pool and every built tier:
   // a Context's counters may be freed once this returns.
   void wait_for_recorders(const PoolCounters* counters) const;
+  // platform::pool_tier_widths(width(), pool_classes): the tiers the core's
+  // resolvers snap onto (one rule, platform/pool_tiers.hpp).
   const std::vector<int>& tier_widths() const noexcept { return tier_widths_; }
   // The pool a region of w participants issued now from outside any region
-  // would fork into: its width (w rounded up to a tier, or the full width).
+  // forks into: platform::routed_width over tier_widths().
   int routed_width(int w) const noexcept;
   // Tier pools built so far (tests).
   int built_tiers() const;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/src/parallel/bandwidth_resolver.hpp"
-#include "core/src/parallel/pool_tiers.hpp"
+#include "tessera/platform/pool_tiers.hpp"
 
 namespace tessera::core {
 namespace {
@@ -22,7 +22,8 @@ BandwidthFacts facts(int cores, bool l3 = true, int classes = 2) {
       platform::make_synthetic_topology(cores, 1, 1 * kMiB, l3 ? 32 * kMiB : 0);
   BandwidthFacts f;
   f.width = cores;
-  f.tiers = pool_tier_widths(cores, classes);
+  f.pool_width = cores;
+  f.tiers = platform::pool_tier_widths(cores, classes);
   f.cache = CacheFacts::from_topology(t);
   return f;
 }
@@ -112,25 +113,25 @@ TEST_CASE("rule 4: TESSERA_GEMV_THREAD_CAP replaces the ladder with a fixed widt
 }
 
 TEST_CASE("rule 5: at the floor the smallest rung; one rung up per 8x bytes; never full width") {
-  // 16 cores, 2 classes: tiers {4, 8, 16}, ladder {4, 8}.
+  // 16 cores, 2 classes: tiers (the ladder) {4, 8}.
   const BandwidthFacts f = facts(16);
-  CHECK(f.tiers == std::vector<int>{4, 8, 16});
+  CHECK(f.tiers == std::vector<int>{4, 8});
   CHECK(resolve_bandwidth(1 * kMiB, 0, kAuto, f, Knobs{}).workers == 4);
   CHECK(resolve_bandwidth(8 * kMiB - 1, 0, kAuto, f, Knobs{}).workers == 4);
   CHECK(resolve_bandwidth(8 * kMiB, 0, kAuto, f, Knobs{}).workers == 8);
   CHECK(resolve_bandwidth(64 * kMiB, 0, kAuto, f, Knobs{}).workers == 8);
   CHECK(resolve_bandwidth(1ull << 50, 0, kAuto, f, Knobs{}).workers == 8);
 
-  // 64 cores, 3 classes: tiers {8, 16, 32, 64}, ladder {8, 16, 32}.
+  // 64 cores, 3 classes: tiers (the ladder) {8, 16, 32}.
   Knobs three;
   const BandwidthFacts g = facts(64, true, 3);
-  CHECK(g.tiers == std::vector<int>{8, 16, 32, 64});
+  CHECK(g.tiers == std::vector<int>{8, 16, 32});
   CHECK(resolve_bandwidth(1 * kMiB, 0, kAuto, g, three).workers == 8);
   CHECK(resolve_bandwidth(8 * kMiB, 0, kAuto, g, three).workers == 16);
   CHECK(resolve_bandwidth(64 * kMiB, 0, kAuto, g, three).workers == 32);
   CHECK(resolve_bandwidth(512 * kMiB, 0, kAuto, g, three).workers == 32);
 
-  // 8 cores without an L3: floor = 512 KiB, tiers {2, 4, 8}, ladder {2, 4}.
+  // 8 cores without an L3: floor = 512 KiB, tiers (the ladder) {2, 4}.
   const BandwidthFacts h = facts(8, false);
   CHECK(resolve_bandwidth(512 * kKiB, 0, kAuto, h, Knobs{}).workers == 2);
   CHECK(resolve_bandwidth(4 * kMiB, 0, kAuto, h, Knobs{}).workers == 4);
@@ -149,10 +150,7 @@ TEST_CASE("rule 5: TESSERA_GEMV_TIER_STEP sets the bytes factor between rungs") 
 TEST_CASE("rule 5: no gradual ramp: the count is 1 below the floor, else exactly a rung") {
   for (int cores : {8, 16, 64}) {
     const BandwidthFacts f = facts(cores, true, 3);
-    std::vector<int> rungs;
-    for (int t : f.tiers) {
-      if (t > 1 && t < f.tiers.back()) rungs.push_back(t);
-    }
+    const std::vector<int> rungs = f.tiers;
     int previous = 1;
     for (std::uint64_t bytes = 1024; bytes < (1ull << 42); bytes = bytes * 5 / 4 + 1) {
       const int w = resolve_bandwidth(bytes, 0, kAuto, f, Knobs{}).workers;
@@ -165,20 +163,20 @@ TEST_CASE("rule 5: no gradual ramp: the count is 1 below the floor, else exactly
 }
 
 TEST_CASE("rule 5: with no tier between 1 and full width, the ladder is full width") {
-  // 2 cores: tiers {1, 2}.
+  // 2 cores: no tier (a halving of 2 is the caller alone).
   const BandwidthFacts two = facts(2);
-  CHECK(two.tiers == std::vector<int>{1, 2});
+  CHECK(two.tiers.empty());
   CHECK(resolve_bandwidth(1 * kMiB - 1, 0, kAuto, two, Knobs{}).workers == 1);
   CHECK(resolve_bandwidth(1 * kMiB, 0, kAuto, two, Knobs{}).workers == 2);
   CHECK(resolve_bandwidth(1ull << 40, 0, kAuto, two, Knobs{}).workers == 2);
   // TESSERA_POOL_CLASSES = 0: no tiers below full width.
   const BandwidthFacts flat = facts(8, true, 0);
-  CHECK(flat.tiers == std::vector<int>{8});
+  CHECK(flat.tiers.empty());
   CHECK(resolve_bandwidth(1 * kMiB, 0, kAuto, flat, Knobs{}).workers == 8);
 }
 
 TEST_CASE("rule 5: a rung above the kernel's width snaps down onto a tier") {
-  BandwidthFacts f = facts(16);  // tiers {4, 8, 16}
+  BandwidthFacts f = facts(16);  // tiers {4, 8}
   f.width = 6;                   // max_threads_per_kernel = 6
   CHECK(resolve_bandwidth(64 * kMiB, 0, kAuto, f, Knobs{}).workers == 4);
   f.width = 3;  // no tier fits: the width itself

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/src/parallel/batch_plan.hpp"
-#include "core/src/parallel/pool_tiers.hpp"
+#include "tessera/platform/pool_tiers.hpp"
 
 namespace tessera::core {
 namespace {
@@ -15,7 +15,8 @@ constexpr std::uint64_t kMiB = 1024 * 1024;
 BatchFacts facts(int cores, bool l3 = true) {
   BatchFacts f;
   f.width = cores;
-  f.tiers = pool_tier_widths(cores, 2);
+  f.pool_width = cores;
+  f.tiers = platform::pool_tier_widths(cores, 2);
   f.cache.l2_bytes = 1 * kMiB;
   f.cache.l3_bytes = l3 ? 32 * kMiB : 0;
   return f;
@@ -125,11 +126,11 @@ TEST_CASE("rule 7: many cache-resident elements are batch_parallel, snapped onto
   BatchPlan p = plan(1000, 64, 64, 64, facts(16));
   CHECK(p.kind == BatchPlanKind::kBatchParallel);
   CHECK(p.workers == 16);
-  // 60 x 64^3 = 15.7 M / 2 M = 7 -> snapped down onto tier 4 of {4, 8, 16}.
+  // 60 x 64^3 = 15.7 M / 2 M = 7 -> snapped down onto tier 4 of {4, 8}.
   p = plan(60, 64, 64, 64, facts(16));
   CHECK(p.kind == BatchPlanKind::kBatchParallel);
   CHECK(p.workers == 4);
-  // 2 cores: tiers {1, 2}.
+  // 2 cores: no tiers.
   p = plan(1000, 64, 64, 64, facts(2));
   CHECK(p.kind == BatchPlanKind::kBatchParallel);
   CHECK(p.workers == 2);

@@ -8,6 +8,7 @@
 
 #include "core/src/parallel/compute_resolver.hpp"
 #include "core/src/parallel/job_cursor.hpp"
+#include "tessera/platform/pool_tiers.hpp"
 #include "tests/core/gemm_test_util.hpp"
 
 namespace tessera::core {
@@ -15,11 +16,16 @@ namespace {
 
 ComputeKnobs x86() { return default_compute_knobs(platform::CpuArch::kX86_64); }
 
-ComputeRequest request(std::uint64_t mnk, Parallelism p, int width, std::int64_t jobs = 1 << 20) {
+// A request on a pool of `width` participants with x86-64's default of two
+// halving tiers (platform::default_pool_classes).
+ComputeRequest request(std::uint64_t mnk, Parallelism p, int width, std::int64_t jobs = 1 << 20,
+                       int pool_classes = 2) {
   ComputeRequest r;
   r.mnk = mnk;
   r.parallelism = p;
   r.width = width;
+  r.pool_width = width;
+  r.pool_classes = pool_classes;
   r.jobs = jobs;
   return r;
 }
@@ -29,21 +35,19 @@ TEST_CASE("defaults per architecture: full width 110e6 on x86-64, 14e6 on aarch6
   CHECK(default_compute_knobs(platform::CpuArch::kAarch64).full_width_mnk == 14'000'000);
   CHECK(default_compute_knobs(platform::CpuArch::kX86_64).parallel_threshold == 48 * 48 * 256);
   CHECK(default_compute_knobs(platform::CpuArch::kX86_64).par_mnk_per_worker == 2'000'000);
-  CHECK(default_compute_knobs(platform::CpuArch::kX86_64).pool_classes == 2);
-  CHECK(default_compute_knobs(platform::CpuArch::kAarch64).pool_classes == 1);
-  CHECK(default_compute_knobs(platform::CpuArch::kWasm32).pool_classes == 0);
+  CHECK(platform::default_pool_classes(platform::CpuArch::kX86_64) == 2);
+  CHECK(platform::default_pool_classes(platform::CpuArch::kAarch64) == 1);
+  CHECK(platform::default_pool_classes(platform::CpuArch::kWasm32) == 0);
   Knobs knobs;
   knobs.parallel_threshold = 7;
   knobs.par_mnk_per_worker = 9;
   knobs.full_width_mnk = 11;
-  knobs.pool_classes = 1;
   knobs.parallel_oversample = 3;
   knobs.packed_oversample = 5;
   const ComputeKnobs k = compute_knobs(knobs, platform::CpuArch::kX86_64);
   CHECK(k.parallel_threshold == 7);
   CHECK(k.par_mnk_per_worker == 9);
   CHECK(k.full_width_mnk == 11);
-  CHECK(k.pool_classes == 1);
   CHECK(k.parallel_oversample == 3);
   CHECK(k.packed_oversample == 5);
 }
@@ -82,7 +86,7 @@ TEST_CASE("explicit threads(n): exactly n, capped only by width and jobs") {
   const ComputePlan three = resolve_compute(request(big, Parallelism::threads(3), 16), x86());
   CHECK(three.workers == 3);
   CHECK(three.rule == ComputeRule::kExplicit);
-  // It forks into the smallest tier holding it (16 -> tiers 4, 8, 16).
+  // It forks into the smallest pool holding it (16 -> tiers 4, 8; full 16).
   CHECK(three.tier == 4);
   CHECK(resolve_compute(request(big, Parallelism::threads(5), 16), x86()).tier == 8);
   // Width cap.
@@ -120,6 +124,23 @@ TEST_CASE("automatic: mnk / per-worker, snapped down onto a tier below full widt
   CHECK(resolve_compute(request(60'000'000, {}, 16, 5), k).workers == 4);
 }
 
+TEST_CASE("max_threads_per_kernel below the pool width: tiers stay the pool's own") {
+  // A pool of 8 (tiers 2, 4) with kernels limited to 6 participants.
+  ComputeRequest r = request(13'000'000, {}, 6);  // 6 -> tier 4, not a halving of 6
+  r.pool_width = 8;
+  ComputePlan p = resolve_compute(r, x86());
+  CHECK(p.workers == 4);
+  CHECK(p.tier == 4);
+  r.mnk = 1ull << 30;  // full width: 6 participants fork into the full pool
+  p = resolve_compute(r, x86());
+  CHECK(p.workers == 6);
+  CHECK(p.tier == 8);
+  r.parallelism = Parallelism::threads(3);  // the smallest pool holding 3
+  p = resolve_compute(r, x86());
+  CHECK(p.workers == 3);
+  CHECK(p.tier == 4);
+}
+
 TEST_CASE("full width: from TESSERA_FULL_WIDTH_MNK the automatic path uses every core") {
   const ComputeKnobs k = x86();
   for (int width : {2, 8, 16, 64}) {
@@ -130,15 +151,15 @@ TEST_CASE("full width: from TESSERA_FULL_WIDTH_MNK the automatic path uses every
   }
   // aarch64's lower threshold.
   const ComputeKnobs arm = default_compute_knobs(platform::CpuArch::kAarch64);
-  CHECK(resolve_compute(request(14'000'000, {}, 8), arm).workers == 8);
-  CHECK(resolve_compute(request(13'999'999, {}, 8), arm).workers == 4);  // 6 -> tier 4
+  CHECK(resolve_compute(request(14'000'000, {}, 8, 1 << 20, 1), arm).workers == 8);
+  CHECK(resolve_compute(request(13'999'999, {}, 8, 1 << 20, 1), arm).workers == 4);  // 6 -> tier 4
   // Still capped by jobs.
   CHECK(resolve_compute(request(1ull << 32, {}, 64, 10), k).workers == 10);
 }
 
 TEST_CASE("no tiers (wasm pool): the automatic count is not snapped") {
   ComputeKnobs k = default_compute_knobs(platform::CpuArch::kWasm32);
-  const ComputePlan plan = resolve_compute(request(7'000'000, {}, 8), k);
+  const ComputePlan plan = resolve_compute(request(7'000'000, {}, 8, 1 << 20, 0), k);
   CHECK(plan.workers == 3);
   CHECK(plan.rule == ComputeRule::kAutomatic);
 }
@@ -146,7 +167,7 @@ TEST_CASE("no tiers (wasm pool): the automatic count is not snapped") {
 TEST_CASE("the per-worker knob scales the automatic ramp") {
   ComputeKnobs k = default_compute_knobs(platform::CpuArch::kWasm32);
   k.par_mnk_per_worker = 1'000'000;
-  CHECK(resolve_compute(request(7'000'000, {}, 8), k).workers == 7);
+  CHECK(resolve_compute(request(7'000'000, {}, 8, 1 << 20, 0), k).workers == 7);
 }
 
 TEST_CASE("generic grain: about oversample chunks per worker") {

@@ -12,7 +12,6 @@
 #include "core/src/api/context_state.hpp"
 #include "core/src/parallel/execute_ranges.hpp"
 #include "support/test_support.hpp"
-#include "tessera/platform/execution_scope.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera {
@@ -137,9 +136,9 @@ TEST_CASE("an injected topology resolves and the executor has that width") {
   CHECK(c.topology().notes.front() == "synthetic topology");
 
   // The context's executor runs every block exactly once.
-  platform::ExecutorScope scope(c.state()->executor);
   std::vector<int> hits(100'000, 0);
-  core::execute_ranges(hits.size(), {1000, 8, 0, 0}, [&](std::size_t b, std::size_t e) {
+  core::execute_ranges(c.state()->range_target(), hits.size(), {1000, 8, 0, 0},
+                       [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) ++hits[i];
   });
   CHECK(hits == std::vector<int>(hits.size(), 1));
@@ -275,7 +274,6 @@ TEST_CASE("failed worker pins are reported in the resolved policy") {
   REQUIRE(before.worker_cpus.size() == 1);
   const int cpu = before.worker_cpus[0];
   // Make sure the worker has started (pins happen as workers start).
-  platform::ExecutorScope scope(c.state()->executor);
   std::atomic<int> calls{0};
   c.state()->executor->run(2, [&](int) { calls.fetch_add(1); });
   CHECK(calls.load() == 2);

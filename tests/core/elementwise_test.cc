@@ -3,10 +3,12 @@
 // single IEEE operations per element, so every level must agree exactly).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <vector>
 
 #include "support/test_support.hpp"
 
@@ -106,6 +108,44 @@ TEST_CASE("results do not depend on the executor width") {
       check_against_naive(Op::kRelu, context);
       CHECK(executor->runs() > 0);  // large lengths really went wide
     }
+  }
+}
+
+// Records the widest region it was asked to run; runs every participant
+// on the calling thread.
+class WidestRunExecutor final : public platform::Executor {
+ public:
+  explicit WidestRunExecutor(int width) : width_(width) {}
+  int width() const noexcept override { return width_; }
+  void run(int participants, FunctionRef<void(int)> body) override {
+    widest_ = std::max(widest_, participants);
+    for (int p = 0; p < participants; ++p) body(p);
+  }
+  int widest() const { return widest_; }
+
+ private:
+  int width_;
+  int widest_ = 0;
+};
+
+TEST_CASE("elementwise kernels use at most max_threads_per_kernel participants") {
+  const std::size_t n = 40 * 16 * 1024;  // 40 blocks of the 16 Ki minimum
+  const std::vector<float> a = test::random_f32(n, 5), b = test::random_f32(n, 6);
+  std::vector<float> out(n);
+  for (int limit : {1, 2, 3}) {
+    CAPTURE(limit);
+    auto executor = std::make_shared<WidestRunExecutor>(8);
+    ContextOptions options;
+    options.read_environment = false;
+    options.executor = executor;
+    options.policy.max_threads_per_kernel = limit;
+    Context context;
+    REQUIRE(Context::create(options, &context).ok());
+    REQUIRE(context.resolved_policy().max_threads_per_kernel == limit);
+    REQUIRE(try_add(context, a, b, out).ok());
+    REQUIRE(try_relu(context, a, out).ok());
+    // One participant runs inline, without a region.
+    CHECK(executor->widest() == (limit == 1 ? 0 : limit));
   }
 }
 

@@ -8,7 +8,7 @@
 
 #include "core/src/parallel/execute_ranges.hpp"
 #include "support/test_support.hpp"
-#include "tessera/platform/execution_scope.hpp"
+#include "tessera/platform/executor.hpp"
 
 namespace tessera::core {
 namespace {
@@ -74,11 +74,10 @@ TEST_CASE("execute: every index covered exactly once on any width") {
   for (int width : {1, 2, 3, 4, 7, 8}) {
     for (std::size_t total : {0u, 1u, 100u, 5000u, 100'001u}) {
       test::ReverseSerialExecutor executor(width);
-      platform::ExecutorScope scope(&executor);
       std::vector<int> hits(total, 0);
-      execute_costed_ranges(total, cost, [&](std::size_t b, std::size_t e) {
+      execute_costed_ranges({&executor, width}, total, cost, [&](std::size_t b, std::size_t e) {
         CHECK(b < e);
-        CHECK(platform::region_depth() == 1);
+        CHECK(platform::parallel_body_depth() == 1);
         for (std::size_t i = b; i < e; ++i) ++hits[i];
       });
       CHECK(hits == std::vector<int>(total, 1));
@@ -90,7 +89,7 @@ TEST_CASE("execute: every index covered exactly once on any width") {
 TEST_CASE("execute: nested calls and calls without an executor are one block") {
   const RangeCost cost{4, 4, 100, 1};
   int calls = 0;
-  execute_costed_ranges(1'000'000, cost, [&](std::size_t b, std::size_t e) {
+  execute_costed_ranges({}, 1'000'000, cost, [&](std::size_t b, std::size_t e) {
     ++calls;
     CHECK(b == 0);
     CHECK(e == 1'000'000u);
@@ -98,10 +97,10 @@ TEST_CASE("execute: nested calls and calls without an executor are one block") {
   CHECK(calls == 1);
 
   test::ReverseSerialExecutor executor(4);
-  platform::ExecutorScope scope(&executor);
+  const RangeTarget target{&executor, 4};
   int inner = 0;
-  execute_costed_ranges(1'000'000, cost, [&](std::size_t, std::size_t) {
-    execute_costed_ranges(1'000'000, cost, [&](std::size_t b, std::size_t e) {
+  execute_costed_ranges(target, 1'000'000, cost, [&](std::size_t, std::size_t) {
+    execute_costed_ranges(target, 1'000'000, cost, [&](std::size_t b, std::size_t e) {
       ++inner;
       CHECK(b == 0);
       CHECK(e == 1'000'000u);

@@ -5,7 +5,7 @@
 
 #include "core/src/parallel/execute_ranges.hpp"
 #include "support/test_support.hpp"
-#include "tessera/platform/execution_scope.hpp"
+#include "tessera/platform/executor.hpp"
 #include "tessera/platform/serial_executor.hpp"
 
 namespace tessera::core {
@@ -48,9 +48,8 @@ TEST_CASE("execute: every index covered exactly once, on any width") {
   for (int width : {1, 2, 3, 4, 7, 8}) {
     for (std::size_t total : {0u, 1u, 5u, 64u, 1000u, 4097u}) {
       test::ReverseSerialExecutor executor(width);
-      platform::ExecutorScope scope(&executor);
       std::vector<int> hits(total, 0);
-      execute_ranges(total, {1, 8, 0, 0}, [&](std::size_t b, std::size_t e) {
+      execute_ranges({&executor, width}, total, {1, 8, 0, 0}, [&](std::size_t b, std::size_t e) {
         CHECK(b < e);
         for (std::size_t i = b; i < e; ++i) ++hits[i];
       });
@@ -60,9 +59,8 @@ TEST_CASE("execute: every index covered exactly once, on any width") {
 }
 
 TEST_CASE("execute: without an executor the call is serial") {
-  REQUIRE(platform::current_executor() == nullptr);
   int calls = 0;
-  execute_ranges(1 << 16, {1, 1, 0, 0}, [&](std::size_t b, std::size_t e) {
+  execute_ranges({nullptr, 8}, 1 << 16, {1, 1, 0, 0}, [&](std::size_t b, std::size_t e) {
     ++calls;
     CHECK(b == 0);
     CHECK(e == (1u << 16));
@@ -72,12 +70,12 @@ TEST_CASE("execute: without an executor the call is serial") {
 
 TEST_CASE("execute: callbacks run inside a region; nested calls are one block") {
   test::ReverseSerialExecutor executor(4);
-  platform::ExecutorScope scope(&executor);
+  const RangeTarget target{&executor, 4};
   int inner_calls = 0;
-  execute_ranges(4000, {1, 1, 0, 0}, [&](std::size_t, std::size_t) {
-    CHECK(platform::region_depth() == 1);
-    execute_ranges(4000, {1, 1, 0, 0}, [&](std::size_t b, std::size_t e) {
-      CHECK(platform::region_depth() == 2);
+  execute_ranges(target, 4000, {1, 1, 0, 0}, [&](std::size_t, std::size_t) {
+    CHECK(platform::parallel_body_depth() == 1);
+    execute_ranges(target, 4000, {1, 1, 0, 0}, [&](std::size_t b, std::size_t e) {
+      CHECK(platform::parallel_body_depth() == 2);
       CHECK(b == 0);
       CHECK(e == 4000);
       ++inner_calls;
@@ -85,7 +83,20 @@ TEST_CASE("execute: callbacks run inside a region; nested calls are one block") 
   });
   CHECK(inner_calls == 4);
   CHECK(executor.runs() == 1);
-  CHECK(platform::region_depth() == 0);
+  CHECK(platform::parallel_body_depth() == 0);
+}
+
+TEST_CASE("execute: a nested target is one block even outside any region") {
+  test::ReverseSerialExecutor executor(4);
+  int calls = 0;
+  execute_ranges({&executor, 4, /*nested=*/true}, 4000, {1, 1, 0, 0},
+                 [&](std::size_t b, std::size_t e) {
+                   CHECK(b == 0);
+                   CHECK(e == 4000);
+                   ++calls;
+                 });
+  CHECK(calls == 1);
+  CHECK(executor.runs() == 0);
 }
 
 TEST_CASE("serial executor runs every participant in order on the caller") {

@@ -209,8 +209,19 @@ void check_tiny_blocking(Isa isa) {
     ks = state->table->gemm.f64;
   }
   REQUIRE(ks != nullptr);
-  const core::ComputeKnobs knobs = core::compute_knobs(state->knobs, platform::cpu_features().arch);
   const core::GemmBlocking tiny{2 * ks->mr, 2 * ks->nr, 5};
+  // The request of a width-4 executor without tiers, for each shape below.
+  auto request = [&](std::int64_t m, std::int64_t n, std::int64_t k, Parallelism p) {
+    core::GemmRequest r;
+    r.m = m, r.n = n, r.k = k;
+    r.mr = ks->mr, r.nr = ks->nr, r.direct_mr = ks->direct_mr;
+    r.cache_blocking = tiny;
+    r.parallelism = p;
+    r.width = 4;
+    r.knobs = state->compute_knobs;
+    r.explain = true;
+    return r;
+  };
   int index = 0;
   for (const Mnk d : {Mnk{1, 1, 1}, Mnk{37, 71, 23}, Mnk{60, 9, 11}, Mnk{5, 130, 16}}) {
     Shape s;
@@ -226,9 +237,8 @@ void check_tiny_blocking(Isa isa) {
     for (int w = 1; w <= 4; ++w) {
       std::vector<T> c = o.c;
       pr.c = c.data();
-      const core::GemmDecision decision = core::decide_gemm(
-          ks->mr, ks->nr, tiny, s.m, s.n, s.k, Parallelism::threads(w), 4, false, false,
-          false, false, ks->direct_mr, knobs, true);
+      const core::GemmDecision decision =
+          core::decide_gemm(request(s.m, s.n, s.k, Parallelism::threads(w)));
       const std::int64_t jobs = (s.m + ks->mr - 1) / ks->mr *
                                 ((std::min<std::int64_t>(s.n, tiny.nc) + ks->nr - 1) / ks->nr);
       CHECK(decision.compute.workers == std::min<std::int64_t>(w, jobs));
@@ -245,9 +255,9 @@ void check_tiny_blocking(Isa isa) {
     // The direct path with the same kc gives the same bits as the driver.
     std::vector<T> c = o.c;
     pr.c = c.data();
-    core::GemmDecision decision = core::decide_gemm(ks->mr, ks->nr, tiny, s.m, s.n, s.k,
-                                                    Parallelism::serial(), 4, false, false,
-                                                    true, true, ks->direct_mr, knobs, false);
+    core::GemmRequest direct = request(s.m, s.n, s.k, Parallelism::serial());
+    direct.direct_ok = direct.direct_fits = true;
+    core::GemmDecision decision = core::decide_gemm(direct);
     decision.direct = true;
     REQUIRE(core::run_direct(*ks, pr, decision.blocking.kc, static_cast<const T*>(nullptr)).ok());
     CHECK_MESSAGE(test::gemm::same_bits(first, c), isa_name(isa), " direct ", s.describe());

@@ -690,14 +690,5 @@ TEST_CASE("BadWorkerCpuListIsAnErrorNamingTheField") {
   CHECK(pool == nullptr);
 }
 
-TEST_CASE("NativeTierWidthsHalveAndDropSerialTiers") {
-  CHECK(native_tier_widths(8, 2) == std::vector<int>{2, 4});
-  CHECK(native_tier_widths(16, 3) == std::vector<int>{2, 4, 8});
-  CHECK(native_tier_widths(16, 0).empty());
-  CHECK(native_tier_widths(2, 2).empty());
-  CHECK(native_tier_widths(6, 2) == std::vector<int>{3});
-  CHECK(native_tier_widths(5, 3) == std::vector<int>{2});
-}
-
 }  // namespace
 }  // namespace tessera::native

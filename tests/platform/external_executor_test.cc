@@ -11,7 +11,6 @@
 
 #include "core/src/parallel/execute_ranges.hpp"
 #include "tessera/platform/build_config.h"
-#include "tessera/platform/execution_scope.hpp"
 #include "tessera/platform/external_executor.hpp"
 
 #if TESSERA_THREADS_USABLE
@@ -79,13 +78,10 @@ TEST_CASE("BadOptionsAreErrorsNamingTheField") {
 TEST_CASE("ExternalExecutorDrivesExecuteRanges") {
   auto e = make(3, AppParallelFor{});
   std::vector<int> data(1000, 0);
-  {
-    ExecutorScope scope(e.get());
-    core::execute_ranges(data.size(), {.min_block = 10},
-                         [&](std::size_t b, std::size_t end) {
-                           for (std::size_t i = b; i < end; ++i) data[i] += static_cast<int>(i);
-                         });
-  }
+  core::execute_ranges({e.get(), e->width()}, data.size(), {.min_block = 10},
+                       [&](std::size_t b, std::size_t end) {
+                         for (std::size_t i = b; i < end; ++i) data[i] += static_cast<int>(i);
+                       });
   for (std::size_t i = 0; i < data.size(); ++i) REQUIRE(data[i] == static_cast<int>(i));
   CHECK(e->counters().dispatches == 1);
 }

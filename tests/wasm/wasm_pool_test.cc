@@ -19,7 +19,6 @@
 #include "support/test_support.hpp"
 #include "tessera/execution.hpp"
 #include "tessera/platform/build_config.h"
-#include "tessera/platform/execution_scope.hpp"
 #include "tessera/platform/executor.hpp"
 
 #if TESSERA_THREADS_USABLE
@@ -94,9 +93,8 @@ TEST_CASE("execute_ranges spreads over the pool and matches the serial result") 
   std::vector<int> block_of(n, -1);
   int blocks = 0;
   {
-    platform::ExecutorScope scope(&executor);
     std::atomic<int> calls{0};
-    core::execute_ranges(n, {1024, 64, 0, 0}, [&](std::size_t b, std::size_t e) {
+    core::execute_ranges({&executor, width}, n, {1024, 64, 0, 0}, [&](std::size_t b, std::size_t e) {
       const int block = calls.fetch_add(1);
       for (std::size_t i = b; i < e; ++i) {
         out[i] = static_cast<double>(i) * 0.5 + 1.0;

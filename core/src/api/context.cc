@@ -4,10 +4,10 @@
 #include <string>
 
 #include "core/src/api/context_state.hpp"
-#include "core/src/parallel/pool_tiers.hpp"
 #include "core/src/registry/kernel_registry.hpp"
 #include "tessera/platform/cpu_features.hpp"
 #include "tessera/platform/pool_provider.hpp"
+#include "tessera/platform/pool_tiers.hpp"
 #include "tessera/platform/serial_executor.hpp"
 
 namespace tessera {
@@ -71,7 +71,7 @@ Status resolve_execution(const ContextOptions& options, detail::ContextState* st
   // architecture's default.
   resolved.pool_classes = state->knobs.pool_classes
                               ? static_cast<int>(*state->knobs.pool_classes)
-                              : core::default_pool_classes(platform::cpu_features().arch);
+                              : platform::default_pool_classes(platform::cpu_features().arch);
 
   if (options.executor != nullptr) {
     // The application's executor decides how many participants exist.
@@ -131,6 +131,7 @@ Status make_state(const ContextOptions& options,
   }
   TESSERA_RETURN_IF_ERROR(validate_knobs(options.knobs));
   state->knobs = merge(knobs, options.knobs);
+  state->compute_knobs = core::compute_knobs(state->knobs, platform::cpu_features().arch);
 
   // The isa option wins over TESSERA_ISA; the message names whichever asked.
   const Isa* forced = nullptr;

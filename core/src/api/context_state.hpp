@@ -1,6 +1,10 @@
 // What a Context holds. Immutable after creation; shared by handle copies.
 #pragma once
 
+#include <algorithm>
+
+#include "core/src/parallel/compute_resolver.hpp"
+#include "core/src/parallel/execute_ranges.hpp"
 #include "core/src/registry/kernel_table.hpp"
 #include "tessera/context.hpp"
 #include "tessera/platform/executor.hpp"
@@ -10,6 +14,9 @@ namespace tessera::detail {
 struct ContextState {
   ContextOptions options;
   Knobs knobs;  // environment merged with options.knobs
+  // The compute-bound resolver's knobs, defaults filled in: made once here,
+  // not per call.
+  core::ComputeKnobs compute_knobs;
   const core::KernelTable* table = nullptr;
   platform::Topology topology;
   platform::ResolvedExecutionPolicy resolved;
@@ -17,6 +24,24 @@ struct ContextState {
   // application's executor, or null for the process-wide serial executor.
   std::shared_ptr<platform::Executor> executor_owner;
   platform::Executor* executor = nullptr;  // never null
+
+  // Participants one kernel call may use: the executor's width lowered by
+  // max_threads_per_kernel (SPEC 2.3's "cores"). Every driver passes this
+  // (and `executor`) explicitly; nothing reads a thread-local executor.
+  int kernel_width() const noexcept {
+    const int width = std::min(executor->width(), resolved.max_threads_per_kernel);
+    return width > 1 ? width : 1;
+  }
+  // The call is made from inside a parallel region (a pool worker, or a
+  // range callback) and the policy does not allow nested parallelism: it
+  // runs as one block on the calling thread.
+  bool nested_call() const noexcept {
+    return platform::parallel_body_depth() > 0 && !resolved.allow_nested_parallelism;
+  }
+  // Where this context's range kernels (elementwise, ...) run.
+  core::RangeTarget range_target() const noexcept {
+    return {executor, kernel_width(), nested_call()};
+  }
 };
 
 // The state behind `context`, or the reason there is none.

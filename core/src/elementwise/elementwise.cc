@@ -5,7 +5,6 @@
 #include "core/src/api/context_state.hpp"
 #include "core/src/api/validate.hpp"
 #include "core/src/parallel/execute_ranges.hpp"
-#include "tessera/platform/execution_scope.hpp"
 
 namespace tessera {
 namespace {
@@ -44,8 +43,7 @@ Status binary(const Context& context, std::span<const float> a,
 
   const core::BinaryF32Fn fn = state->table->elementwise.*entry;
   if (fn == nullptr) return Status::internal("kernel table has no entry");
-  platform::ExecutorScope scope(state->executor);
-  core::execute_ranges(n, kStreamingSchedule,
+  core::execute_ranges(state->range_target(), n, kStreamingSchedule,
                        [&](std::size_t begin, std::size_t end) {
                          fn(a.data() + begin, b.data() + begin,
                             out.data() + begin, end - begin);
@@ -76,8 +74,7 @@ Status try_relu(const Context& context, std::span<const float> x,
   TESSERA_RETURN_IF_ERROR(core::check_in_place_or_disjoint(
       x.data(), out.data(), n * sizeof(float), "x", "out"));
   const core::UnaryF32Fn fn = state->table->elementwise.relu_f32;
-  platform::ExecutorScope scope(state->executor);
-  core::execute_ranges(n, kStreamingSchedule,
+  core::execute_ranges(state->range_target(), n, kStreamingSchedule,
                        [&](std::size_t begin, std::size_t end) {
                          fn(x.data() + begin, out.data() + begin, end - begin);
                        });

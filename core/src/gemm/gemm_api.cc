@@ -14,7 +14,6 @@
 #include "core/src/registry/kernel_registry.hpp"
 #include "tessera/gemm.hpp"
 #include "tessera/platform/cpu_features.hpp"
-#include "tessera/platform/execution_scope.hpp"
 
 namespace tessera {
 
@@ -328,18 +327,31 @@ std::uint64_t l2_of(const core::GemmKernelSet<T>& ks) {
                                                                : core::host_cache_facts().l2;
 }
 
-// The participants one call may use (SPEC 2.3): the executor's width,
-// lowered by the policy's max_threads_per_kernel.
-int width_of(const detail::ContextState& state) {
-  int width = state.executor->width();
-  if (state.resolved.max_threads_per_kernel > 0) {
-    width = std::min(width, state.resolved.max_threads_per_kernel);
-  }
-  return std::max(1, width);
-}
-
-core::ComputeKnobs knobs_of(const detail::ContextState& state) {
-  return core::compute_knobs(state.knobs, platform::cpu_features().arch);
+// decide_gemm's request for a canonical m x n x k problem on `state`: the
+// one place a call and a plan (try_plan_gemm) describe their problem, so
+// the plan shows exactly what the call runs.
+template <class T>
+core::GemmRequest gemm_request(const detail::ContextState& state,
+                               const core::GemmKernelSet<T>& ks,
+                               const core::GemmBlocking& blocking, std::int64_t m,
+                               std::int64_t n, std::int64_t k, Parallelism parallelism,
+                               bool a_prepacked, bool explain) {
+  core::GemmRequest r;
+  r.m = m, r.n = n, r.k = k;
+  r.mr = ks.mr, r.nr = ks.nr;
+  r.cache_blocking = blocking;
+  r.direct_ok = ks.direct != nullptr && !a_prepacked;
+  r.direct_mr = ks.direct_mr;
+  r.direct_fits = core::direct_suits(m, n, k, blocking.kc, ks.nr, sizeof(T), l2_of(ks));
+  r.a_prepacked = a_prepacked;
+  r.parallelism = parallelism;
+  r.width = state.kernel_width();
+  r.pool_width = state.executor->width();
+  r.pool_classes = state.resolved.pool_classes;
+  r.nested = state.nested_call();
+  r.knobs = state.compute_knobs;
+  r.explain = explain;
+  return r;
 }
 
 // Runs a validated, non-trivial canonical problem. Inlined (like gemm_impl
@@ -361,25 +373,19 @@ TESSERA_QUICK_INLINE inline Status execute(const detail::ContextState& state,
                             " has no gemm " + dtype_name(dtype_of<T>()));
   }
   const core::GemmBlocking& blocking = cached_blocking<T>(*state.table);
+  const core::GemmRequest request = gemm_request(state, *ks, blocking, pr.m, pr.n, pr.k,
+                                                 parallelism, packed_a != nullptr, false);
   // Small products the serial gate keeps on the caller go straight to the
   // direct path: exactly the calls decide_gemm would send there, without
   // building a plan.
-  const std::uint64_t mnk = static_cast<std::uint64_t>(pr.m) * static_cast<std::uint64_t>(pr.n) *
-                            static_cast<std::uint64_t>(pr.k);
-  const bool direct_fits = core::direct_suits(pr.m, pr.n, pr.k, blocking.kc, ks->nr, sizeof(T), l2_of(*ks));
-  if (packed_a == nullptr && ks->direct != nullptr && direct_fits) {
-    const std::uint64_t threshold = state.knobs.parallel_threshold
-                                        ? *state.knobs.parallel_threshold
-                                        : core::ComputeKnobs{}.parallel_threshold;
-    if (parallelism.is_serial() || mnk < threshold) {
+  if (request.direct_ok && request.direct_fits) {
+    const std::uint64_t mnk = static_cast<std::uint64_t>(pr.m) *
+                              static_cast<std::uint64_t>(pr.n) * static_cast<std::uint64_t>(pr.k);
+    if (parallelism.is_serial() || core::below_serial_gate(mnk, request.knobs)) {
       return core::run_direct(*ks, pr, blocking.kc, packed_b);
     }
   }
-  const core::GemmDecision decision = core::decide_gemm(
-      ks->mr, ks->nr, blocking, pr.m, pr.n, pr.k, parallelism,
-      width_of(state), platform::region_depth() > 0, packed_a != nullptr,
-      ks->direct != nullptr && packed_a == nullptr, direct_fits, ks->direct_mr, knobs_of(state),
-      false);
+  const core::GemmDecision decision = core::decide_gemm(request);
   if (decision.direct) {
     if (decision.compute.workers == 1) {
       return core::run_direct(*ks, pr, decision.blocking.kc, packed_b);
@@ -621,7 +627,7 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
   plan.isa = state->table->isa;
   plan.family = state->table->family;
   plan.m = m, plan.n = n, plan.k = k;
-  plan.width = width_of(*state);
+  plan.width = state->kernel_width();
   if (plan.family == KernelFamily::kNaive) {
     plan.worker_rule = "naive";
     plan.worker_reason = "the naive reference is serial";
@@ -632,13 +638,8 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
   const std::int64_t cn = layout == Layout::kRowMajor ? n : m;
   auto fill = [&](auto* ks) {
     if (ks == nullptr) return Status::internal("kernel table has no gemm kernels");
-    const core::GemmBlocking blocking = blocking_of(*ks);
     const core::GemmDecision d = core::decide_gemm(
-        ks->mr, ks->nr, blocking, cm, cn, k, parallelism, plan.width,
-        platform::region_depth() > 0, false, ks->direct != nullptr,
-        core::direct_suits(cm, cn, k, blocking.kc, ks->nr, plan.dtype == Dtype::kF32 ? 4 : 8,
-                           l2_of(*ks)),
-        ks->direct_mr, knobs_of(*state), true);
+        gemm_request(*state, *ks, blocking_of(*ks), cm, cn, k, parallelism, false, true));
     plan.mr = ks->mr, plan.nr = ks->nr;
     plan.mc = d.blocking.mc, plan.nc = d.blocking.nc, plan.kc = d.blocking.kc;
     plan.workers = d.compute.workers;

@@ -1,7 +1,6 @@
 #include "core/src/gemm/gemm_blocking.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "tessera/platform/topology.hpp"
 
@@ -49,8 +48,6 @@ GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
   // ran at 60% of mc 84 (sgemm 1024); 56..168 were within noise.
   b.mc = std::max<std::int64_t>(mr, round_down((l2 / 8) / (b.kc * s), mr));
   // nc: the packed B block is a quarter of L3 (half of L2 without an L3).
-  if (const char* e = std::getenv("XKC")) b.kc = std::atoll(e);
-  if (const char* e = std::getenv("XMC")) b.mc = std::atoll(e);
   const std::int64_t b_bytes = l3 != 0 ? l3 / 4 : l2 / 2;
   b.nc = std::min(round_down(kMaxNc, nr), round_down(b_bytes / (b.kc * s), nr));
   return b;

@@ -4,7 +4,7 @@
 
 #include "core/src/gemm/gemm_workspace.hpp"
 #include "core/src/parallel/job_cursor.hpp"
-#include "tessera/platform/execution_scope.hpp"
+#include "tessera/platform/executor.hpp"
 
 namespace tessera::core {
 namespace {
@@ -14,41 +14,39 @@ std::int64_t round_up(std::int64_t a, std::int64_t b) { return ceil_div(a, b) * 
 
 }  // namespace
 
-GemmDecision decide_gemm(int mr, int nr, const GemmBlocking& cache_blocking,
-                         std::int64_t m, std::int64_t n, std::int64_t k,
-                         Parallelism parallelism, int width, bool nested,
-                         bool a_prepacked, bool direct_ok, bool direct_fits,
-                         int direct_mr, const ComputeKnobs& knobs, bool explain) {
+GemmDecision decide_gemm(const GemmRequest& r) {
   GemmDecision d;
-  d.blocking = cache_blocking;
-  const std::int64_t n_nt = ceil_div(std::min(n, cache_blocking.nc), nr);
+  d.blocking = r.cache_blocking;
+  const std::int64_t n_nt = ceil_div(std::min(r.n, r.cache_blocking.nc), r.nr);
   ComputeRequest request;
-  request.mnk = static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) *
-                static_cast<std::uint64_t>(k);
+  request.mnk = static_cast<std::uint64_t>(r.m) * static_cast<std::uint64_t>(r.n) *
+                static_cast<std::uint64_t>(r.k);
   // The finest job list the driver could build (row blocks of one tile).
-  request.jobs = ceil_div(m, mr) * n_nt;
-  request.parallelism = parallelism;
-  request.width = width;
-  request.nested = nested;
-  request.explain = explain;
-  d.compute = resolve_compute(request, knobs);
+  request.jobs = ceil_div(r.m, r.mr) * n_nt;
+  request.parallelism = r.parallelism;
+  request.width = r.width;
+  request.pool_width = r.pool_width;
+  request.pool_classes = r.pool_classes;
+  request.nested = r.nested;
+  request.explain = r.explain;
+  d.compute = resolve_compute(request, r.knobs);
   const int w = d.compute.workers;
-  d.blocking.mc = row_block_for_workers(cache_blocking.mc, m, mr, w);
-  const std::int64_t n_mc = ceil_div(m, d.blocking.mc);
+  d.blocking.mc = row_block_for_workers(r.cache_blocking.mc, r.m, r.mr, w);
+  const std::int64_t n_mc = ceil_div(r.m, d.blocking.mc);
   d.jobs_first_step = n_mc * n_nt;
-  d.parallel_oversample = knobs.parallel_oversample;
-  d.packed_oversample = knobs.packed_oversample;
-  d.direct = direct_ok && direct_fits;
+  d.parallel_oversample = r.knobs.parallel_oversample;
+  d.packed_oversample = r.knobs.packed_oversample;
+  d.direct = r.direct_ok && r.direct_fits;
   if (d.direct) {
     // The direct path's own job list: C tiles of direct_mr x nr, nothing
     // packed, so the generic grain.
-    d.jobs_first_step = ceil_div(m, direct_mr) * ceil_div(n, nr);
-    d.grain = generic_grain(d.jobs_first_step, w, knobs.parallel_oversample);
+    d.jobs_first_step = ceil_div(r.m, r.direct_mr) * ceil_div(r.n, r.nr);
+    d.grain = generic_grain(d.jobs_first_step, w, r.knobs.parallel_oversample);
     return d;
   }
-  const GrainPlan packed = packed_lhs_grain(n_mc, n_nt, w, knobs.packed_oversample);
-  d.shared_a = a_prepacked || use_shared_a_prepack(w, packed);
-  d.grain = d.shared_a ? generic_grain(d.jobs_first_step, w, knobs.parallel_oversample)
+  const GrainPlan packed = packed_lhs_grain(n_mc, n_nt, w, r.knobs.packed_oversample);
+  d.shared_a = r.a_prepacked || use_shared_a_prepack(w, packed);
+  d.grain = d.shared_a ? generic_grain(d.jobs_first_step, w, r.knobs.parallel_oversample)
                        : packed;
   return d;
 }
@@ -188,7 +186,7 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
       if (nb + na > 0) {
         JobCursor cursor(nb + na, generic_grain(nb + na, w, d.parallel_oversample).grain);
         executor->run(w, [&](int) {
-          platform::RegionScope region;
+          const platform::ParallelBodyScope region;
           std::int64_t b, e;
           while (cursor.next_chunk(&b, &e)) pack_range(b, e);
         });
@@ -198,7 +196,7 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
                      : packed_lhs_grain(n_mc, n_nt, w, d.packed_oversample).grain;
       JobCursor cursor(n_jobs, grain);
       executor->run(w, [&](int participant) {
-        platform::RegionScope region;
+        const platform::ParallelBodyScope region;
         T* own = own_base + own_elems * participant;
         std::int64_t packed_ic = -1;
         std::int64_t b, e;
@@ -254,7 +252,7 @@ Status run_direct_parallel(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
   const std::int64_t tiles = ceil_div(pr.n, ks.nr) * ceil_div(pr.m, ks.direct_mr);
   JobCursor cursor(tiles, generic_grain(tiles, d.compute.workers, d.parallel_oversample).grain);
   executor->run(d.compute.workers, [&](int) {
-    platform::RegionScope region;
+    const platform::ParallelBodyScope region;
     std::int64_t b, e;
     while (cursor.next_chunk(&b, &e)) ks.direct_tiles(pr, kc, packed_b, b, e);
   });

@@ -36,7 +36,8 @@ struct GemmDecision {
   bool direct = false;          // no packing: run_direct (one worker) or
                                 // run_direct_parallel
   std::int64_t jobs_first_step = 0;
-  // The grain knobs, for the later column blocks' job lists.
+  // The grain knobs, for the later column blocks' job lists (a column block
+  // narrower than nc has fewer jobs, so its grain is its own).
   int parallel_oversample = 8;
   int packed_oversample = 2;
 };
@@ -53,17 +54,32 @@ struct GemmDecision {
 bool direct_suits(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t kc, int nr,
                   int element_bytes, std::uint64_t l2_bytes);
 
-// The decision for an m x n x k canonical problem with tile mr x nr.
-// `cache_blocking` is the cache model's (gemm_blocking); `a_prepacked` says
-// the A side arrives packed (a column-major PackedRhs), which makes it
-// shared by construction; `direct_ok` that the kernel set has a direct path
-// usable here (tile direct_mr x nr) and `direct_fits` that direct_suits()
-// holds. `explain` fills the plan's reason strings.
-GemmDecision decide_gemm(int mr, int nr, const GemmBlocking& cache_blocking,
-                         std::int64_t m, std::int64_t n, std::int64_t k,
-                         Parallelism parallelism, int width, bool nested,
-                         bool a_prepacked, bool direct_ok, bool direct_fits,
-                         int direct_mr, const ComputeKnobs& knobs, bool explain);
+// Everything decide_gemm needs for an m x n x k canonical problem.
+struct GemmRequest {
+  std::int64_t m = 0, n = 0, k = 0;
+  int mr = 0, nr = 0;           // the packed path's register tile
+  GemmBlocking cache_blocking;  // the cache model's (gemm_blocking)
+  // The direct path: usable here (the kernel set has one, and A does not
+  // arrive packed), its tile height, and whether direct_suits() holds.
+  bool direct_ok = false;
+  int direct_mr = 0;
+  bool direct_fits = false;
+  // A arrives packed (a column-major PackedRhs): shared by construction.
+  bool a_prepacked = false;
+  Parallelism parallelism;
+  // Where it runs: ComputeRequest's width, pool_width, pool_classes, nested.
+  int width = 1;
+  int pool_width = 0;
+  int pool_classes = 0;
+  bool nested = false;
+  ComputeKnobs knobs;
+  bool explain = false;  // fill the plan's reason strings
+};
+
+// The decision for one call: the compute plan (workers, tier), mc for that
+// many workers, the path (direct or packed, shared A) and the grain. The
+// driver executes exactly this; nothing is re-derived per slice.
+GemmDecision decide_gemm(const GemmRequest& request);
 
 // Element offset of the packed panel holding (depth pc, panel index q) in an
 // operand packed whole by pack_whole(): slices of kc, each slice `padded`

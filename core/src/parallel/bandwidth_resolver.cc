@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "core/src/parallel/pool_tiers.hpp"
+#include "tessera/platform/pool_tiers.hpp"
 
 namespace tessera::core {
 namespace {
@@ -98,14 +98,10 @@ BandwidthPlan resolve_bandwidth(std::uint64_t bytes, std::uint64_t jobs,
                ? " capped by width " + std::to_string(width)
                : "");
   } else {
-    // Rule 5: the ladder of tiers strictly between 1 and full width.
-    std::vector<int> tiers = facts.tiers;
-    if (tiers.empty()) tiers.push_back(width);
-    const int full = tiers.back();
-    std::vector<int> rungs;
-    for (int t : tiers) {
-      if (t > 1 && t < full) rungs.push_back(t);
-    }
+    // Rule 5: the ladder of the pool's tiers (all strictly between 1 and
+    // full width), or full width alone when it has none.
+    const int full = std::max(facts.pool_width, width);
+    std::vector<int> rungs = facts.tiers;
     if (rungs.empty()) rungs.push_back(full);
     const std::uint64_t step = knobs.gemv_tier_step.value_or(kDefaultGemvTierStep);
     std::uint64_t threshold = std::max<std::uint64_t>(1, floor.bytes);
@@ -121,7 +117,7 @@ BandwidthPlan resolve_bandwidth(std::uint64_t bytes, std::uint64_t jobs,
     if (workers > width) {
       // The kernel's width is below the rung (max_threads_per_kernel): snap
       // down onto a tier so the fork still has no slack.
-      const int snapped = largest_tier_within(tiers, width);
+      const int snapped = platform::largest_tier_within(facts.tiers, width);
       workers = snapped > 1 ? snapped : width;
       why += ", lowered to " + std::to_string(workers) + " by width " + std::to_string(width);
     }

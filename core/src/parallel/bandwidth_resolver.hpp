@@ -18,8 +18,8 @@
 //  3. Explicit threads(n): exactly n, capped by the width and by the jobs.
 //  4. TESSERA_GEMV_THREAD_CAP: replaces the ladder with that fixed width
 //     (capped by the width and the jobs).
-//  5. The ladder: the rungs are the pool tiers above 1 and below full width
-//     (core/src/parallel/pool_tiers.hpp). At the floor the smallest rung;
+//  5. The ladder: the rungs are the pool's tiers, all below its full width
+//     (platform/pool_tiers.hpp). At the floor the smallest rung;
 //     one rung up for every TESSERA_GEMV_TIER_STEP x (default 8) more bytes;
 //     never past the largest rung. gemv saturates memory bandwidth before it
 //     runs out of cores, so full width is not on the ladder. No gradual ramp:
@@ -66,7 +66,10 @@ GemvFloor gemv_parallel_floor(const CacheFacts& cache, const Knobs& knobs);
 struct BandwidthFacts {
   int width = 1;            // the participants one kernel may use (context
                             // effective threads lowered by max per kernel)
-  std::vector<int> tiers;   // pool tier widths, ascending, full width last
+  int pool_width = 0;       // the executor's width (0: the same as width)
+  // platform::pool_tier_widths(pool_width, pool classes): the pool's
+  // sub-pools, ascending, all below pool_width.
+  std::vector<int> tiers;
   CacheFacts cache;
 };
 

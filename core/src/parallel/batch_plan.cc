@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "core/src/parallel/pool_tiers.hpp"
+#include "tessera/platform/pool_tiers.hpp"
 
 namespace tessera::core {
 namespace {
@@ -80,7 +80,7 @@ BatchPlan resolve_batch(const BatchShape& s, Parallelism request, const BatchFac
     }
     const std::uint64_t total_bytes = mul(footprint, s.batch);
     const BandwidthPlan bw = resolve_bandwidth(total_bytes, s.batch, request,
-                                               {width, facts.tiers, facts.cache}, knobs);
+                                               {width, facts.pool_width, facts.tiers, facts.cache}, knobs);
     return make(BatchPlanKind::kBatchParallel, bw.workers,
                 shape + ", gemv-shaped (each element whole on one worker): " + bw.reason);
   }
@@ -128,11 +128,12 @@ BatchPlan resolve_batch(const BatchShape& s, Parallelism request, const BatchFac
   const std::uint64_t per_worker = std::max<std::uint64_t>(1, compute.par_mnk_per_worker);
   const std::uint64_t wanted = std::max<std::uint64_t>(1, total / per_worker);
   const int capped = min_count(min_count(width, wanted), s.batch);
-  // Snap down onto a tier so the fork has no idle slack; a target without
-  // halving tiers (only full width, or none given) keeps the count as is.
-  const int snapped = facts.tiers.size() <= 1
+  // Snap down onto a tier (or the full pool) so the fork has no idle slack;
+  // a target without tiers keeps the count as is.
+  const int full = std::max(facts.pool_width, width);
+  const int snapped = facts.tiers.empty() || capped >= full
                           ? capped
-                          : std::max(1, std::min(capped, largest_tier_within(facts.tiers, capped)));
+                          : std::max(1, platform::largest_tier_within(facts.tiers, capped));
   return make(BatchPlanKind::kBatchParallel, snapped,
               shape + ": total m*n*k = " + std::to_string(total) +
                   " / TESSERA_PAR_MNK_PER_WORKER = " + std::to_string(per_worker) + " -> " +

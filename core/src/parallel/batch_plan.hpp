@@ -56,7 +56,10 @@ struct BatchShape {
 
 struct BatchFacts {
   int width = 1;           // participants one kernel may use
-  std::vector<int> tiers;  // pool tier widths, ascending, full width last
+  int pool_width = 0;      // the executor's width (0: the same as width)
+  // platform::pool_tier_widths(pool_width, pool classes): the pool's
+  // sub-pools, ascending, all below pool_width.
+  std::vector<int> tiers;
   CacheFacts cache;
 };
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/src/parallel/pool_tiers.hpp"
+#include "tessera/platform/pool_tiers.hpp"
 
 namespace tessera::core {
 namespace {
@@ -21,7 +21,6 @@ ComputeKnobs default_compute_knobs(platform::CpuArch arch) {
   // measured by the GEMM seed per architecture (SPEC 2.3).
   k.full_width_mnk =
       arch == platform::CpuArch::kAarch64 ? 14'000'000 : 110'000'000;
-  k.pool_classes = default_pool_classes(arch);
   return k;
 }
 
@@ -30,7 +29,6 @@ ComputeKnobs compute_knobs(const Knobs& knobs, platform::CpuArch arch) {
   if (knobs.parallel_threshold) k.parallel_threshold = *knobs.parallel_threshold;
   if (knobs.par_mnk_per_worker) k.par_mnk_per_worker = std::max<std::uint64_t>(1, *knobs.par_mnk_per_worker);
   if (knobs.full_width_mnk) k.full_width_mnk = *knobs.full_width_mnk;
-  if (knobs.pool_classes) k.pool_classes = static_cast<int>(std::min<std::uint32_t>(3, *knobs.pool_classes));
   if (knobs.parallel_oversample) k.parallel_oversample = static_cast<int>(std::max<std::uint32_t>(1, *knobs.parallel_oversample));
   if (knobs.packed_oversample) k.packed_oversample = static_cast<int>(std::max<std::uint32_t>(1, *knobs.packed_oversample));
   return k;
@@ -68,7 +66,7 @@ ComputePlan resolve_compute(const ComputeRequest& r, const ComputeKnobs& k) {
     return plan;
   }
   // Rule 1: the serial gate comes before the request and the width.
-  if (r.mnk < k.parallel_threshold) {
+  if (below_serial_gate(r.mnk, k)) {
     plan.rule = ComputeRule::kSerialGate;
     if (r.explain) {
       plan.reason = "m*n*k = " + num(r.mnk) + " < TESSERA_PARALLEL_THRESHOLD = " +
@@ -77,8 +75,12 @@ ComputePlan resolve_compute(const ComputeRequest& r, const ComputeKnobs& k) {
     return plan;
   }
   const int width = std::max(1, r.width);
+  const int pool_width = r.pool_width > 0 ? std::max(r.pool_width, width) : width;
   const int jobs = cap_int(std::max<std::int64_t>(1, r.jobs));
-  const std::vector<int> tiers = pool_tier_widths(width, k.pool_classes);
+  const std::vector<int> tiers = platform::pool_tier_widths(pool_width, r.pool_classes);
+  auto routed = [&](int workers) {
+    return workers == 1 ? 1 : platform::routed_width(tiers, pool_width, workers);
+  };
 
   auto caps = [&](int wanted) {
     std::string text;
@@ -91,7 +93,7 @@ ComputePlan resolve_compute(const ComputeRequest& r, const ComputeKnobs& k) {
     const int n = r.parallelism.count();
     plan.rule = ComputeRule::kExplicit;
     plan.workers = std::max(1, std::min({n, width, jobs}));
-    plan.tier = plan.workers == 1 ? 1 : smallest_tier_holding(tiers, plan.workers);
+    plan.tier = routed(plan.workers);
     if (r.explain) plan.reason = "threads(" + std::to_string(n) + ") requested" + caps(n);
     return plan;
   }
@@ -106,30 +108,28 @@ ComputePlan resolve_compute(const ComputeRequest& r, const ComputeKnobs& k) {
   if (r.mnk >= k.full_width_mnk) {
     plan.rule = ComputeRule::kFullWidth;
     plan.workers = std::max(1, std::min(width, jobs));
-    plan.tier = plan.workers == 1 ? 1 : width;
+    plan.tier = routed(plan.workers);
     if (r.explain) {
       plan.reason = "m*n*k = " + num(r.mnk) + " >= TESSERA_FULL_WIDTH_MNK = " +
                     num(k.full_width_mnk) + caps(width);
     }
     return plan;
   }
-  if (k.pool_classes == 0) {
+  if (r.pool_classes == 0) {
     plan.rule = ComputeRule::kAutomatic;
     plan.workers = capped;
-    plan.tier = plan.workers == 1 ? 1 : width;
+    plan.tier = routed(plan.workers);
     if (r.explain) plan.reason = ramp() + " (no pool tiers on this target)";
     return plan;
   }
-  // Below full width: snap down onto the halving tiers (full width itself
-  // is reserved for m*n*k >= TESSERA_FULL_WIDTH_MNK).
-  std::vector<int> below(tiers.begin(), tiers.end());
-  below.erase(std::remove(below.begin(), below.end(), width), below.end());
+  // Below full width: snap down onto the pool's tiers, which all lie below
+  // its full width (reserved for m*n*k >= TESSERA_FULL_WIDTH_MNK).
   plan.rule = ComputeRule::kAutomaticTier;
-  plan.workers = largest_tier_within(below, capped);
-  plan.tier = plan.workers;
+  plan.workers = platform::largest_tier_within(tiers, capped);
+  plan.tier = routed(plan.workers);
   if (r.explain) {
     plan.reason = ramp() + ", snapped down onto tier " + std::to_string(plan.workers) +
-                  " (full width " + std::to_string(width) + " from TESSERA_FULL_WIDTH_MNK = " +
+                  " (full width " + std::to_string(pool_width) + " from TESSERA_FULL_WIDTH_MNK = " +
                   num(k.full_width_mnk) + ")";
   }
   return plan;

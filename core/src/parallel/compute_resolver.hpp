@@ -18,16 +18,22 @@ struct ComputeKnobs {
   std::uint64_t parallel_threshold = 48 * 48 * 256;  // TESSERA_PARALLEL_THRESHOLD
   std::uint64_t par_mnk_per_worker = 2'000'000;      // TESSERA_PAR_MNK_PER_WORKER
   std::uint64_t full_width_mnk = 110'000'000;        // TESSERA_FULL_WIDTH_MNK
-  int pool_classes = 2;                              // TESSERA_POOL_CLASSES
   int parallel_oversample = 8;                       // TESSERA_PARALLEL_OVERSAMPLE
   int packed_oversample = 2;                         // TESSERA_PACKED_OVERSAMPLE
 };
 
 // Defaults per architecture: full width from 110e6 (x86-64) or 14e6
-// (aarch64, elsewhere 110e6); pool classes per default_pool_classes().
+// (aarch64, elsewhere 110e6). The pool classes are not here: they are part
+// of the resolved policy, which the pool was built from (ComputeRequest).
 ComputeKnobs default_compute_knobs(platform::CpuArch arch);
 // The defaults overridden by every knob that is set.
 ComputeKnobs compute_knobs(const Knobs& knobs, platform::CpuArch arch);
+
+// Rule 1, the serial gate, on its own: the call fast paths (a small GEMM
+// goes to the direct path without a plan) and resolve_compute both ask it.
+inline bool below_serial_gate(std::uint64_t mnk, const ComputeKnobs& knobs) noexcept {
+  return mnk < knobs.parallel_threshold;
+}
 
 enum class ComputeRule : std::uint8_t {
   kSerialRequested,  // Parallelism::serial()
@@ -44,7 +50,15 @@ struct ComputeRequest {
   std::uint64_t mnk = 0;   // m*n*k (validated not to overflow)
   std::int64_t jobs = 1;   // most jobs the driver can make of this shape
   Parallelism parallelism;
-  int width = 1;           // participants the context's executor can run
+  // Participants one kernel may use: the executor's width lowered by
+  // max_threads_per_kernel.
+  int width = 1;
+  // The executor's own width and the resolved policy's pool_classes: the
+  // tiers are platform::pool_tier_widths(pool_width, pool_classes), exactly
+  // the sub-pools the native pool forks into. 0 (the default) means
+  // pool_width = width.
+  int pool_width = 0;
+  int pool_classes = 0;
   bool nested = false;     // the caller is inside a parallel region
   // Build ComputePlan::reason (plans, CLIs); the call hot path skips the
   // string work.
@@ -53,9 +67,9 @@ struct ComputeRequest {
 
 struct ComputePlan {
   int workers = 1;
-  // Width of the pool tier the call forks into (SPEC 2.4): the snapped tier
-  // on the automatic path, the smallest tier holding n for threads(n), the
-  // full width at full width; 1 when serial.
+  // Width of the pool the call forks into (SPEC 2.4):
+  // platform::routed_width(tiers, pool_width, workers), the pool's own
+  // rule; 1 when serial.
   int tier = 1;
   ComputeRule rule = ComputeRule::kSerialGate;
   std::string reason;
@@ -68,9 +82,8 @@ struct ComputePlan {
 //  3. threads(n) -> min(n, width, jobs).
 //  4. automatic: w = max(1, mnk / par_mnk_per_worker), capped by width and
 //     jobs; if mnk >= full_width_mnk: min(width, jobs); otherwise snapped
-//     down onto the largest halving tier below full width that is <= w
-//     (1 if none is), or left as is when the target has no tiers
-//     (pool_classes == 0).
+//     down onto the largest tier of the pool that is <= w (1 if none is),
+//     or left as is when the target has no tiers (pool_classes == 0).
 ComputePlan resolve_compute(const ComputeRequest& request,
                             const ComputeKnobs& knobs);
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tessera/platform/execution_scope.hpp"
+#include "tessera/platform/executor.hpp"
 
 namespace tessera::core {
 
@@ -43,17 +43,26 @@ RangePlan plan_ranges(std::size_t total, const RangeSchedule& schedule,
 
 namespace {
 
+// The executable width and depth of a target: no executor is width 1, a
+// nested target is depth 1 (one block), whatever the thread's real depth.
+int width_of(const RangeTarget& t) { return t.executor != nullptr ? t.width : 1; }
+int depth_of(const RangeTarget& t) {
+  return t.nested ? 1 : platform::parallel_body_depth();
+}
+
 // The one execution path of both entry points: `plan` decides, this runs.
+// Callbacks run inside a ParallelBodyScope (the executor's own scope, if it
+// keeps one, nests harmlessly), so whatever a callback calls runs serially.
 void run_plan(platform::Executor* executor, std::size_t total, const RangePlan& plan,
               FunctionRef<void(std::size_t, std::size_t)> fn) {
   if (plan.blocks == 0) return;
   if (plan.blocks == 1) {
-    platform::RegionScope region;
+    const platform::ParallelBodyScope region;
     fn(0, total);
     return;
   }
   executor->run(plan.blocks, [&](int participant) {
-    platform::RegionScope region;
+    const platform::ParallelBodyScope region;
     const std::size_t begin = static_cast<std::size_t>(participant) * plan.block_size;
     const std::size_t end = std::min(total, begin + plan.block_size);
     fn(begin, end);
@@ -62,11 +71,11 @@ void run_plan(platform::Executor* executor, std::size_t total, const RangePlan& 
 
 }  // namespace
 
-void execute_ranges(std::size_t total, const RangeSchedule& schedule,
+void execute_ranges(const RangeTarget& target, std::size_t total,
+                    const RangeSchedule& schedule,
                     FunctionRef<void(std::size_t, std::size_t)> fn) {
-  platform::Executor* executor = platform::current_executor();
-  const int width = executor != nullptr ? executor->width() : 1;
-  run_plan(executor, total, plan_ranges(total, schedule, width, platform::region_depth()), fn);
+  run_plan(target.executor, total,
+           plan_ranges(total, schedule, width_of(target), depth_of(target)), fn);
 }
 
 double range_unit_cycles(const RangeCost& cost) noexcept {
@@ -91,12 +100,11 @@ RangePlan plan_costed_ranges(std::size_t total, const RangeCost& cost, int width
   return plan_ranges(total, schedule, width, depth);
 }
 
-void execute_costed_ranges(std::size_t total, const RangeCost& cost,
+void execute_costed_ranges(const RangeTarget& target, std::size_t total,
+                           const RangeCost& cost,
                            FunctionRef<void(std::size_t, std::size_t)> fn) {
-  platform::Executor* executor = platform::current_executor();
-  const int width = executor != nullptr ? executor->width() : 1;
-  run_plan(executor, total, plan_costed_ranges(total, cost, width, platform::region_depth()),
-           fn);
+  run_plan(target.executor, total,
+           plan_costed_ranges(total, cost, width_of(target), depth_of(target)), fn);
 }
 
 }  // namespace tessera::core

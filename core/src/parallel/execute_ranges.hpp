@@ -1,22 +1,34 @@
 // execute_ranges: split a one-dimensional total into contiguous blocks and
-// run them on the current executor (SPEC 2.6).
+// run them on an executor (SPEC 2.6).
 //
 // It replaces the serial loop
 //     fn(0, total);
 // and calls fn(begin, end) on disjoint blocks covering [0, total) exactly
-// once each. Every callback runs inside a RegionScope, so a nested
-// execute_ranges sees region_depth() > 0 and runs its own total as one block.
-// Outside any ExecutorScope there is no executor: one block, on the caller.
-// The blocks never depend on anything but (total, schedule, executor width,
-// depth), and kernels write only their own block: outputs do not depend on
-// the worker count.
+// once each. The executor and the width a kernel may use arrive explicitly
+// (RangeTarget, from the Context: ContextState::range_target()), the same
+// road GEMM takes; there is no thread-local "current executor". Every
+// callback runs inside a ParallelBodyScope, so a nested execute_ranges (or
+// any tessera kernel) called from a callback sees parallel_body_depth() > 0
+// and runs as one block. The blocks never depend on anything but (total,
+// schedule, width, depth), and kernels write only their own block: outputs
+// do not depend on the worker count.
 #pragma once
 
 #include <cstddef>
 
+#include "tessera/platform/executor.hpp"
 #include "tessera/platform/function_ref.hpp"
 
 namespace tessera::core {
+
+// Where a range runs. A null executor (or width 1) runs one block on the
+// caller; `nested` (a call from inside a parallel region that may not
+// nest) does too.
+struct RangeTarget {
+  platform::Executor* executor = nullptr;
+  int width = 1;  // participants one kernel may use (<= executor->width())
+  bool nested = false;
+};
 
 struct RangeSchedule {
   // A block smaller than this is not worth a participant of its own.
@@ -37,12 +49,13 @@ struct RangePlan {
   int blocks = 1;
 };
 
-// Pure planning rule, exposed for tests: `width` is the executor's width (1
-// when there is none), `depth` the caller's region depth.
+// Pure planning rule, exposed for tests: `width` is the kernel's width (1
+// when there is no executor), `depth` > 0 when the call is nested.
 RangePlan plan_ranges(std::size_t total, const RangeSchedule& schedule,
                       int width, int depth) noexcept;
 
-void execute_ranges(std::size_t total, const RangeSchedule& schedule,
+void execute_ranges(const RangeTarget& target, std::size_t total,
+                    const RangeSchedule& schedule,
                     FunctionRef<void(std::size_t, std::size_t)> fn);
 
 // What one unit of a costed range touches and computes (SPEC 2.6).
@@ -81,9 +94,11 @@ RangePlan plan_costed_ranges(std::size_t total, const RangeCost& cost, int width
 
 // Like execute_ranges, with the grain and the participant count planned
 // from `cost` instead of a schedule. Same execution path and contract:
-// disjoint blocks covering [0, total) once each, each inside a RegionScope;
-// nested or executor-less calls are one block on the caller.
-void execute_costed_ranges(std::size_t total, const RangeCost& cost,
+// disjoint blocks covering [0, total) once each, each inside a
+// ParallelBodyScope; nested or executor-less calls are one block on the
+// caller.
+void execute_costed_ranges(const RangeTarget& target, std::size_t total,
+                           const RangeCost& cost,
                            FunctionRef<void(std::size_t, std::size_t)> fn);
 
 }  // namespace tessera::core

@@ -60,9 +60,13 @@ class Executor {
   virtual std::vector<std::string> pin_failures() const { return {}; }
 };
 
-// How many executor bodies this thread is running right now: > 0 inside a
+// How many parallel bodies this thread is running right now: > 0 inside a
 // parallel region (on a worker, or on a caller inside its own participant's
-// body). Executors use it for the nested rule above.
+// body, or inside a range callback of core::execute_ranges). The one
+// thread-local depth of the execution layer: executors use it for the
+// nested rule above, and kernels for "a call from inside a parallel region
+// runs as one block unless the policy allows nesting". (There is no
+// thread-local current executor: drivers get theirs from the Context.)
 int parallel_body_depth() noexcept;
 
 // The serial form of a parallel region, shared by every executor's busy and
