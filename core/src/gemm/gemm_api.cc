@@ -1,6 +1,6 @@
-// The public GEMM entry points: validate every argument (SPEC 7), reduce the
-// call to the canonical row-major problem, handle the BLAS trivial cases,
-// then hand the problem to the naive reference or the packed driver.
+// The public GEMM entry points: validate every argument (design.md §Bad input),
+// reduce the call to the canonical row-major problem, handle the BLAS trivial
+// cases, then hand the problem to the naive reference or the packed driver.
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -328,8 +328,8 @@ std::uint64_t l2_of(const core::GemmKernelSet<T>& ks) {
                                                                : core::host_cache_facts().l2;
 }
 
-// The participants one call may use (SPEC 2.3): the executor's width,
-// lowered by the policy's max_threads_per_kernel.
+// The participants one call may use (design.md §Parallelism): the executor's
+// width, lowered by the policy's max_threads_per_kernel.
 int width_of(const detail::ContextState& state) {
   int width = state.executor->width();
   if (state.resolved.max_threads_per_kernel > 0) {

@@ -1,6 +1,7 @@
-// Size-tiered pools (SPEC 2.4): below full width keep up to `pool_classes`
-// halving tiers (half, quarter, ... of the physical width). The automatic
-// worker count snaps onto one of these widths so a fork has no idle slack.
+// Size-tiered pools (design.md §Pool tiers): below full width keep up to
+// `pool_classes` halving tiers (half, quarter, ... of the physical width).
+// The automatic worker count snaps onto one of these widths so a fork has no
+// idle slack.
 #pragma once
 
 #include <vector>
@@ -10,7 +11,7 @@
 namespace tessera::core {
 
 // Default TESSERA_POOL_CLASSES for this architecture: x86-64 2, aarch64 1,
-// elsewhere 0 (SPEC 2.4).
+// elsewhere 0 (design.md §Pool tiers).
 int default_pool_classes(platform::CpuArch arch) noexcept;
 
 // Tier widths in ascending order, full width last, e.g. (16, 2) -> {4, 8, 16},
@@ -19,8 +20,8 @@ int default_pool_classes(platform::CpuArch arch) noexcept;
 // to [0, 3] by the knob's validation, not here.
 std::vector<int> pool_tier_widths(int full_width, int pool_classes);
 
-// The smallest tier holding `n` participants (rule 2 of SPEC 2.4), or
-// full_width when n exceeds every tier.
+// The smallest tier holding `n` participants (rule 2 of design.md §Pool tiers),
+// or full_width when n exceeds every tier.
 int smallest_tier_holding(const std::vector<int>& tiers, int n) noexcept;
 
 // The largest tier not above `n` (the automatic path snaps down onto it).

@@ -1,4 +1,4 @@
-// The thread-local execution scope (SPEC 2.6).
+// The thread-local execution scope (design.md §execute_ranges).
 //
 // Two pieces of per-thread state decide how a kernel may split its work:
 //  - the current executor, installed by ExecutorScope (a Context installs its
