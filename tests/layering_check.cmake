@@ -1,4 +1,4 @@
-# The layering rules of SPEC 1, checked on the source tree:
+# The layering rules of design.md §Layering, checked on the source tree:
 #  - core/ includes nothing from native/ or wasm/;
 #  - core/ has no platform #if outside the SIMD backend headers
 #    (core/src/simd/vec_*.hpp);

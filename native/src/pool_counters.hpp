@@ -1,4 +1,4 @@
-// Per-Context counter storage for the native pool (SPEC 2.2 diagnostics).
+// Per-Context counter storage for the native pool (design.md §Counters).
 //
 // One cell (two cache lines, so the adjacent-line prefetcher does not pair
 // two writers' cells) per participant index. Most fields have a single

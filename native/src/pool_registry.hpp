@@ -1,4 +1,4 @@
-// The native pool registry (SPEC 2.2 pool ownership) and the per-Context
+// The native pool registry (design.md §Pool ownership) and the per-Context
 // lease that platform::acquire_executor hands out.
 //
 // One TieredPool per distinct ResolvedExecutionPolicy::registry_key(),

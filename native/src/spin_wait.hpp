@@ -1,4 +1,4 @@
-// Spin-then-park budgets (SPEC 2.2 spin contract): how long a waiting thread
+// Spin-then-park budgets (design.md §Spin and park): how long a waiting thread
 // (a worker waiting for work, a caller waiting for workers) spins before it
 // blocks in the OS. Every policy is bounded, so every wait eventually parks.
 #pragma once

@@ -1,7 +1,7 @@
-// TieredPool: the native pool for one resolved execution policy (SPEC 2.2,
-// 2.4). A full-width ThreadPool plus up to `pool_classes` lazily built
-// private sub-pools of halving widths, one dispatch lock for the family, and
-// the busy / nested rules of executor.hpp.
+// TieredPool: the native pool for one resolved execution policy
+// (design.md §Native pool, §Pool tiers). A full-width ThreadPool plus up to
+// `pool_classes` lazily built private sub-pools of halving widths, one
+// dispatch lock for the family, and the busy / nested rules of executor.hpp.
 //
 // run(w, body):
 //  - w == 1: body(0) inline.
@@ -11,11 +11,11 @@
 //    nested run on this same family): serial, a serial fallback. One region
 //    at a time across the whole family, tiers included, so concurrent
 //    callers never oversubscribe and never wait on each other.
-//  - otherwise: rule 2 of SPEC 2.4, the region forks into the smallest tier
-//    holding w (the full pool if none), so a region with fewer participants
-//    never wakes (or shares a pool with) idle threads; rule 1, a run issued
-//    from inside a running region (allowed nesting) is never rerouted: it
-//    uses the full pool.
+//  - otherwise: rule 2 of design.md §Pool tiers, the region forks into the
+//    smallest tier holding w (the full pool if none), so a region with fewer
+//    participants never wakes (or shares a pool with) idle threads; rule 1, a
+//    run issued from inside a running region (allowed nesting) is never
+//    rerouted: it uses the full pool.
 //  - w > width: every index still runs, serially (a serial fallback).
 //  - in a child process forked after the pool was made (no workers there):
 //    serial, a serial fallback (fork_guard.hpp).

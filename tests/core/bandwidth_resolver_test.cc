@@ -1,5 +1,6 @@
-// The bandwidth-bound resolver (SPEC 2.3): one test per rule, with injected
-// machines (2, 8, 16, 64 cores; with and without L3) and knobs.
+// The bandwidth-bound resolver (design.md §Bandwidth resolver): one test per
+// rule, with injected machines (2, 8, 16, 64 cores; with and without L3) and
+// knobs.
 #include <doctest/doctest.h>
 
 #include <algorithm>

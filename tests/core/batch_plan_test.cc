@@ -1,5 +1,5 @@
-// The batched-GEMM plan (SPEC 2.3): Serial / BatchParallel / SequentialInternal,
-// one test per rule, on injected machines and knobs.
+// The batched-GEMM plan (design.md §Batch plan): Serial / BatchParallel /
+// SequentialInternal, one test per rule, on injected machines and knobs.
 #include <doctest/doctest.h>
 
 #include <string>

@@ -1,6 +1,6 @@
-// The compute-bound resolver (SPEC 2.3) and the job-grain rules (SPEC 2.5),
-// as pure functions with injected widths (2, 8, 16, 64 cores) and knobs.
-// Each test is named after the rule it checks.
+// The compute-bound resolver (design.md §Compute resolver) and the job-grain
+// rules (§Job cursor), as pure functions with injected widths (2, 8, 16, 64
+// cores) and knobs. Each test is named after the rule it checks.
 #include <doctest/doctest.h>
 
 #include <atomic>

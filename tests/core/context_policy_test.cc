@@ -1,6 +1,7 @@
-// Context <-> execution policy (SPEC 2.2, 5): policy in; resolved policy,
-// topology and counters out; TESSERA_NUM_THREADS; an application executor;
-// bad policies and knobs rejected with the field or variable named.
+// Context <-> execution policy (design.md §Execution policy, §Front doors):
+// policy in; resolved policy, topology and counters out; TESSERA_NUM_THREADS;
+// an application executor; bad policies and knobs rejected with the field or
+// variable named.
 #include <doctest/doctest.h>
 
 #include <atomic>

@@ -1,5 +1,6 @@
-// execute_costed_ranges (SPEC 2.6): grain and participants planned from a
-// per-unit cost; the same execution path and contract as execute_ranges.
+// execute_costed_ranges (design.md §execute_ranges): grain and participants
+// planned from a per-unit cost; the same execution path and contract as
+// execute_ranges.
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -1,4 +1,5 @@
-// execute_ranges (SPEC 2.6): planning rules and the execution contract.
+// execute_ranges (design.md §execute_ranges): planning rules and the execution
+// contract.
 #include <doctest/doctest.h>
 
 #include <vector>

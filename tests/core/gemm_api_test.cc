@@ -1,7 +1,7 @@
 // The GEMM API surface: every bad argument is an invalid_argument naming it,
-// with nothing written (SPEC 7); prepack_rhs reuse and its explicit errors
-// (wrong ISA level, dtype, layout, empty operand, naive family); plans; the
-// throwing forms; inventory rows.
+// with nothing written (design.md §Bad input); prepack_rhs reuse and its
+// explicit errors (wrong ISA level, dtype, layout, empty operand, naive
+// family); plans; the throwing forms; inventory rows.
 #include <algorithm>
 #include <limits>
 

@@ -1,9 +1,9 @@
-// The reproducibility contract (SPEC 3): changing only the worker count
-// leaves every output bit unchanged. For >= 200 random shapes (edges of the
-// register tiles and of the depth slices, primes, 0 and 1, transposes, both
-// layouts, padded leading dimensions, alpha/beta including 0, 1 and
-// negatives, both dtypes) the output of 2, 3, 4, 7 and 8 workers equals the
-// single worker's bit for bit, on an executor of width 8 (real threads
+// The reproducibility contract (design.md §Reproducibility): changing only the
+// worker count leaves every output bit unchanged. For >= 200 random shapes
+// (edges of the register tiles and of the depth slices, primes, 0 and 1,
+// transposes, both layouts, padded leading dimensions, alpha/beta including 0,
+// 1 and negatives, both dtypes) the output of 2, 3, 4, 7 and 8 workers equals
+// the single worker's bit for bit, on an executor of width 8 (real threads
 // natively, reverse-order participants elsewhere), on the context's own pool,
 // and with a prepacked B.
 #include <algorithm>

@@ -1,5 +1,5 @@
-// Knobs (SPEC 6): environment parsing, ranges, errors naming the variable,
-// programmatic values winning over the environment.
+// Knobs (design.md §Knobs): environment parsing, ranges, errors naming the
+// variable, programmatic values winning over the environment.
 #include <doctest/doctest.h>
 
 #include <cstdlib>

@@ -1,4 +1,4 @@
-// Kernel registry and ISA dispatch (SPEC 4).
+// Kernel registry and ISA dispatch (design.md §ISA dispatch).
 #include <doctest/doctest.h>
 
 #include <algorithm>

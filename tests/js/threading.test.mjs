@@ -1,8 +1,8 @@
-// The JS side of SPEC 2.7: a host without SharedArrayBuffer gets the
-// single-threaded build and a diagnostic, never a failure; TESSERA_WASM_THREADS
-// (or the launcher's threads option) sizes the wasm pool. The integration
-// cases need build/emscripten and build/emscripten-st (./dev test builds
-// both before it runs this file).
+// The JS side of design.md §Serial fallback: a host without SharedArrayBuffer
+// gets the single-threaded build and a diagnostic, never a failure;
+// TESSERA_WASM_THREADS (or the launcher's threads option) sizes the wasm pool.
+// The integration cases need build/emscripten and build/emscripten-st (./dev
+// test builds both before it runs this file).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

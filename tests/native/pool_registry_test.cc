@@ -1,6 +1,7 @@
-// The native pool registry and per-Context leases (SPEC 2.2 pool
-// ownership): one pool per distinct resolved policy, shared, created lazily,
-// alive until the last lease is gone; counters per lease.
+// The native pool registry and per-Context leases
+// (design.md §Pool ownership): one pool per distinct resolved policy,
+// shared, created lazily, alive until the last lease is gone; counters per
+// lease.
 #include <doctest/doctest.h>
 
 #include <atomic>

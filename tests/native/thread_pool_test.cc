@@ -1,4 +1,4 @@
-// The native pool (SPEC 2.1, 2.2, 2.4): dispatch, spin-then-park, idle
+// The native pool (design.md §Native pool): dispatch, spin-then-park, idle
 // release, exceptions, busy/nested rules, tiers, affinity. Stress tests are
 // sized to stay fast under ThreadSanitizer on 2 cores.
 #include <doctest/doctest.h>

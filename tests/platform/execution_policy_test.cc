@@ -1,7 +1,7 @@
-// ExecutionPolicy (SPEC 2.2): validation names the field, resolution is a
-// pure function of (policy, topology, platform facts) and follows every
-// rule of the affinity and threads contract. Topologies and facts are
-// injected, so each machine shape is checked on any host.
+// ExecutionPolicy (design.md §Execution policy): validation names the field,
+// resolution is a pure function of (policy, topology, platform facts) and
+// follows every rule of the affinity and threads contract. Topologies and facts
+// are injected, so each machine shape is checked on any host.
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// ExternalExecutor (SPEC 2.1): an application's parallel-for lent to
+// ExternalExecutor (design.md §Executor): an application's parallel-for lent to
 // tessera. The application here is a plain std::thread fork/join (no
 // OpenMP), or, on targets without threads, an in-order loop.
 #include <doctest/doctest.h>

@@ -1,8 +1,9 @@
-// The wasm threads pool (SPEC 2.7), run under node with TESSERA_WASM_THREADS
-// set by CTest to 1, 2 and 4 (tests/CMakeLists.txt): the default context's
-// width follows the knob and says so, work really spreads over that many
-// threads, results match the serial reference, nested and concurrent calls
-// stay serial. The wasi and emscripten-st builds report 1 thread and why.
+// The wasm threads pool (design.md §Wasm threads pool), run under node with
+// TESSERA_WASM_THREADS set by CTest to 1, 2 and 4 (tests/CMakeLists.txt): the
+// default context's width follows the knob and says so, work really spreads
+// over that many threads, results match the serial reference, nested and
+// concurrent calls stay serial. The wasi and emscripten-st builds report 1
+// thread and why.
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 #   TESSERA_PLATFORM_BACKEND  native | wasm
 #   TESSERA_ARCH              x86_64 | aarch64 | wasm32 | other
 #   TESSERA_TARGET_NAME       linux-x86_64, linux-aarch64, wasi, emscripten, ...
-#   TESSERA_THREADS_USABLE    0 | 1 (SPEC 2.7)
+#   TESSERA_THREADS_USABLE    0 | 1 (design.md §Serial fallback)
 #   TESSERA_ISA_SUFFIXES      kernel file suffixes built here (beyond scalar)
 #   TESSERA_BUILT_<ISA>       0 | 1, for build_config.h
 
@@ -65,7 +65,7 @@ add_library(tessera_options INTERFACE)
 add_library(tessera::options ALIAS tessera_options)
 # The compiler never contracts a*b+c into an FMA by itself: which operations
 # fuse is the kernels' decision, so results are the same on every compiler
-# and build type (SPEC 3; XNNPACK does the same).
+# and build type (design.md §Reproducibility; XNNPACK does the same).
 target_compile_options(tessera_options INTERFACE
   $<$<CXX_COMPILER_ID:GNU,Clang>:-ffp-contract=off -Wall -Wextra>)
 if(TESSERA_ARCH STREQUAL "wasm32")

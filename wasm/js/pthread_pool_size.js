@@ -1,8 +1,9 @@
 // --pre-js of every Emscripten -pthread link (toolchains/modules/
 // TesseraTarget.cmake): sizes the pre-started pthread pool to match the wasm
-// threads pool (SPEC 2.7), so tessera never has to create a thread lazily
-// while its caller blocks. -sPTHREAD_POOL_SIZE=tesseraPthreadPoolSize()
-// evaluates this when the module starts.
+// threads pool (design.md §Wasm threads pool), so tessera never has to
+// create a thread lazily while its caller blocks.
+// -sPTHREAD_POOL_SIZE=tesseraPthreadPoolSize() evaluates this when the
+// module starts.
 //
 // Width: Module.tesseraWasmThreads (what a JS loader passes as its `threads`
 // option), else TESSERA_WASM_THREADS from the Node environment, else 8 —

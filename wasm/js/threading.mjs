@@ -1,10 +1,11 @@
-// Picks the Emscripten build a JavaScript host can run (SPEC 2.7): the
-// -pthread build needs SharedArrayBuffer (in browsers: a cross-origin
-// isolated page, COOP + COEP on every response). Where it is missing, a
-// threaded module would fail to load (its memory is shared), so the loader
-// takes the single-threaded build instead and hands it the reason, which
-// the module reports as the resolved policy's threads_reason: threads
-// unusable -> serial, with a diagnostic, never a failure.
+// Picks the Emscripten build a JavaScript host can run
+// (design.md §Serial fallback): the -pthread build needs SharedArrayBuffer
+// (in browsers: a cross-origin isolated page, COOP + COEP on every
+// response). Where it is missing, a threaded module would fail to load (its
+// memory is shared), so the loader takes the single-threaded build instead
+// and hands it the reason, which the module reports as the resolved
+// policy's threads_reason: threads unusable -> serial, with a diagnostic,
+// never a failure.
 
 // { ok, reason } for the given global object (default: this realm's).
 export function threadingSupport(g = globalThis) {

@@ -4,7 +4,7 @@
 //    said why).
 //  - Emscripten -pthread: a lease on the process's wasm threads pool of that
 //    width. The lease owns this Context's counters, so contexts sharing the
-//    pool still count separately (SPEC 2.2).
+//    pool still count separately (design.md §Counters).
 #include <memory>
 
 #include "tessera/platform/build_config.h"

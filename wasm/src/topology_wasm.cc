@@ -1,6 +1,7 @@
 // Topology and platform facts on wasm: the host's CPUs are not visible (and
-// navigator.hardwareConcurrency is unreliable, SPEC 2.7), nothing can be
-// pinned, and there are no cache facts. One CPU, with a note saying why.
+// navigator.hardwareConcurrency is unreliable, design.md §Wasm threads pool),
+// nothing can be pinned, and there are no cache facts. One CPU, with a note
+// saying why.
 #include "tessera/platform/build_config.h"
 
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // WasmThreadsPool: tessera's own pool for Emscripten -pthread builds
-// (SPEC 2.7). Its width comes from TESSERA_WASM_THREADS (default 8), not
-// from the host: navigator.hardwareConcurrency / os.cpus() say little about
-// what a page may use, and wasm has no affinity.
+// (design.md §Wasm threads pool). Its width comes from TESSERA_WASM_THREADS
+// (default 8), not from the host: navigator.hardwareConcurrency / os.cpus() say
+// little about what a page may use, and wasm has no affinity.
 //
 // Same contract as every tessera executor (platform/executor.hpp): the
 // caller is participant 0; a busy pool or a nested call runs serially on the

@@ -2,9 +2,9 @@
 //  - the kernel table (family and ISA level: detected ∩ built ∩ requested),
 //  - the knobs (environment read once, programmatic values win),
 //  - the execution policy, validated and resolved against the topology
-//    (SPEC 2.2), and the executor that realises it: a pool shared with every
-//    context of the same resolved policy, the serial executor for one
-//    participant, or the application's own executor.
+//    (design.md §Execution policy), and the executor that realises it: a pool
+//    shared with every context of the same resolved policy, the serial executor
+//    for one participant, or the application's own executor.
 // A Context is a cheap shared handle; copies refer to the same state, which
 // is immutable after creation. A default-constructed Context refers to the
 // process default context, created on first use from the environment.
@@ -43,8 +43,9 @@ struct ContextOptions {
   // width (a recorded fallback says so) and tessera's spin, affinity and
   // idle settings do not apply to it.
   std::shared_ptr<platform::Executor> executor;
-  // How this context's calls run (SPEC 2.2). When policy.num_threads is 0,
-  // TESSERA_NUM_THREADS (or knobs.num_threads) supplies it if set and > 0.
+  // How this context's calls run (design.md §Execution policy). When
+  // policy.num_threads is 0, TESSERA_NUM_THREADS (or knobs.num_threads)
+  // supplies it if set and > 0.
   ExecutionPolicy policy;
   // Resolve against this topology instead of the machine's (tests, and
   // runs that need more participants than this machine has). Worker CPUs

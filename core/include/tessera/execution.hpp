@@ -1,7 +1,7 @@
-// The execution layer's public types (SPEC 2.2), re-exported into namespace
-// tessera: the policy a Context is created with, what it resolved to, the
-// topology it was resolved against, the diagnostics counters, and
-// ExternalExecutor (an application's own parallel-for lent to tessera via
+// The execution layer's public types (design.md §Execution policy), re-exported
+// into namespace tessera: the policy a Context is created with, what it
+// resolved to, the topology it was resolved against, the diagnostics counters,
+// and ExternalExecutor (an application's own parallel-for lent to tessera via
 // ContextOptions::executor).
 //
 //   tessera::ContextOptions options;

@@ -1,4 +1,5 @@
-// GEMM: C <- alpha * op(A) * op(B) + beta * C, for f32 and f64 (SPEC 4).
+// GEMM: C <- alpha * op(A) * op(B) + beta * C, for f32 and f64
+// (design.md §Kernel core).
 //
 // It replaces the serial loop
 //     for (i = 0; i < m; ++i)
@@ -16,11 +17,11 @@
 // without reading A or B (C = 0 when beta == 0; C untouched when beta == 1).
 // NaN and Inf in A or B propagate as IEEE arithmetic says.
 //
-// Validation (SPEC 7), before anything is written: negative dimensions,
-// m*n*k or any extent overflowing, null pointers with non-zero extents,
-// leading dimensions below the stored row length (or below 1), C's accessed
-// byte range overlapping A's or B's, and an unknown layout or transpose value
-// are invalid_argument errors naming the argument.
+// Validation (design.md §Bad input), before anything is written: negative
+// dimensions, m*n*k or any extent overflowing, null pointers with non-zero
+// extents, leading dimensions below the stored row length (or below 1), C's
+// accessed byte range overlapping A's or B's, and an unknown layout or
+// transpose value are invalid_argument errors naming the argument.
 //
 // Threading and reproducibility: `parallelism` picks how many of the
 // context's participants one call uses (tessera/parallelism.hpp). The depth
@@ -97,7 +98,7 @@ struct GemmPlan {
                                      // width, lowered by max_threads_per_kernel)
   int workers = 1;
   int tier = 1;
-  std::string worker_rule;           // which SPEC 2.3 rule decided
+  std::string worker_rule;           // which design.md §Compute resolver rule
   std::string worker_reason;
   std::string grain;                 // the job-grain rule and its numbers
   std::int64_t jobs_per_step = 0;    // n_mc x n_nt of the first column block

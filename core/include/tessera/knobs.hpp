@@ -1,5 +1,5 @@
-// Knobs (SPEC 6): every tunable that tessera reads from the environment.
-// Each is read once when a Context is created and can be set
+// Knobs (design.md §Knobs): every tunable that tessera reads from the
+// environment. Each is read once when a Context is created and can be set
 // programmatically instead (ContextOptions::knobs wins over the variable).
 // An unset knob keeps the documented default of the code that uses it.
 #pragma once

@@ -1,13 +1,14 @@
 // Parallelism: how many of a context's participants one call may use
-// (SPEC 2.3). The context's policy fixes how many participants exist at all;
-// a call's Parallelism picks how many of them one kernel uses.
+// (design.md §Parallelism). The context's policy fixes how many participants
+// exist at all; a call's Parallelism picks how many of them one kernel uses.
 //
 //   Parallelism::serial()     every call runs on the caller alone
 //   Parallelism::threads(0)   automatic (the default): the resolver decides
 //                             from the problem's size
 //   Parallelism::threads(n)   exactly n participants, capped only by the
 //                             context's width and by the number of jobs
-// Whatever is chosen, results are bit-for-bit the same (SPEC 3).
+// Whatever is chosen, results are bit-for-bit the same
+// (design.md §Reproducibility).
 #pragma once
 
 namespace tessera {

@@ -63,11 +63,12 @@ TSR_API tsr_status tsr_mul_f32(const tsr_context* context, const float* a,
 TSR_API tsr_status tsr_relu_f32(const tsr_context* context, const float* x,
                                 float* out, size_t n);
 
-/* ---- Execution policy, resolved policy, counters (SPEC 2.2) -------------
- * A zero-initialised tsr_execution_policy (or NULL) is the default policy;
- * tsr_execution_policy_init() gives the same. Enum fields are names (as in
- * the C++ and JS APIs); NULL means the default. Every value is validated at
- * context creation and a bad one is an error naming the field. */
+/* ---- Execution policy, resolved policy, counters -------------------------
+ * (design.md §Execution policy). A zero-initialised tsr_execution_policy
+ * (or NULL) is the default policy; tsr_execution_policy_init() gives the
+ * same. Enum fields are names (as in the C++ and JS APIs); NULL means the
+ * default. Every value is validated at context creation and a bad one is an
+ * error naming the field. */
 typedef struct tsr_execution_policy {
   /* 0: topology default (or TESSERA_NUM_THREADS); 1: serial; n > 1: n
    * participants including the caller (capped at the visible CPUs). */
@@ -121,7 +122,7 @@ TSR_API tsr_status tsr_context_counters(const tsr_context* context,
                                         tsr_counters* out);
 
 
-/* ---- GEMM (SPEC 4) --------------------------------------------------------
+/* ---- GEMM (design.md §Kernel core) ----------------------------------------
  * C <- alpha * op(A) * op(B) + beta * C; op(A) is m x k, op(B) k x n, C
  * m x n, stored row- or column-major with leading dimensions. BLAS
  * semantics: beta == 0 never reads C; m == 0 or n == 0 does nothing; k == 0

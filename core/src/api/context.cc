@@ -13,7 +13,7 @@
 namespace tessera {
 namespace {
 
-// TESSERA_WASM_THREADS default (SPEC 2.7).
+// TESSERA_WASM_THREADS default (design.md §Wasm threads pool).
 constexpr std::uint32_t kDefaultWasmThreads = 8;
 
 // Fields set in `top` win over those in `base`.
@@ -42,7 +42,8 @@ Status resolve_execution(const ContextOptions& options, detail::ContextState* st
   state->topology = options.topology ? *options.topology : platform::read_topology();
   platform::PlatformFacts facts = platform::platform_facts();
   if (facts.pool_width_from_wasm_threads) {
-    // SPEC 2.7: the wasm threads pool is sized by the knob (default 8).
+    // design.md §Wasm threads pool: the wasm threads pool is sized by the knob
+    // (default 8).
     facts.wasm_pool_width =
         static_cast<int>(state->knobs.wasm_threads.value_or(kDefaultWasmThreads));
   }
@@ -67,8 +68,8 @@ Status resolve_execution(const ContextOptions& options, detail::ContextState* st
   TESSERA_RETURN_IF_ERROR(platform::resolve_execution_policy(
       policy, state->topology, facts, &resolved, source));
 
-  // Size tiers of the native pool (SPEC 2.4): TESSERA_POOL_CLASSES or the
-  // architecture's default.
+  // Size tiers of the native pool (design.md §Pool tiers): TESSERA_POOL_CLASSES
+  // or the architecture's default.
   resolved.pool_classes = state->knobs.pool_classes
                               ? static_cast<int>(*state->knobs.pool_classes)
                               : platform::default_pool_classes(platform::cpu_features().arch);

@@ -26,7 +26,7 @@ struct ContextState {
   platform::Executor* executor = nullptr;  // never null
 
   // Participants one kernel call may use: the executor's width lowered by
-  // max_threads_per_kernel (SPEC 2.3's "cores"). Every driver passes this
+  // max_threads_per_kernel (design.md §Parallelism). Every driver passes this
   // (and `executor`) explicitly; nothing reads a thread-local executor.
   int kernel_width() const noexcept {
     const int width = std::min(executor->width(), resolved.max_threads_per_kernel);

@@ -1,5 +1,5 @@
-// Argument checks shared by the operation drivers (SPEC 7). Each returns an
-// invalid_argument Status naming the argument, or ok.
+// Argument checks shared by the operation drivers (design.md §Bad input). Each
+// returns an invalid_argument Status naming the argument, or ok.
 #pragma once
 
 #include <cstddef>

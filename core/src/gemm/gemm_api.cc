@@ -1,6 +1,6 @@
-// The public GEMM entry points: validate every argument (SPEC 7), reduce the
-// call to the canonical row-major problem, handle the BLAS trivial cases,
-// then hand the problem to the naive reference or the packed driver.
+// The public GEMM entry points: validate every argument (design.md §Bad input),
+// reduce the call to the canonical row-major problem, handle the BLAS trivial
+// cases, then hand the problem to the naive reference or the packed driver.
 #include <algorithm>
 #include <cstring>
 #include <limits>

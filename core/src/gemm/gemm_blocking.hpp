@@ -1,8 +1,8 @@
 // GEMM cache blocking (BLIS-style): kc (depth slice), mc (row block) and nc
 // (column block) as a pure function of the register tile, the element size
-// and the cache facts — never of the worker count (SPEC 3). kc alone fixes
-// the bits of the result (it fixes how each element's sum is sliced); mc and
-// nc only regroup the same micro-tiles.
+// and the cache facts — never of the worker count (design.md §Reproducibility).
+// kc alone fixes the bits of the result (it fixes how each element's sum is
+// sliced); mc and nc only regroup the same micro-tiles.
 #pragma once
 
 #include <cstdint>

@@ -10,9 +10,9 @@
 //         job: pack A row block (own buffer, unless shared/prepacked), then
 //              column_tile over its mr-row panels
 //
-// The joins of the two phases are the only barriers (SPEC 2.5). A worker
-// writes only the C tiles of the jobs it claimed and its own pack buffer;
-// phase 1 writes disjoint panels of the shared buffers.
+// The joins of the two phases are the only barriers (design.md §GEMM driver). A
+// worker writes only the C tiles of the jobs it claimed and its own pack
+// buffer; phase 1 writes disjoint panels of the shared buffers.
 #pragma once
 
 #include <cstdint>

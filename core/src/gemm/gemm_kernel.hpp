@@ -1,4 +1,4 @@
-// GEMM entries of a KernelTable (SPEC 4).
+// GEMM entries of a KernelTable (design.md §Kernel core).
 //
 // The optimized family provides, per ISA level and dtype, a GemmKernelSet:
 // the register tile (mr x nr), how its blocking is chosen, the two packing
@@ -28,8 +28,9 @@ enum class GemmBlockingRule : std::uint8_t {
   kFixedPortable,
 };
 
-// What a column-tile call does with C, per depth slice (SPEC 3: beta only in
-// the first slice, alpha identically in every slice).
+// What a column-tile call does with C, per depth slice
+// (design.md §Reproducibility: beta only in the first slice, alpha
+// identically in every slice).
 enum class GemmUpdate : std::uint8_t {
   kOverwrite,   // first slice, beta == 0: C = alpha*acc (C is never read)
   kScale,       // first slice, beta != 0: C = alpha*acc + beta*C

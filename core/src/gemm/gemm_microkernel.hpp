@@ -11,7 +11,7 @@
 // alone: acc = 0; acc = mul_add(a_ip, b_pj, acc) for p in slice order; then
 // C = alpha*acc (+ beta*C in the first slice, + C in later ones). Edge tiles
 // run the same code on a local tile, so an element's bits never depend on
-// where its tile sits or who computed it (SPEC 3).
+// where its tile sits or who computed it (design.md §Reproducibility).
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // reads (gemm_kernel.hpp describes the layout). Packing is a pure
 // permutation with zero padding: the same bytes whoever packs a panel, in
 // whatever order, so a panel packed by another worker, by the shared A
-// prepack or by prepack_rhs is interchangeable (SPEC 3).
+// prepack or by prepack_rhs is interchangeable (design.md §Reproducibility).
 //
 // Both operands are the same operation seen from the panel's side: W values
 // across the panel ("width": rows of A, columns of B) for each depth step.

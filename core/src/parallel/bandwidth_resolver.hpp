@@ -1,7 +1,7 @@
-// The bandwidth-bound worker-count resolver (SPEC 2.3) for gemv, dot and
-// other kernels that do O(1) arithmetic per byte. The compute ramp of GEMM
-// does not apply: what decides is whether the bytes touched still fit one
-// core's cache.
+// The bandwidth-bound worker-count resolver (design.md §Bandwidth resolver) for
+// gemv, dot and other kernels that do O(1) arithmetic per byte. The compute
+// ramp of GEMM does not apply: what decides is whether the bytes touched still
+// fit one core's cache.
 //
 // Rules, in order (each is a test in tests/core/bandwidth_resolver_test.cc):
 //  1. serial(), or a context/kernel width of 1 -> 1 worker.

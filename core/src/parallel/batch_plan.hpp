@@ -1,5 +1,5 @@
-// The batched-GEMM plan (SPEC 2.3): how a batch of independent GEMMs uses
-// the context's participants.
+// The batched-GEMM plan (design.md §Batch plan): how a batch of independent
+// GEMMs uses the context's participants.
 //
 //   Serial              every element on the caller, in order
 //   BatchParallel(n)    whole elements per worker, one fork/join for the

@@ -18,7 +18,8 @@ int cap_int(std::int64_t v) {
 ComputeKnobs default_compute_knobs(platform::CpuArch arch) {
   ComputeKnobs k;
   // Where the extra full-width workers start paying for their fork/join:
-  // measured by the GEMM seed per architecture (SPEC 2.3).
+  // measured per architecture for the original design
+  // (design.md §Compute resolver).
   k.full_width_mnk =
       arch == platform::CpuArch::kAarch64 ? 14'000'000 : 110'000'000;
   return k;

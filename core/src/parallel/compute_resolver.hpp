@@ -1,7 +1,7 @@
-// The compute-bound resolver (SPEC 2.3) and the job-grain rules (SPEC 2.5)
-// of the GEMM driver, as pure functions of (shape, request, width, knobs):
-// no globals, no topology reads, so tests inject any machine. Each returns a
-// printable plan that says what it decided and why.
+// The compute-bound resolver (design.md §Compute resolver) and the job-grain
+// rules (§Job cursor) of the GEMM driver, as pure functions of (shape, request,
+// width, knobs): no globals, no topology reads, so tests inject any machine.
+// Each returns a printable plan that says what it decided and why.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 
 namespace tessera::core {
 
-// Knob values in force, defaults filled in (SPEC 6).
+// Knob values in force, defaults filled in (design.md §Knobs).
 struct ComputeKnobs {
   std::uint64_t parallel_threshold = 48 * 48 * 256;  // TESSERA_PARALLEL_THRESHOLD
   std::uint64_t par_mnk_per_worker = 2'000'000;      // TESSERA_PAR_MNK_PER_WORKER
@@ -67,7 +67,7 @@ struct ComputeRequest {
 
 struct ComputePlan {
   int workers = 1;
-  // Width of the pool the call forks into (SPEC 2.4):
+  // Width of the pool the call forks into (design.md §Pool tiers):
   // platform::routed_width(tiers, pool_width, workers), the pool's own
   // rule; 1 when serial.
   int tier = 1;
@@ -76,7 +76,7 @@ struct ComputePlan {
   std::string to_string() const;
 };
 
-// SPEC 2.3, compute-bound:
+// design.md §Compute resolver:
 //  1. serial() or nested -> 1.
 //  2. mnk < parallel_threshold -> 1, even for threads(n); width not read.
 //  3. threads(n) -> min(n, width, jobs).
@@ -114,13 +114,14 @@ GrainPlan packed_lhs_grain(std::int64_t n_mc, std::int64_t n_nt, int workers,
 
 // Row-block height for `workers`: the cache model's mc, lowered so that
 // there are about two row blocks per worker when m is small, and always a
-// multiple of mr (so the set of micro-tiles never changes, SPEC 3).
+// multiple of mr (so the set of micro-tiles never changes,
+// design.md §Reproducibility).
 std::int64_t row_block_for_workers(std::int64_t mc, std::int64_t m, int mr,
                                    int workers);
 
-// Shared A prepack (SPEC 2.5): at >= 16 workers always; with fewer, only
-// when private packing would pack some row block more than once (the
-// packed-LHS grain had to split row blocks).
+// Shared A prepack (design.md §GEMM driver): at >= 16 workers always; with
+// fewer, only when private packing would pack some row block more than once
+// (the packed-LHS grain had to split row blocks).
 bool use_shared_a_prepack(int workers, const GrainPlan& packed_grain);
 
 }  // namespace tessera::core

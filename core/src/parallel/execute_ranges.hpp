@@ -1,5 +1,5 @@
 // execute_ranges: split a one-dimensional total into contiguous blocks and
-// run them on an executor (SPEC 2.6).
+// run them on an executor (design.md §execute_ranges).
 //
 // It replaces the serial loop
 //     fn(0, total);
@@ -58,7 +58,8 @@ void execute_ranges(const RangeTarget& target, std::size_t total,
                     const RangeSchedule& schedule,
                     FunctionRef<void(std::size_t, std::size_t)> fn);
 
-// What one unit of a costed range touches and computes (SPEC 2.6).
+// What one unit of a costed range touches and computes
+// (design.md §execute_ranges).
 struct RangeCost {
   double bytes_read = 0;       // bytes loaded per unit
   double bytes_written = 0;    // bytes stored per unit

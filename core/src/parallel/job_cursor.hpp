@@ -1,4 +1,5 @@
-// JobCursor: the lock-free work distributor of the GEMM driver (SPEC 2.5).
+// JobCursor: the lock-free work distributor of the GEMM driver
+// (design.md §Job cursor).
 //
 // A flat list of n_jobs jobs is claimed in contiguous chunks [begin, end) of
 // `grain` jobs by whoever asks next, until it is exhausted. It replaces the

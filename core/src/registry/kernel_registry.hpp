@@ -1,5 +1,6 @@
 // The kernel registry: every KernelTable this build contains, and the rule
-// that picks one (SPEC 4): compiled ∩ detected ∩ allowed, highest wins.
+// that picks one (design.md §ISA dispatch): compiled ∩ detected ∩ allowed,
+// highest wins.
 #pragma once
 
 #include <string>

@@ -1,7 +1,8 @@
 // KernelTable: everything one (family, ISA level) provides, as typed function
 // pointers. A Context picks one table at creation (detected ∩ built ∩
-// requested, SPEC 4) and every call dispatches through it: no per-call
-// feature checks. A null entry means "this table does not implement it".
+// requested, design.md §ISA dispatch) and every call dispatches through
+// it: no per-call feature checks. A null entry means "this table does not
+// implement it".
 #pragma once
 
 #include <cstddef>

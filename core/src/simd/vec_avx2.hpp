@@ -1,6 +1,6 @@
 // AVX2 + FMA vector traits (8 x f32, 4 x f64). mul_add is fused here: the
 // level is defined as AVX2+FMA, and results across levels agree within a
-// tolerance, not bitwise (SPEC 3).
+// tolerance, not bitwise (design.md §Reproducibility).
 #pragma once
 
 #include <immintrin.h>

@@ -1,6 +1,7 @@
 // WebAssembly SIMD128 vector traits (4 x f32, 2 x f64). Multiply then add
 // (wasm has no FMA in SIMD128): the same operation order as SSE2, so a
-// native SSE2 run and a wasm run produce the same bits (SPEC 3, issue 4).
+// native SSE2 run and a wasm run produce the same bits
+// (design.md §Reproducibility, issue 4).
 #pragma once
 
 #include <wasm_simd128.h>

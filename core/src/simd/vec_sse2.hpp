@@ -1,6 +1,7 @@
 // SSE2 vector traits (4 x f32, 2 x f64). No FMA at this level: mul_add is a
 // multiply then an add, the same operation order as the SIMD128 backend so
-// the two 128-bit levels produce the same bits (SPEC 3, issue 4).
+// the two 128-bit levels produce the same bits
+// (design.md §Reproducibility, issue 4).
 #pragma once
 
 #include <emmintrin.h>

@@ -1,6 +1,6 @@
-// Diagnostics counters of an executor (SPEC 2.2): cumulative, per Context,
-// off by default. When a policy turns them off they cost nothing (the pool
-// touches no counter memory); when on, they cost at most ~2% of a
+// Diagnostics counters of an executor (design.md §Counters): cumulative, per
+// Context, off by default. When a policy turns them off they cost nothing (the
+// pool touches no counter memory); when on, they cost at most ~2% of a
 // dispatch-heavy loop (bench/dispatch_bench.cc measures it).
 #pragma once
 

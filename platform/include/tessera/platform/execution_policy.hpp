@@ -1,6 +1,7 @@
-// Execution policy (SPEC 2.2): a typed request, validated and resolved once
-// when a Context is made into an immutable ResolvedExecutionPolicy that says
-// what will really run and lists every fallback taken, with its reason.
+// Execution policy (design.md §Execution policy): a typed request, validated
+// and resolved once when a Context is made into an immutable
+// ResolvedExecutionPolicy that says what will really run and lists every
+// fallback taken, with its reason.
 //
 // Resolution is a pure function of (policy, topology, platform facts): the
 // same inputs give the same result on every machine, so tests inject
@@ -120,7 +121,7 @@ struct PlatformFacts {
   std::string platform_name;
   // The platform sizes its pool from TESSERA_WASM_THREADS instead of the
   // topology (the Emscripten -pthread build: the host's core count is
-  // unreliable there, SPEC 2.7).
+  // unreliable there, design.md §Wasm threads pool).
   bool pool_width_from_wasm_threads = false;
   // > 0: that knob's value (filled in by the Context). The default
   // participant count, and the cap of an explicit num_threads, are this
@@ -155,9 +156,9 @@ struct ResolvedExecutionPolicy {
   std::int64_t idle_release_ms = 1000;
   bool allow_nested_parallelism = false;
   bool counters = false;
-  // Size tiers below full width (SPEC 2.4, TESSERA_POOL_CLASSES, 0..3): the
-  // native pool keeps up to this many lazily built halving sub-pools (half,
-  // quarter, ... of effective_threads) and forks a run of w participants
+  // Size tiers below full width (design.md §Pool tiers, TESSERA_POOL_CLASSES,
+  // 0..3): the native pool keeps up to this many lazily built halving sub-pools
+  // (half, quarter, ... of effective_threads) and forks a run of w participants
   // into the smallest one holding w. Filled in by the Context from the knob
   // (default core::default_pool_classes); part of registry_key(). Ignored
   // by the wasm pool.

@@ -1,6 +1,6 @@
-// ExternalExecutor (SPEC 2.1): lends an application's own threads (OpenMP,
-// TBB, its own pool, a JS host) to tessera instead of tessera starting a
-// second pool. The application supplies a parallel-for; tessera calls it
+// ExternalExecutor (design.md §Executor): lends an application's own threads
+// (OpenMP, TBB, its own pool, a JS host) to tessera instead of tessera starting
+// a second pool. The application supplies a parallel-for; tessera calls it
 // with the number of participants and a task, and the application runs the
 // task once for every index, on whatever threads it likes, returning when
 // all have finished. For example, with OpenMP:

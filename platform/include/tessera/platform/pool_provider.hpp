@@ -2,7 +2,7 @@
 // out the executor that realises it. Implemented once per platform backend:
 //   native/  a shared pool from the registry keyed by the complete resolved
 //            policy (created lazily, alive while any context holds it), with
-//            its size tiers inside (SPEC 2.4);
+//            its size tiers inside (design.md §Pool tiers);
 //   wasm/    the wasm threads pool (Emscripten -pthread builds, when
 //            SharedArrayBuffer exists) or the serial executor.
 // effective_threads == 1 always yields a width-1 executor and starts no

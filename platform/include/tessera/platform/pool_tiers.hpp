@@ -1,4 +1,4 @@
-// The size-tier rule of tessera's native pool (SPEC 2.4), in one place: the
+// The size-tier rule of tessera's native pool (design.md §Pool tiers), in one place: the
 // pool builds and routes to these tiers (native/src/tiered_pool.cc), and the
 // core's resolvers snap worker counts onto the same ones, computed by the
 // same function from the same inputs (the pool's full width and

@@ -1,5 +1,5 @@
-// Machine topology as plain data (SPEC 2.2). Read natively on Linux from
-// sysfs, sched_getaffinity and the cgroup (v1/v2 cpuset and cpu quota) by
+// Machine topology as plain data (design.md §Topology). Read natively on Linux
+// from sysfs, sched_getaffinity and the cgroup (v1/v2 cpuset and cpu quota) by
 // native/; a conservative fallback elsewhere (wasm/, non-Linux native).
 // Resolvers and policy resolution take a Topology by value, so tests inject
 // any machine.
