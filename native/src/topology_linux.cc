@@ -558,6 +558,7 @@ Topology read_topology() { return native::read_linux_topology(native::live_linux
 
 PlatformFacts platform_facts() {
   PlatformFacts facts;
+  facts.arch = cpu_features().arch;
   facts.threads_usable = TESSERA_THREADS_USABLE != 0;
   if (!facts.threads_usable) facts.threads_unusable_reason = "built without threads";
   facts.affinity_supported = true;

@@ -29,6 +29,7 @@ Topology read_topology() {
 
 PlatformFacts platform_facts() {
   PlatformFacts facts;
+  facts.arch = cpu_features().arch;
   facts.threads_usable = TESSERA_THREADS_USABLE != 0;
   if (!facts.threads_usable) facts.threads_unusable_reason = "built without threads";
   facts.affinity_supported = false;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "tessera/platform/json_writer.hpp"
+#include "tessera/platform/pool_tiers.hpp"
 
 namespace tessera::platform {
 
@@ -354,30 +355,17 @@ std::string cpus_text(const std::vector<int>& ids) {
 
 }  // namespace
 
-Status resolve_execution_policy(const ExecutionPolicy& policy,
-                                const Topology& topology,
-                                const PlatformFacts& facts,
-                                ResolvedExecutionPolicy* out,
-                                std::string_view threads_source) {
-  TESSERA_RETURN_IF_ERROR(validate_execution_policy(policy, topology, facts));
+namespace {
 
-  ResolvedExecutionPolicy r;
-  r.threads_usable = facts.threads_usable;
-  r.spin_policy = policy.spin_policy;
-  r.spin_budget = policy.spin_budget;
-  r.idle_policy = policy.idle_policy;
-  r.idle_release_ms = policy.idle_release_ms;
-  r.allow_nested_parallelism = policy.allow_nested_parallelism;
-  r.counters = policy.counters;
-  r.caller_cpu = topology.find_cpu(facts.caller_cpu) != nullptr ? facts.caller_cpu : -1;
-
-  const std::string source(threads_source);
+// Part 1 of resolution: how many participants, and how many one kernel may
+// use. `source` names where num_threads came from.
+void resolve_threads(const ExecutionPolicy& policy, const Topology& topology,
+                     const PlatformFacts& facts, const ResolutionInputs& inputs,
+                     const std::string& source, ResolvedExecutionPolicy& r) {
   const AffinityPolicy affinity = requested_affinity(policy, facts);
-  const bool affinity_asked = policy.affinity_policy.has_value() || !policy.cpu_set.empty();
   const int visible = std::max(1, topology.logical_count());
   const int quota = topology.quota_width();  // 0: none
 
-  // --- How many participants.
   int threads = 1;
   if (!facts.threads_usable) {
     const std::string why = facts.threads_unusable_reason.empty()
@@ -390,10 +378,10 @@ Status resolve_execution_policy(const ExecutionPolicy& policy,
                    ? ": " + source + " = " + std::to_string(policy.num_threads) +
                          " resolved to 1 participant"
                    : ": running serially"));
-  } else if (facts.wasm_pool_width > 0) {
+  } else if (facts.pool_width_from_wasm_threads) {
     // The wasm threads pool: its width is the knob's, whatever the (unknown)
     // host has; an explicit count may only lower it.
-    const int width = facts.wasm_pool_width;
+    const int width = inputs.wasm_threads.value_or(kDefaultWasmThreads);
     if (policy.num_threads == 0) {
       threads = width;
       r.threads_reason = "TESSERA_WASM_THREADS = " + std::to_string(width) +
@@ -476,7 +464,15 @@ Status resolve_execution_policy(const ExecutionPolicy& policy,
     }
   }
 
-  // --- Where the workers run.
+  r.pool_classes = inputs.pool_classes.value_or(default_pool_classes(facts.arch));
+}
+
+// Part 2: where the workers run (r.effective_threads is decided).
+void resolve_affinity(const ExecutionPolicy& policy, const Topology& topology,
+                      const PlatformFacts& facts, ResolvedExecutionPolicy& r) {
+  const AffinityPolicy affinity = requested_affinity(policy, facts);
+  const bool affinity_asked = policy.affinity_policy.has_value() || !policy.cpu_set.empty();
+  const int threads = r.effective_threads;
   r.affinity_policy = affinity;
   if (affinity != AffinityPolicy::kNone && !facts.affinity_supported) {
     r.affinity_policy = AffinityPolicy::kNone;
@@ -575,6 +571,82 @@ Status resolve_execution_policy(const ExecutionPolicy& policy,
     }
   }
 
+}
+
+// Part 3: how participants wait and what they record.
+void resolve_waiting(const ExecutionPolicy& policy, ResolvedExecutionPolicy& r) {
+  r.spin_policy = policy.spin_policy;
+  r.spin_budget = policy.spin_budget;
+  r.idle_policy = policy.idle_policy;
+  r.idle_release_ms = policy.idle_release_ms;
+  r.allow_nested_parallelism = policy.allow_nested_parallelism;
+  r.counters = policy.counters;
+}
+
+}  // namespace
+
+void collapse_to_width(ResolvedExecutionPolicy* r, int width, std::string executor,
+                       std::string fallback) {
+  width = std::max(1, width);
+  r->effective_threads = width;
+  r->max_threads_per_kernel = std::min(std::max(1, r->max_threads_per_kernel), width);
+  r->executor = std::move(executor);
+  r->affinity_policy = AffinityPolicy::kNone;
+  r->worker_cpus.clear();
+  r->worker_cores.clear();
+  r->worker_classes.clear();
+  r->uses_smt_siblings = false;
+  r->fallbacks.push_back(std::move(fallback));
+}
+
+Status resolve_execution_policy(const ExecutionPolicy& requested,
+                                const Topology& topology,
+                                const PlatformFacts& facts,
+                                ResolvedExecutionPolicy* out,
+                                const ResolutionInputs& inputs) {
+  // The policy as given is checked first, so its errors name its fields.
+  TESSERA_RETURN_IF_ERROR(validate_execution_policy(requested, topology, facts));
+  ExecutionPolicy policy = requested;
+  std::string source = "num_threads";
+  if (policy.num_threads == 0 && inputs.default_num_threads > 0) {
+    policy.num_threads = inputs.default_num_threads;
+    source = inputs.num_threads_source;
+    if (!policy.cpu_set.empty() && policy.num_threads > static_cast<int>(policy.cpu_set.size())) {
+      return Status::invalid_argument(
+          source + " = " + std::to_string(policy.num_threads) + " exceeds the " +
+          std::to_string(policy.cpu_set.size()) +
+          " CPUs of ExecutionPolicy::cpu_set with affinity_policy = explicit");
+    }
+  }
+  if (facts.pool_width_from_wasm_threads && inputs.wasm_threads &&
+      (*inputs.wasm_threads < kMinWasmThreads || *inputs.wasm_threads > kMaxWasmThreads)) {
+    return Status::invalid_argument("TESSERA_WASM_THREADS must be in [" +
+                                    std::to_string(kMinWasmThreads) + ", " +
+                                    std::to_string(kMaxWasmThreads) + "] (got " +
+                                    std::to_string(*inputs.wasm_threads) + ")");
+  }
+
+  ResolvedExecutionPolicy r;
+  r.threads_usable = facts.threads_usable;
+  r.caller_cpu = topology.find_cpu(facts.caller_cpu) != nullptr ? facts.caller_cpu : -1;
+  resolve_threads(policy, topology, facts, inputs, source, r);
+  resolve_affinity(policy, topology, facts, r);
+  resolve_waiting(policy, r);
+
+  if (inputs.application_width > 0) {
+    // The application's executor decides how many participants exist.
+    const int width = inputs.application_width;
+    const int resolved = r.effective_threads;
+    collapse_to_width(&r, width, "application",
+                      "ContextOptions::executor supplied: effective threads = its width (" +
+                          std::to_string(width) + "); the policy resolved to " +
+                          std::to_string(resolved) +
+                          ", and tessera's spin, affinity and idle settings do not apply to it");
+    r.threads_reason = "width of the application's executor";
+    r.max_threads_per_kernel = policy.max_threads_per_kernel > 0
+                                   ? std::min(policy.max_threads_per_kernel, width)
+                                   : width;
+  }
   *out = std::move(r);
   return {};
 }

@@ -411,7 +411,10 @@ TEST_CASE("threads: the source name appears in the reason (TESSERA_NUM_THREADS)"
   ExecutionPolicy p;
   p.num_threads = 3;
   ResolvedExecutionPolicy r;
-  REQUIRE(resolve_execution_policy(p, machine(8), linux_facts(), &r, "TESSERA_NUM_THREADS").ok());
+  ResolutionInputs inputs;
+  inputs.default_num_threads = p.num_threads;
+  p.num_threads = 0;
+  REQUIRE(resolve_execution_policy(p, machine(8), linux_facts(), &r, inputs).ok());
   CHECK(r.threads_reason == "TESSERA_NUM_THREADS = 3");
 }
 

@@ -61,6 +61,16 @@ set(TESSERA_FLAGS_neon "")        # baseline on aarch64
 set(TESSERA_FLAGS_simd128 "")     # -msimd128 is target-wide on wasm (below)
 
 # Options for every tessera target (library, tests, tools).
+# TESSERA_WASM_THREADS' default and range: one JSON file for C++
+# (build_config.h) and JS (the pthread pre-js below, wasm/js/threading.mjs).
+file(READ "${PROJECT_SOURCE_DIR}/platform/wasm_threads.json" _wasm_threads_json)
+set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+  "${PROJECT_SOURCE_DIR}/platform/wasm_threads.json")
+foreach(_field default min max)
+  string(TOUPPER "${_field}" _upper)
+  string(JSON TESSERA_WASM_THREADS_${_upper} GET "${_wasm_threads_json}" "${_field}")
+endforeach()
+
 add_library(tessera_options INTERFACE)
 add_library(tessera::options ALIAS tessera_options)
 # The compiler never contracts a*b+c into an FMA by itself: which operations
@@ -98,7 +108,8 @@ if(EMSCRIPTEN)
     # fails with EAGAIN instead of hanging (PTHREAD_POOL_SIZE_STRICT=2).
     # The pool's size follows TESSERA_WASM_THREADS at load time
     # (wasm/js/pthread_pool_size.js), plus room for application threads.
-    set(_pool_js "${PROJECT_SOURCE_DIR}/wasm/js/pthread_pool_size.js")
+    set(_pool_js "${PROJECT_BINARY_DIR}/generated/js/pthread_pool_size.js")
+    configure_file("${PROJECT_SOURCE_DIR}/wasm/js/pthread_pool_size.js.in" "${_pool_js}" @ONLY)
     target_link_options(tessera_options INTERFACE
       -pthread
       "SHELL:--pre-js \"${_pool_js}\""

@@ -7,6 +7,8 @@
 // policy's threads_reason: threads unusable -> serial, with a diagnostic,
 // never a failure.
 
+import { readFileSync } from 'node:fs';
+
 // { ok, reason } for the given global object (default: this realm's).
 export function threadingSupport(g = globalThis) {
   if (typeof g.SharedArrayBuffer !== 'function') {
@@ -29,6 +31,11 @@ export function threadingSupport(g = globalThis) {
   return { ok: true, reason: '' };
 }
 
+// TESSERA_WASM_THREADS' default and range: the one definition the C++ knob
+// and the module's pre-js are built from.
+export const wasmThreads = JSON.parse(
+  readFileSync(new URL('../../platform/wasm_threads.json', import.meta.url), 'utf8'));
+
 // builds: { threaded: path-or-url, single: path-or-url }.
 // Returns { url, threaded, reason }.
 export function chooseBuild(builds, g = globalThis) {
@@ -44,8 +51,9 @@ export function chooseBuild(builds, g = globalThis) {
 export function moduleSettings(choice, { threads } = {}) {
   const settings = {};
   if (threads !== undefined) {
-    if (!Number.isInteger(threads) || threads < 1 || threads > 256) {
-      throw new RangeError(`threads must be an integer in [1, 256] (got ${threads})`);
+    const { min, max } = wasmThreads;
+    if (!Number.isInteger(threads) || threads < min || threads > max) {
+      throw new RangeError(`threads must be an integer in [${min}, ${max}] (got ${threads})`);
     }
     settings.tesseraWasmThreads = threads;
   }

@@ -51,6 +51,7 @@ std::string loader_threads_unavailable_reason() {
 
 PlatformFacts platform_facts() {
   PlatformFacts facts;
+  facts.arch = cpu_features().arch;
   facts.threads_usable = TESSERA_THREADS_USABLE != 0;
   if (!facts.threads_usable) {
     facts.threads_unusable_reason = TESSERA_TARGET_NAME " is built without threads";

@@ -7,14 +7,10 @@
 #include "core/src/registry/kernel_registry.hpp"
 #include "tessera/platform/cpu_features.hpp"
 #include "tessera/platform/pool_provider.hpp"
-#include "tessera/platform/pool_tiers.hpp"
 #include "tessera/platform/serial_executor.hpp"
 
 namespace tessera {
 namespace {
-
-// TESSERA_WASM_THREADS default (design.md §Wasm threads pool).
-constexpr std::uint32_t kDefaultWasmThreads = 8;
 
 // Fields set in `top` win over those in `base`.
 Knobs merge(Knobs base, const Knobs& top) {
@@ -36,86 +32,43 @@ Knobs merge(Knobs base, const Knobs& top) {
   return base;
 }
 
-// Resolves options.policy against the topology (TESSERA_NUM_THREADS filling
-// in num_threads = 0) and acquires the executor that realises it.
+// Resolves options.policy against the topology, with every input the
+// context gathered (knobs, an application executor), then acquires the
+// executor that realises it. The one correction after resolution: a pool
+// that cannot start its threads collapses the policy to serial.
 Status resolve_execution(const ContextOptions& options, detail::ContextState* state) {
   state->topology = options.topology ? *options.topology : platform::read_topology();
-  platform::PlatformFacts facts = platform::platform_facts();
-  if (facts.pool_width_from_wasm_threads) {
-    // design.md §Wasm threads pool: the wasm threads pool is sized by the knob
-    // (default 8).
-    facts.wasm_pool_width =
-        static_cast<int>(state->knobs.wasm_threads.value_or(kDefaultWasmThreads));
+  const Knobs& knobs = state->knobs;
+  platform::ResolutionInputs inputs;
+  if (knobs.num_threads && *knobs.num_threads > 0) {
+    inputs.default_num_threads = static_cast<int>(*knobs.num_threads);
+    inputs.num_threads_source =
+        options.knobs.num_threads ? "Knobs::num_threads" : "TESSERA_NUM_THREADS";
   }
+  if (knobs.wasm_threads) inputs.wasm_threads = static_cast<int>(*knobs.wasm_threads);
+  if (knobs.pool_classes) inputs.pool_classes = static_cast<int>(*knobs.pool_classes);
+  if (options.executor != nullptr) inputs.application_width = options.executor->width();
 
-  // The policy as given is checked first, so its errors name its fields.
-  TESSERA_RETURN_IF_ERROR(
-      platform::validate_execution_policy(options.policy, state->topology, facts));
-  platform::ExecutionPolicy policy = options.policy;
-  std::string source = "num_threads";
-  if (policy.num_threads == 0 && state->knobs.num_threads && *state->knobs.num_threads > 0) {
-    policy.num_threads = static_cast<int>(*state->knobs.num_threads);
-    source = options.knobs.num_threads ? "Knobs::num_threads" : "TESSERA_NUM_THREADS";
-    const bool explicit_set = !policy.cpu_set.empty();
-    if (explicit_set && policy.num_threads > static_cast<int>(policy.cpu_set.size())) {
-      return Status::invalid_argument(
-          source + " = " + std::to_string(policy.num_threads) + " exceeds the " +
-          std::to_string(policy.cpu_set.size()) +
-          " CPUs of ExecutionPolicy::cpu_set with affinity_policy = explicit");
-    }
-  }
   platform::ResolvedExecutionPolicy resolved;
   TESSERA_RETURN_IF_ERROR(platform::resolve_execution_policy(
-      policy, state->topology, facts, &resolved, source));
+      options.policy, state->topology, platform::platform_facts(), &resolved, inputs));
 
-  // Size tiers of the native pool (design.md §Pool tiers): TESSERA_POOL_CLASSES
-  // or the architecture's default.
-  resolved.pool_classes = state->knobs.pool_classes
-                              ? static_cast<int>(*state->knobs.pool_classes)
-                              : platform::default_pool_classes(platform::cpu_features().arch);
-
-  if (options.executor != nullptr) {
-    // The application's executor decides how many participants exist.
-    const int width = std::max(1, options.executor->width());
-    resolved.fallbacks.push_back(
-        "ContextOptions::executor supplied: effective threads = its width (" +
-        std::to_string(width) + "); the policy resolved to " +
-        std::to_string(resolved.effective_threads) +
-        ", and tessera's spin, affinity and idle settings do not apply to it");
-    resolved.threads_reason = "width of the application's executor";
-    resolved.effective_threads = width;
-    resolved.max_threads_per_kernel =
-        policy.max_threads_per_kernel > 0 ? std::min(policy.max_threads_per_kernel, width)
-                                          : width;
-    resolved.executor = "application";
-    resolved.affinity_policy = platform::AffinityPolicy::kNone;
-    resolved.worker_cpus.clear();
-    resolved.worker_cores.clear();
-    resolved.worker_classes.clear();
-    resolved.uses_smt_siblings = false;
-    state->executor_owner = options.executor;
-  } else {
-    std::shared_ptr<platform::Executor> executor;
+  std::shared_ptr<platform::Executor> executor = options.executor;
+  if (executor == nullptr) {
     const Status acquired = platform::acquire_executor(resolved, &executor);
     if (!acquired.ok() || executor == nullptr) {
       // Never fail a context because threads could not start: run serially
       // and say why.
-      resolved.fallbacks.push_back(
+      platform::collapse_to_width(
+          &resolved, 1, "serial",
           "could not start " + std::to_string(resolved.effective_threads) +
-          " participants (" +
-          (acquired.ok() ? std::string("no executor returned") : acquired.message()) +
-          "): running serially");
-      resolved.effective_threads = 1;
-      resolved.max_threads_per_kernel = 1;
-      resolved.executor = "serial";
-      resolved.worker_cpus.clear();
-      resolved.worker_cores.clear();
-      resolved.worker_classes.clear();
-      resolved.uses_smt_siblings = false;
+              " participants (" +
+              (acquired.ok() ? std::string("no executor returned") : acquired.message()) +
+              "): running serially");
       executor = nullptr;
     }
-    state->executor_owner = std::move(executor);
   }
+  state->executor_owner = std::move(executor);
   state->executor = state->executor_owner != nullptr ? state->executor_owner.get()
                                                      : &platform::serial_executor();
   state->resolved = std::move(resolved);

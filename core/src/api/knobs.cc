@@ -3,6 +3,9 @@
 #include <cstdlib>
 #include <limits>
 
+#include "tessera/platform/execution_policy.hpp"
+#include "tessera/platform/pool_tiers.hpp"
+
 namespace tessera {
 namespace {
 
@@ -35,7 +38,7 @@ const std::vector<NumericKnob>& numeric_knobs() {
       {{"TESSERA_GEMV_THREAD_CAP", 1, 4096,
         "gemv: fixed width replacing the tier ladder"},
        nullptr, &Knobs::gemv_thread_cap},
-      {{"TESSERA_POOL_CLASSES", 0, 3, "halving pool tiers below full width"},
+      {{"TESSERA_POOL_CLASSES", 0, platform::kMaxPoolClasses, "halving pool tiers below full width"},
        nullptr, &Knobs::pool_classes},
       {{"TESSERA_PARALLEL_OVERSAMPLE", 1, 1024,
         "job-cursor chunks per worker"},
@@ -43,9 +46,9 @@ const std::vector<NumericKnob>& numeric_knobs() {
       {{"TESSERA_PACKED_OVERSAMPLE", 1, 1024,
         "packed-LHS chunks per worker"},
        nullptr, &Knobs::packed_oversample},
-      {{"TESSERA_WASM_THREADS", 1, 256, "participants of the wasm pool"},
+      {{"TESSERA_WASM_THREADS", platform::kMinWasmThreads, platform::kMaxWasmThreads, "participants of the wasm pool"},
        nullptr, &Knobs::wasm_threads},
-      {{"TESSERA_NUM_THREADS", 0, 4096,
+      {{"TESSERA_NUM_THREADS", 0, platform::kMaxNumThreads,
         "participants of a context (0 = topology default)"},
        nullptr, &Knobs::num_threads},
   };

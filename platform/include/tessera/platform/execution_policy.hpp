@@ -35,6 +35,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tessera/platform/build_config.h"
+#include "tessera/platform/cpu_features.hpp"
 #include "tessera/platform/status.hpp"
 #include "tessera/platform/topology.hpp"
 
@@ -121,12 +123,39 @@ struct PlatformFacts {
   std::string platform_name;
   // The platform sizes its pool from TESSERA_WASM_THREADS instead of the
   // topology (the Emscripten -pthread build: the host's core count is
-  // unreliable there, design.md §Wasm threads pool).
+  // unreliable there, design.md §Wasm threads pool). The default
+  // participant count, and the cap of an explicit num_threads, are then
+  // ResolutionInputs::wasm_threads rather than the topology's width.
   bool pool_width_from_wasm_threads = false;
-  // > 0: that knob's value (filled in by the Context). The default
-  // participant count, and the cap of an explicit num_threads, are this
-  // width rather than the topology's.
-  int wasm_pool_width = 0;
+  // The architecture (for the default pool classes).
+  CpuArch arch = CpuArch::kOther;
+};
+
+// TESSERA_WASM_THREADS: its default and range, from the one definition
+// platform/wasm_threads.json (through build_config.h), which the JS side
+// reads too.
+inline constexpr int kDefaultWasmThreads = TESSERA_WASM_THREADS_DEFAULT;
+inline constexpr int kMinWasmThreads = TESSERA_WASM_THREADS_MIN;
+inline constexpr int kMaxWasmThreads = TESSERA_WASM_THREADS_MAX;
+
+// Everything resolution reads besides the policy, the topology and the
+// platform's facts: what a Context gathered from its knobs and options. With
+// these, resolve_execution_policy returns the final policy; nobody patches
+// fields afterwards (except collapse_to_width, below).
+struct ResolutionInputs {
+  // Fills num_threads when the policy leaves it 0 (TESSERA_NUM_THREADS or
+  // Knobs::num_threads; 0 = unset). `num_threads_source` names it in
+  // reasons and errors.
+  int default_num_threads = 0;
+  std::string num_threads_source = "TESSERA_NUM_THREADS";
+  // TESSERA_WASM_THREADS (unset: kDefaultWasmThreads); used only where
+  // facts.pool_width_from_wasm_threads.
+  std::optional<int> wasm_threads;
+  // TESSERA_POOL_CLASSES (unset: default_pool_classes(facts.arch)).
+  std::optional<int> pool_classes;
+  // > 0: the application lends an executor of this width
+  // (ContextOptions::executor); it decides how many participants exist.
+  int application_width = 0;
 };
 
 // The facts of this process and thread, from native/ or wasm/.
@@ -159,9 +188,9 @@ struct ResolvedExecutionPolicy {
   // Size tiers below full width (design.md §Pool tiers, TESSERA_POOL_CLASSES,
   // 0..3): the native pool keeps up to this many lazily built halving sub-pools
   // (half, quarter, ... of effective_threads) and forks a run of w participants
-  // into the smallest one holding w. Filled in by the Context from the knob
-  // (default core::default_pool_classes); part of registry_key(). Ignored
-  // by the wasm pool.
+  // into the smallest one holding w (platform/pool_tiers.hpp). From
+  // ResolutionInputs::pool_classes or default_pool_classes(arch); part of
+  // registry_key(). Ignored by the wasm pool.
   int pool_classes = 0;
   // Who runs the participants: "serial" (one participant), "pool"
   // (tessera's pool for this policy) or "application" (the executor passed
@@ -193,13 +222,21 @@ Status validate_execution_policy(const ExecutionPolicy& policy,
                                  const Topology& topology,
                                  const PlatformFacts& facts);
 
-// Validates, then resolves. On error *out is untouched. `threads_source`
-// names where num_threads came from in messages (default "num_threads";
-// the Context passes "TESSERA_NUM_THREADS" when the knob filled it in).
+// Validates, then resolves in three parts: how many participants (threads,
+// the kernel limit, pool classes), where they run (affinity), and how they
+// wait (spin, idle, nesting, counters). On error *out is untouched.
 Status resolve_execution_policy(const ExecutionPolicy& policy,
                                 const Topology& topology,
                                 const PlatformFacts& facts,
                                 ResolvedExecutionPolicy* out,
-                                std::string_view threads_source = "num_threads");
+                                const ResolutionInputs& inputs = {});
+
+// The one way a resolved policy shrinks after the fact: `width`
+// participants run by `executor` ("serial", "application"), unpinned,
+// max_threads_per_kernel lowered to fit, and `fallback` recorded. Used when
+// an application's executor decides the width, and when a pool could not
+// start its threads.
+void collapse_to_width(ResolvedExecutionPolicy* r, int width, std::string executor,
+                       std::string fallback);
 
 }  // namespace tessera::platform
