@@ -55,6 +55,16 @@ bool parse_i64(const std::string& text, std::int64_t* out) {
   return true;
 }
 
+// "scalar, sse2, ...": every level of TESSERA_ISA_LEVELS (tessera/isa.hpp).
+std::string level_names() {
+  std::string text;
+  for (int i = 0; i < kIsaCount; ++i) {
+    if (i != 0) text += ", ";
+    text += isa_name(static_cast<Isa>(i));
+  }
+  return text;
+}
+
 // Returns kExitOk, or the usage error's exit code.
 int parse(const Args& args, Options* o) {
   std::vector<std::string> positional;
@@ -91,8 +101,7 @@ int parse(const Args& args, Options* o) {
       if (!value("--isa", &v)) return usage_error("gemm: --isa needs a level name");
       Isa isa;
       if (!parse_isa(v, &isa)) {
-        return usage_error("gemm: --isa '" + v +
-                           "' is not a level (scalar, sse2, avx2, avx512, neon, simd128)");
+        return usage_error("gemm: --isa '" + v + "' is not a level (" + level_names() + ")");
       }
       o->isa = isa_name(isa);
     } else if (a == "--reps") {
