@@ -1,50 +1,120 @@
-# The layering rules of design.md §Layering, checked on the source tree:
-#  - core/ includes nothing from native/ or wasm/;
-#  - core/ has no platform #if outside the SIMD backend headers
-#    (core/src/simd/vec_*.hpp);
-#  - platform/ includes nothing from core/, native/ or wasm/.
+# The layering rules of design.md §Layering, checked on the source tree. Every #include of
+# every file under a checked folder must name one of that folder's allowed
+# kinds of header:
+#
+#   folder         may include
+#   core/include/  tessera/ (the public headers stand alone)
+#   core/          tessera/ (its public API, platform's), core/
+#   platform/      tessera/platform/
+#   native/        tessera/platform/, native/
+#   wasm/src/      tessera/ (platform's and the core's public API), wasm/src/
+#   wasm/cli/      tessera/, its own files
+#   bench/         tessera/, its own files, the internal headers core/src/,
+#                  native/src/, wasm/src/ (bench/ links tessera::internal)
+#   examples/      tessera/, its own files
+#
+# plus standard and system headers (<...> outside the project's folders).
+# Project headers are spelled from the repository root ("native/src/x.hpp");
+# "its own files" means a quoted name found next to the including file.
+# tests/ may include everything and is not checked. Also: core/ has no
+# platform #if outside the SIMD backend headers (core/src/simd/vec_*.hpp).
+#
 # Run: cmake -DROOT=<repo> -P tests/layering_check.cmake
+# A violation names the file, the line, the rule and the include.
+cmake_minimum_required(VERSION 3.25)
 if(NOT ROOT)
   message(FATAL_ERROR "pass -DROOT=<repository root>")
 endif()
 
+# Folder (relative to ROOT) -> the include path prefixes it may name. A file
+# follows the rule of the most specific folder that holds it.
+set(_folders core/include core platform native wasm/src wasm/cli bench examples)
+set(_allow_core/include tessera/)
+set(_allow_core tessera/ core/)
+set(_allow_platform tessera/platform/)
+set(_allow_native tessera/platform/ native/)
+set(_allow_wasm/src tessera/ wasm/src/)
+set(_allow_wasm/cli tessera/)
+set(_allow_bench tessera/ core/src/ native/src/ wasm/src/)
+set(_allow_examples tessera/)
+# Folders whose files may include their neighbours by bare name.
+set(_local_ok wasm/cli bench examples)
+# Include paths that name a part of the project (anything else in <...> is a
+# standard or system header).
+set(_project_prefix "^(tessera|core|platform|native|wasm|tests|bench|examples|toolchains)/")
+
 set(_platform_macros "__EMSCRIPTEN__|__wasi__|__wasm__|__wasm32__|__wasm_simd128__|_WIN32|__linux__|__APPLE__|__x86_64__|_M_X64|__aarch64__|__ARM_NEON|__i386__|__SSE2__|__AVX2__|__AVX512F__")
+
 set(_violations "")
-
-file(GLOB_RECURSE _core_files "${ROOT}/core/*.hpp" "${ROOT}/core/*.h" "${ROOT}/core/*.cc")
-foreach(_file IN LISTS _core_files)
-  file(RELATIVE_PATH _rel "${ROOT}" "${_file}")
-  file(STRINGS "${_file}" _lines)
-  foreach(_line IN LISTS _lines)
-    if(_line MATCHES "^[ \t]*#[ \t]*include[ \t]*[<\"](native|wasm)/")
-      list(APPEND _violations "${_rel}: includes ${CMAKE_MATCH_1}/: ${_line}")
+set(_counts "")
+foreach(_folder IN LISTS _folders)
+  file(GLOB_RECURSE _files "${ROOT}/${_folder}/*.hpp" "${ROOT}/${_folder}/*.h"
+    "${ROOT}/${_folder}/*.cc" "${ROOT}/${_folder}/*.c")
+  foreach(_inner IN LISTS _folders)
+    if(_inner MATCHES "^${_folder}/")
+      list(FILTER _files EXCLUDE REGEX "^${ROOT}/${_inner}/")
     endif()
-    if(NOT _rel MATCHES "^core/src/simd/vec_[a-z0-9]+\\.hpp$")
-      if(_line MATCHES "^[ \t]*#[ \t]*(if|ifdef|ifndef|elif)[^\n]*(${_platform_macros})")
-        list(APPEND _violations "${_rel}: platform conditional outside the SIMD headers: ${_line}")
+  endforeach()
+  list(LENGTH _files _n)
+  list(APPEND _counts "${_n} ${_folder}")
+  foreach(_file IN LISTS _files)
+    file(RELATIVE_PATH _rel "${ROOT}" "${_file}")
+    get_filename_component(_dir "${_file}" DIRECTORY)
+    # One list element per line, with the characters CMake lists treat
+    # specially (; [ ] \) masked, so element i is line i + 1.
+    file(READ "${_file}" _text)
+    string(REPLACE "\\" "<bs>" _text "${_text}")
+    string(REPLACE ";" "<sc>" _text "${_text}")
+    string(REPLACE "[" "<lb>" _text "${_text}")
+    string(REPLACE "]" "<rb>" _text "${_text}")
+    string(REPLACE "\n" ";" _lines "${_text}")
+    set(_number 0)
+    foreach(_line IN LISTS _lines)
+      math(EXPR _number "${_number} + 1")
+      if(NOT _line MATCHES "^[ \t]*#")
+        continue()
       endif()
-    endif()
+      set(_where "${_rel}:${_number}")
+      if(_line MATCHES "^[ \t]*#[ \t]*include[ \t]*([<\"])([^>\"]+)[>\"]")
+        set(_quote "${CMAKE_MATCH_1}")
+        set(_path "${CMAKE_MATCH_2}")
+        if(_path MATCHES "${_project_prefix}")
+          set(_ok FALSE)
+          foreach(_prefix IN LISTS _allow_${_folder})
+            string(FIND "${_path}" "${_prefix}" _at)
+            if(_at EQUAL 0)
+              set(_ok TRUE)
+            endif()
+          endforeach()
+          if(NOT _ok)
+            set(_allowed ${_allow_${_folder}})
+            if(_folder IN_LIST _local_ok)
+              list(APPEND _allowed "its own files")
+            endif()
+            list(JOIN _allowed ", " _allowed)
+            list(APPEND _violations "${_where}: includes ${_path}, but ${_folder}/ may include only ${_allowed} and system headers")
+          endif()
+        elseif(_quote STREQUAL "\"")
+          if(NOT EXISTS "${_dir}/${_path}")
+            list(APPEND _violations "${_where}: \"${_path}\" is neither a project path from the repository root nor a file next to this one")
+          elseif(NOT _folder IN_LIST _local_ok)
+            list(APPEND _violations "${_where}: ${_folder}/ spells its headers from the repository root, not \"${_path}\"")
+          endif()
+        endif()
+      endif()
+      if(_folder MATCHES "^core" AND NOT _rel MATCHES "^core/src/simd/vec_[a-z0-9]+\\.hpp$")
+        if(_line MATCHES "^[ \t]*#[ \t]*(if|ifdef|ifndef|elif)[^\n]*(${_platform_macros})")
+          list(APPEND _violations "${_where}: platform conditional outside the SIMD headers (core/src/simd/vec_*.hpp)")
+        endif()
+      endif()
+    endforeach()
   endforeach()
 endforeach()
 
-file(GLOB_RECURSE _platform_files "${ROOT}/platform/*.hpp" "${ROOT}/platform/*.h" "${ROOT}/platform/*.cc")
-foreach(_file IN LISTS _platform_files)
-  file(RELATIVE_PATH _rel "${ROOT}" "${_file}")
-  file(STRINGS "${_file}" _lines)
-  foreach(_line IN LISTS _lines)
-    if(_line MATCHES "^[ \t]*#[ \t]*include[ \t]*[<\"](core|native|wasm)/")
-      list(APPEND _violations "${_rel}: platform/ includes ${CMAKE_MATCH_1}/: ${_line}")
-    endif()
-    if(_line MATCHES "^[ \t]*#[ \t]*include[ \t]*[<\"]tessera/(tessera|context|elementwise|gemm|knobs|isa)")
-      list(APPEND _violations "${_rel}: platform/ includes the core API: ${_line}")
-    endif()
-  endforeach()
-endforeach()
-
-list(LENGTH _core_files _n_core)
-list(LENGTH _platform_files _n_platform)
+list(JOIN _counts ", " _counted)
 if(_violations)
-  list(JOIN _violations "\n  " _text)
-  message(FATAL_ERROR "layering violations:\n  ${_text}")
+  list(LENGTH _violations _n)
+  list(JOIN _violations "\n  " _list)
+  message(FATAL_ERROR "layering: ${_n} violation(s) of design.md §Layering (rules at the top of tests/layering_check.cmake):\n  ${_list}")
 endif()
-message(STATUS "layering ok: ${_n_core} core files, ${_n_platform} platform files checked")
+message(STATUS "layering ok (files checked: ${_counted})")

@@ -8,8 +8,9 @@
 // the level must reproduce them. A deliberate change of the 128-bit or
 // scalar arithmetic (tiles, kc, operation order) changes them on every
 // target at once and must update the pins; any other difference is a broken
-// contract. `tessera-cli gemm M N K --hash` exposes the same hash for any
-// shape (same input generator).
+// contract. Inputs and hash are those of `tessera-cli gemm M N K --hash`
+// (wasm/cli/seeded_inputs.hpp, one copy for both), so the pins also guard
+// the generator the CLI's hashes depend on.
 #include <doctest/doctest.h>
 
 #include <cinttypes>
@@ -19,29 +20,10 @@
 
 #include "support/test_support.hpp"
 #include "tessera/tessera.hpp"
+#include "wasm/cli/seeded_inputs.hpp"
 
 namespace tessera {
 namespace {
-
-// The generator of tessera-cli gemm: splitmix64 -> 12-bit value / 2048.
-double input_value(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull +
-                    (index + 1) * 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return (static_cast<double>(z >> 52) - 2048.0) / 2048.0;
-}
-
-std::uint64_t fnv1a(const void* data, std::size_t bytes) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (std::size_t i = 0; i < bytes; ++i) {
-    h ^= p[i];
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
 
 struct Case {
   Layout layout;
@@ -61,9 +43,9 @@ template <class T>
 std::uint64_t output_hash(const Context& context, const Case& c) {
   std::vector<T> a(static_cast<std::size_t>(c.m * c.k)), b(static_cast<std::size_t>(c.k * c.n)),
       out(static_cast<std::size_t>(c.m * c.n));
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<T>(input_value(7, 1, i));
-  for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<T>(input_value(7, 2, i));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<T>(input_value(7, 3, i));
+  cli::fill_seeded(a.data(), a.size(), 7, 1);
+  cli::fill_seeded(b.data(), b.size(), 7, 2);
+  cli::fill_seeded(out.data(), out.size(), 7, 3);
   const bool row = c.layout == Layout::kRowMajor;
   const std::int64_t a_cols = (c.ta == Transpose::kNo) == row ? c.k : c.m;
   const std::int64_t b_cols = (c.tb == Transpose::kNo) == row ? c.n : c.k;
@@ -72,7 +54,7 @@ std::uint64_t output_hash(const Context& context, const Case& c) {
                             a.data(), a_cols, b.data(), b_cols, static_cast<T>(c.beta), out.data(),
                             ldc);
   REQUIRE_MESSAGE(s.ok(), s.to_string());
-  return fnv1a(out.data(), out.size() * sizeof(T));
+  return cli::fnv1a64(out.data(), out.size() * sizeof(T));
 }
 
 // Pinned hashes, per case: {f32, f64}. Scalar, SSE2 and SIMD128 share them:

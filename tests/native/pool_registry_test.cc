@@ -44,7 +44,7 @@ std::shared_ptr<TieredPool> pool_of(const std::shared_ptr<Executor>& executor) {
   return lease->pool();
 }
 
-TEST_CASE("EqualPoliciesShareOnePoolThroughDistinctLeases") {
+TEST_CASE("equal policies share one pool through distinct leases") {
   const auto policy = policy_of(2);
   auto a = acquire(policy);
   auto b = acquire(policy);
@@ -53,7 +53,7 @@ TEST_CASE("EqualPoliciesShareOnePoolThroughDistinctLeases") {
   CHECK(a->width() == 2);
 }
 
-TEST_CASE("EveryObservablePolicyDifferenceGetsItsOwnPool") {
+TEST_CASE("every observable policy difference gets its own pool") {
   const auto base = policy_of(2);
   auto reference = acquire(base);
   std::vector<ResolvedExecutionPolicy> variants;
@@ -80,7 +80,7 @@ TEST_CASE("EveryObservablePolicyDifferenceGetsItsOwnPool") {
   }
 }
 
-TEST_CASE("APoolLivesUntilItsLastLeaseIsGone") {
+TEST_CASE("a pool lives until its last lease is gone") {
   auto policy = policy_of(2);
   policy.spin_policy = SpinPolicy::kFixedDuration;  // a key no other test uses
   policy.spin_budget = 7;
@@ -106,7 +106,7 @@ TEST_CASE("APoolLivesUntilItsLastLeaseIsGone") {
   CHECK(live_registry_pools() == before + 1);
 }
 
-TEST_CASE("RegistryPoolAcquiredAndReleasedThousandTimes") {
+TEST_CASE("a registry pool acquired and released a thousand times runs and leaks nothing") {
   auto policy = policy_of(2);
   policy.spin_policy = SpinPolicy::kFixedDuration;
   policy.spin_budget = 11;
@@ -120,7 +120,7 @@ TEST_CASE("RegistryPoolAcquiredAndReleasedThousandTimes") {
   CHECK(live_registry_pools() == before);
 }
 
-TEST_CASE("OneParticipantOrNoThreadsGivesTheSerialExecutor") {
+TEST_CASE("one participant, or no threads, gives the serial executor") {
   auto one = acquire(policy_of(1));
   CHECK(one.get() == &platform::serial_executor());
   auto no_threads = policy_of(4);
@@ -130,7 +130,7 @@ TEST_CASE("OneParticipantOrNoThreadsGivesTheSerialExecutor") {
   CHECK(serial->width() == 1);
 }
 
-TEST_CASE("CountersArePerLeaseEvenWhenThePoolIsShared") {
+TEST_CASE("counters are per lease even when the pool is shared") {
   auto policy = policy_of(2);
   policy.counters = true;
   auto a = acquire(policy);
@@ -148,7 +148,7 @@ TEST_CASE("CountersArePerLeaseEvenWhenThePoolIsShared") {
   CHECK(a->counters().dispatches == 10);
 }
 
-TEST_CASE("CountersOffReadZero") {
+TEST_CASE("with counters off, every counter of a lease reads zero") {
   auto e = acquire(policy_of(2));
   for (int i = 0; i < 10; ++i) e->run(2, [](int) {});
   const auto c = e->counters();
@@ -158,7 +158,7 @@ TEST_CASE("CountersOffReadZero") {
   CHECK(c.worker_active_ns == 0);
 }
 
-TEST_CASE("WorkerActiveTimeCountsWorkerBodies") {
+TEST_CASE("worker active time counts the workers' bodies") {
   auto policy = policy_of(2);
   policy.counters = true;
   auto e = acquire(policy);
@@ -184,7 +184,7 @@ TEST_CASE("WorkerActiveTimeCountsWorkerBodies") {
 // under it. Under ASan/TSan a missing wait shows as a use-after-free or a
 // race; the pool outlives the counted leases (held by `keeper`), as when one
 // of several Contexts sharing a pool goes away.
-TEST_CASE("ACountedLeaseFreedRightAfterARegionWaitsForTheWorkersRecord") {
+TEST_CASE("a counted lease freed right after a region waits for the workers' record") {
   auto policy = policy_of(2);
   policy.counters = true;
   auto keeper = acquire(policy);
@@ -199,7 +199,7 @@ TEST_CASE("ACountedLeaseFreedRightAfterARegionWaitsForTheWorkersRecord") {
   CHECK(keeper->counters().dispatches == 1);
 }
 
-TEST_CASE("EightApplicationThreadsOnOneContextExecutor") {
+TEST_CASE("eight application threads on one context executor each see every index once") {
   auto policy = policy_of(2);
   policy.counters = true;
   auto e = acquire(policy);
@@ -222,7 +222,7 @@ TEST_CASE("EightApplicationThreadsOnOneContextExecutor") {
   CHECK(c.dispatches + c.serial_fallbacks == kThreads * kRuns);
 }
 
-TEST_CASE("LeaseReportsPinFailures") {
+TEST_CASE("a lease reports pin failures") {
   auto policy = policy_of(2);
   policy.worker_cpus = {100000};
   auto e = acquire(policy);
@@ -235,7 +235,7 @@ TEST_CASE("LeaseReportsPinFailures") {
   CHECK(hits[1] == 1);
 }
 
-TEST_CASE("AcquireRejectsANullOutput") {
+TEST_CASE("acquire rejects a null output") {
   const Status status = platform::acquire_executor(policy_of(2), nullptr);
   CHECK_FALSE(status.ok());
   CHECK(status.message().find("out") != std::string::npos);

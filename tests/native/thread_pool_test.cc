@@ -109,7 +109,7 @@ bool eventually(Done done, std::chrono::milliseconds limit = 5000ms) {
   return done();
 }
 
-TEST_CASE("EachParticipantIndexRunsExactlyOncePerRun") {
+TEST_CASE("each participant index runs exactly once per run") {
   for (const int width : {2, 3, 4, 8}) {
     auto pool = make_pool(policy_of(width));
     for (int rep = 0; rep < 3; ++rep) {
@@ -118,7 +118,7 @@ TEST_CASE("EachParticipantIndexRunsExactlyOncePerRun") {
   }
 }
 
-TEST_CASE("CallerIsParticipantZeroAndWorkersAreDistinctThreads") {
+TEST_CASE("the caller is participant 0 and the workers are distinct threads") {
   auto pool = make_pool(policy_of(4));
   std::vector<Tally> tallies(4);
   pool->run(4, [&](int p) { tallies[p].thread = std::this_thread::get_id(); },
@@ -129,7 +129,7 @@ TEST_CASE("CallerIsParticipantZeroAndWorkersAreDistinctThreads") {
   CHECK(ids.size() == 4);
 }
 
-TEST_CASE("HundredThousandShortDispatches") {
+TEST_CASE("a hundred thousand short dispatches each run every index, none serially") {
   auto pool = make_pool(policy_of(2));
   PoolBoundCounters counters(pool, 2);
   constexpr int kRuns = 100'000;
@@ -147,7 +147,7 @@ TEST_CASE("HundredThousandShortDispatches") {
   CHECK(c.serial_fallbacks == 0);
 }
 
-TEST_CASE("WideRegionsOnMorePoolThreadsThanCores") {
+TEST_CASE("wide regions run correctly on more pool threads than cores") {
   // 8 participants on this 2-core machine: correctness must not depend on
   // the workers getting a core of their own.
   auto pool = make_pool(policy_of(8));
@@ -158,7 +158,7 @@ TEST_CASE("WideRegionsOnMorePoolThreadsThanCores") {
   for (int p = 0; p < 8; ++p) CHECK(per[p] == std::int64_t{2000} * (p + 1));
 }
 
-TEST_CASE("SpinPoliciesEachTerminateAndPark") {
+TEST_CASE("every spin policy terminates and parks") {
   // After a 30 ms gap every bounded policy must have parked (adaptive caps
   // at kAdaptiveCapNs = 4 ms), and the next region must still run.
   struct Case {
@@ -201,7 +201,7 @@ TEST_CASE("SpinPoliciesEachTerminateAndPark") {
   }
 }
 
-TEST_CASE("FixedDurationSpinStopsWithinItsBudget") {
+TEST_CASE("a fixed-duration spin stops within its budget") {
   SpinBudget budget(SpinPolicy::kFixedDuration, 300);  // 300 us
   std::uint64_t spins = 0;
   std::int64_t last = 0;
@@ -214,7 +214,7 @@ TEST_CASE("FixedDurationSpinStopsWithinItsBudget") {
   CHECK(took < 300'000 + 50'000'000);  // bounded (generous for sanitizers)
 }
 
-TEST_CASE("FixedIterationSpinCountsExactly") {
+TEST_CASE("a fixed-iteration spin counts exactly") {
   SpinBudget budget(SpinPolicy::kFixedIterations, 1000);
   std::uint64_t spins = 0;
   std::int64_t last = 0;
@@ -226,7 +226,7 @@ TEST_CASE("FixedIterationSpinCountsExactly") {
   CHECK(spins == 9);  // one PAUSE between consecutive checks
 }
 
-TEST_CASE("AdaptiveSpinStaysBoundedAndBacksOffToTheFloor") {
+TEST_CASE("the adaptive spin stays bounded and backs off to the floor") {
   SpinBudget budget(SpinPolicy::kAdaptive, 0);
   CHECK(budget.budget_ns() == kAdaptiveInitialNs);
   // A gap a longer spin would have caught: spin twice that next time.
@@ -249,7 +249,7 @@ TEST_CASE("AdaptiveSpinStaysBoundedAndBacksOffToTheFloor") {
   CHECK(last - start >= kAdaptiveFloorNs);
 }
 
-TEST_CASE("AdaptiveSpinStopsAtOnceWhenItLosesItsCpu") {
+TEST_CASE("the adaptive spin stops at once when it loses its CPU") {
   SpinBudget budget(SpinPolicy::kAdaptive, 0);
   // The first spin block takes >= 600 us (as if the thread had been
   // descheduled for longer than kPreemptedBlockNs): the spin must end after
@@ -270,7 +270,7 @@ TEST_CASE("AdaptiveSpinStopsAtOnceWhenItLosesItsCpu") {
   CHECK(budget.budget_ns() == kAdaptiveInitialNs / 2);
 }
 
-TEST_CASE("OnePreemptionIsNoiseTwoCloseTogetherMeanContention") {
+TEST_CASE("one preemption is noise, two close together mean contention") {
   ContentionSignal signal;
   const std::int64_t t = 1'000'000'000'000;
   signal.preempted_at(t);
@@ -286,7 +286,7 @@ TEST_CASE("OnePreemptionIsNoiseTwoCloseTogetherMeanContention") {
   CHECK_FALSE(signal.contended_at(u + kContentionWindowNs));
 }
 
-TEST_CASE("ContendedPoolSpinsOnlyBriefly") {
+TEST_CASE("a contended pool spins only briefly") {
   SpinBudget budget(SpinPolicy::kAdaptive, 0);
   ContentionSignal signal;
   budget.set_contention_signal(&signal);
@@ -306,7 +306,7 @@ TEST_CASE("ContendedPoolSpinsOnlyBriefly") {
   }
 }
 
-TEST_CASE("ExceptionFromAWorkerIsRethrownAfterAllFinish") {
+TEST_CASE("an exception from a worker is rethrown after all participants finish") {
   auto pool = make_pool(policy_of(3));
   std::atomic<bool> slow_done{false};
   CHECK_THROWS_WITH_AS(
@@ -324,7 +324,7 @@ TEST_CASE("ExceptionFromAWorkerIsRethrownAfterAllFinish") {
   check_each_index_once(*pool, 3);  // still usable
 }
 
-TEST_CASE("ExceptionFromTheCallerIsRethrownAfterAllFinish") {
+TEST_CASE("an exception from the caller is rethrown after all participants finish") {
   auto pool = make_pool(policy_of(2));
   std::atomic<bool> worker_done{false};
   CHECK_THROWS_WITH_AS(pool->run(2,
@@ -339,7 +339,7 @@ TEST_CASE("ExceptionFromTheCallerIsRethrownAfterAllFinish") {
   check_each_index_once(*pool, 2);
 }
 
-TEST_CASE("WhenEveryParticipantThrowsOneExceptionArrives") {
+TEST_CASE("when every participant throws, one exception arrives") {
   auto pool = make_pool(policy_of(4));
   for (int rep = 0; rep < 50; ++rep) {
     std::atomic<int> ran{0};
@@ -360,7 +360,7 @@ TEST_CASE("WhenEveryParticipantThrowsOneExceptionArrives") {
   check_each_index_once(*pool, 4);
 }
 
-TEST_CASE("NestedRunIsSerialWhenNestingIsNotAllowed") {
+TEST_CASE("a nested run is serial when nesting is not allowed") {
   auto outer = make_pool(policy_of(2));
   auto inner = make_pool(policy_of(2));
   PoolBoundCounters counters(inner, 2);
@@ -385,7 +385,7 @@ TEST_CASE("NestedRunIsSerialWhenNestingIsNotAllowed") {
   CHECK(counters.snapshot().dispatches == 0);
 }
 
-TEST_CASE("AllowedNestingForksOnAnotherPoolAndNeverDeadlocksOnItsOwn") {
+TEST_CASE("allowed nesting forks on another pool and never deadlocks on its own") {
   auto policy = policy_of(2);
   policy.allow_nested_parallelism = true;
   auto outer = make_pool(policy);
@@ -418,7 +418,7 @@ TEST_CASE("AllowedNestingForksOnAnotherPoolAndNeverDeadlocksOnItsOwn") {
   CHECK(forked.load() == static_cast<int>(o.dispatches));
 }
 
-TEST_CASE("TwoCallersAtOnce: the second runs serially on its own thread") {
+TEST_CASE("two callers at once: the second runs serially on its own thread") {
   auto pool = make_pool(policy_of(2));
   PoolBoundCounters counters(pool, 2);
   std::atomic<bool> first_inside{false};
@@ -451,7 +451,7 @@ TEST_CASE("TwoCallersAtOnce: the second runs serially on its own thread") {
   CHECK(c.serial_fallbacks == 1);
 }
 
-TEST_CASE("EightApplicationThreadsOnOnePool") {
+TEST_CASE("eight application threads on one pool: every region forks or falls back, none is lost") {
   auto pool = make_pool(policy_of(2));
   PoolBoundCounters counters(pool, 2);
   constexpr int kThreads = 8;
@@ -475,7 +475,7 @@ TEST_CASE("EightApplicationThreadsOnOnePool") {
   CHECK(c.dispatches >= 1);
 }
 
-TEST_CASE("MoreParticipantsThanWidthStillRunEveryIndex") {
+TEST_CASE("more participants than the width still run every index") {
   auto pool = make_pool(policy_of(2));
   PoolBoundCounters counters(pool, 2);
   std::vector<int> hits(5, 0);
@@ -484,7 +484,7 @@ TEST_CASE("MoreParticipantsThanWidthStillRunEveryIndex") {
   CHECK(counters.snapshot().serial_fallbacks == 1);
 }
 
-TEST_CASE("PoolDestroyedAndRecreatedThousandTimes") {
+TEST_CASE("a pool destroyed and recreated a thousand times runs every time") {
   for (int i = 0; i < 1000; ++i) {
     auto pool = make_pool(policy_of(2 + (i % 2)));
     std::atomic<int> ran{0};
@@ -495,7 +495,7 @@ TEST_CASE("PoolDestroyedAndRecreatedThousandTimes") {
   for (int i = 0; i < 100; ++i) make_pool(policy_of(3));
 }
 
-TEST_CASE("IdleReleaseJoinsWorkersAndTheNextRunRestartsThem") {
+TEST_CASE("idle release joins the workers and the next run restarts them") {
   auto policy = policy_of(3);
   policy.idle_policy = IdlePolicy::kReleaseWhenIdle;
   policy.idle_release_ms = 30;
@@ -533,7 +533,7 @@ TEST_CASE("IdleReleaseJoinsWorkersAndTheNextRunRestartsThem") {
   CHECK(pool->live_workers() == 1);
 }
 
-TEST_CASE("TiersRouteARegionToTheSmallestPoolHoldingIt") {
+TEST_CASE("tiers route a region to the smallest pool holding it") {
   auto policy = policy_of(8);
   policy.pool_classes = 2;
   auto pool = make_pool(policy);
@@ -567,7 +567,7 @@ TEST_CASE("TiersRouteARegionToTheSmallestPoolHoldingIt") {
   CHECK(pool->live_workers() == 7 + 1 + 3);
 }
 
-TEST_CASE("TieredRegionWakesOnlyItsParticipants") {
+TEST_CASE("a tiered region wakes only its participants") {
   // park_immediately: every posted worker is parked when the region comes
   // (after the gap), so wakeups count exactly the workers woken.
   auto policy = policy_of(8, SpinPolicy::kParkImmediately);
@@ -587,7 +587,7 @@ TEST_CASE("TieredRegionWakesOnlyItsParticipants") {
   CHECK(c.wakeups >= 2);
 }
 
-TEST_CASE("NestedRegionIsNeverReroutedToATier") {
+TEST_CASE("a nested region is never rerouted to a tier") {
   auto policy = policy_of(4);
   policy.pool_classes = 1;
   policy.allow_nested_parallelism = true;
@@ -610,7 +610,7 @@ TEST_CASE("NestedRegionIsNeverReroutedToATier") {
 }
 
 #if defined(__linux__)
-TEST_CASE("FailedPinIsReportedNotFatal") {
+TEST_CASE("a failed pin is reported, not fatal") {
   auto policy = policy_of(3);
   // CPU 100000 is beyond any kernel's CPU count: pthread_setaffinity_np
   // refuses it.
@@ -624,7 +624,7 @@ TEST_CASE("FailedPinIsReportedNotFatal") {
   for (int w = 1; w <= 3; ++w) check_each_index_once(*pool, w);
 }
 
-TEST_CASE("PinnedWorkerRunsOnItsCpu") {
+TEST_CASE("a pinned worker runs on its CPU") {
   cpu_set_t mask;
   CPU_ZERO(&mask);
   REQUIRE(sched_getaffinity(0, sizeof(mask), &mask) == 0);
@@ -646,7 +646,7 @@ TEST_CASE("PinnedWorkerRunsOnItsCpu") {
 #endif
 
 #if defined(__linux__)
-TEST_CASE("ForkedChildRunsTheInheritedPoolSerially") {
+TEST_CASE("a forked child runs the inherited pool serially") {
   // The child has only the forking thread: the pool's workers are gone. A
   // region there must still run every index (serially, on the caller) and
   // must not hang; the parent's pool is unaffected.
@@ -680,7 +680,7 @@ TEST_CASE("ForkedChildRunsTheInheritedPoolSerially") {
 }
 #endif
 
-TEST_CASE("BadWorkerCpuListIsAnErrorNamingTheField") {
+TEST_CASE("a bad worker CPU list is an error naming the field") {
   auto policy = policy_of(3);
   policy.worker_cpus = {0};  // needs 2 entries
   std::shared_ptr<TieredPool> pool;

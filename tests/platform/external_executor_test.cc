@@ -49,7 +49,7 @@ std::shared_ptr<ExternalExecutor> make(int width, AppParallelFor app,
   return out;
 }
 
-TEST_CASE("EachIndexRunsOnceThroughTheApplicationsParallelFor") {
+TEST_CASE("each index runs once through the application's parallel-for") {
   AppParallelFor app;
   auto e = make(4, app);
   CHECK(e->width() == 4);
@@ -64,7 +64,7 @@ TEST_CASE("EachIndexRunsOnceThroughTheApplicationsParallelFor") {
   CHECK(e->counters().serial_fallbacks == 0);
 }
 
-TEST_CASE("BadOptionsAreErrorsNamingTheField") {
+TEST_CASE("bad options are errors naming the field") {
   std::shared_ptr<ExternalExecutor> out;
   Status s = make_external_executor({.width = 0, .parallel_for = AppParallelFor{}}, &out);
   CHECK_FALSE(s.ok());
@@ -75,7 +75,7 @@ TEST_CASE("BadOptionsAreErrorsNamingTheField") {
   CHECK(out == nullptr);
 }
 
-TEST_CASE("ExternalExecutorDrivesExecuteRanges") {
+TEST_CASE("an external executor drives execute_ranges") {
   auto e = make(3, AppParallelFor{});
   std::vector<int> data(1000, 0);
   core::execute_ranges({e.get(), e->width()}, data.size(), {.min_block = 10},
@@ -86,7 +86,7 @@ TEST_CASE("ExternalExecutorDrivesExecuteRanges") {
   CHECK(e->counters().dispatches == 1);
 }
 
-TEST_CASE("NestedRunIsSerialAndNeverEntersTheApplicationAgain") {
+TEST_CASE("a nested run is serial and never enters the application again") {
   AppParallelFor app;
   auto e = make(2, app);
   std::atomic<int> inner{0};
@@ -96,7 +96,7 @@ TEST_CASE("NestedRunIsSerialAndNeverEntersTheApplicationAgain") {
   CHECK(e->counters().serial_fallbacks == 2);
 }
 
-TEST_CASE("AllowedNestingStillFallsBackWhileBusy") {
+TEST_CASE("allowed nesting still runs serially on an executor that is busy") {
   AppParallelFor app;
   auto e = make(2, app, true, /*nested=*/true);
   AppParallelFor other_app;
@@ -113,7 +113,7 @@ TEST_CASE("AllowedNestingStillFallsBackWhileBusy") {
 }
 
 #if defined(__cpp_exceptions)
-TEST_CASE("ExceptionInATaskIsRethrownAfterAllTasksFinish") {
+TEST_CASE("an exception in a task is rethrown after all tasks finish") {
   auto e = make(3, AppParallelFor{});
   std::atomic<int> finished{0};
   CHECK_THROWS_WITH_AS(e->run(3,
@@ -130,7 +130,7 @@ TEST_CASE("ExceptionInATaskIsRethrownAfterAllTasksFinish") {
 #endif
 
 #if TESSERA_THREADS_USABLE
-TEST_CASE("SecondCallerRunsSeriallyWhileTheFirstRegionIsInFlight") {
+TEST_CASE("a second caller runs serially while the first region is in flight") {
   AppParallelFor app;
   auto e = make(2, app);
   std::atomic<bool> inside{false};
@@ -160,7 +160,7 @@ TEST_CASE("SecondCallerRunsSeriallyWhileTheFirstRegionIsInFlight") {
   CHECK(e->counters().dispatches == 1);
 }
 
-TEST_CASE("WorkerActiveTimeCountsOnlyNonCallerThreads") {
+TEST_CASE("worker active time counts only threads other than the caller") {
   auto e = make(2, AppParallelFor{});
   e->run(2, [](int p) {
     std::this_thread::sleep_for(std::chrono::milliseconds(p == 1 ? 5 : 0));
@@ -170,7 +170,7 @@ TEST_CASE("WorkerActiveTimeCountsOnlyNonCallerThreads") {
 }
 #endif
 
-TEST_CASE("CountersOffReadZero") {
+TEST_CASE("with counters off, every counter reads zero") {
   auto e = make(2, AppParallelFor{}, /*counters=*/false);
   e->run(2, [](int) {});
   CHECK(e->counters().dispatches == 0);

@@ -4,8 +4,10 @@
 #   TESSERA_ARCH              x86_64 | aarch64 | wasm32 | other
 #   TESSERA_TARGET_NAME       linux-x86_64, linux-aarch64, wasi, emscripten, ...
 #   TESSERA_THREADS_USABLE    0 | 1 (design.md §Serial fallback)
-#   TESSERA_ISA_SUFFIXES      kernel file suffixes built here (beyond scalar)
-#   TESSERA_BUILT_<ISA>       0 | 1, for build_config.h
+#   TESSERA_ISA_BACKENDS      every ISA backend tessera has (tessera_isa_backend)
+#   TESSERA_ISA_SUFFIXES      the backends built here (their kernel file suffixes)
+#   TESSERA_FLAGS_<isa>       compiler flags of a built backend's files
+#   TESSERA_BUILT_ISA_DEFINES, TESSERA_BUILT_ISA_LIST   for build_config.h
 
 if(EMSCRIPTEN)
   set(TESSERA_PLATFORM_BACKEND wasm)
@@ -36,29 +38,49 @@ else()
   set(TESSERA_THREADS_USABLE 1)
 endif()
 
-foreach(_isa SSE2 AVX2 AVX512 NEON SIMD128)
-  set(TESSERA_BUILT_${_isa} 0)
-endforeach()
+# The ISA backends, one line each: the level's name (as in TESSERA_ISA_LEVELS,
+# core/include/tessera/isa.hpp, and the suffix of its kernel files
+# core/src/isa/kernels_<name>.cc and core/src/simd/vec_<name>.hpp), the
+# architecture that has it (none: every target), an option that must be on,
+# and the compiler flags of its files. The flags go on those files only
+# (STYLE.md), so the rest of the library runs anywhere; the registry checks
+# the CPU features the backend's kernel table requires before using it.
+set(TESSERA_ISA_BACKENDS "")
 set(TESSERA_ISA_SUFFIXES "")
-if(TESSERA_ARCH STREQUAL "x86_64")
-  set(TESSERA_ISA_SUFFIXES sse2 avx2 avx512)
-elseif(TESSERA_ARCH STREQUAL "aarch64")
-  set(TESSERA_ISA_SUFFIXES neon)
-elseif(TESSERA_ARCH STREQUAL "wasm32" AND TESSERA_WASM_SIMD)
-  set(TESSERA_ISA_SUFFIXES simd128)
-endif()
-foreach(_isa IN LISTS TESSERA_ISA_SUFFIXES)
-  string(TOUPPER "${_isa}" _upper)
-  set(TESSERA_BUILT_${_upper} 1)
-endforeach()
+function(tessera_isa_backend name)
+  cmake_parse_arguments(PARSE_ARGV 1 _arg "" "ARCH;OPTION" "FLAGS")
+  set(TESSERA_ISA_BACKENDS ${TESSERA_ISA_BACKENDS} ${name} PARENT_SCOPE)
+  if(_arg_ARCH AND NOT _arg_ARCH STREQUAL TESSERA_ARCH)
+    return()
+  endif()
+  if(_arg_OPTION)
+    if(NOT ${_arg_OPTION})
+      return()
+    endif()
+  endif()
+  set(TESSERA_ISA_SUFFIXES ${TESSERA_ISA_SUFFIXES} ${name} PARENT_SCOPE)
+  set(TESSERA_FLAGS_${name} ${_arg_FLAGS} PARENT_SCOPE)
+endfunction()
+tessera_isa_backend(scalar)
+tessera_isa_backend(sse2    ARCH x86_64  FLAGS -msse2)
+tessera_isa_backend(avx2    ARCH x86_64  FLAGS -mavx2 -mfma)
+tessera_isa_backend(avx512  ARCH x86_64  FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx2 -mfma)
+tessera_isa_backend(neon    ARCH aarch64)                             # baseline on aarch64
+tessera_isa_backend(simd128 ARCH wasm32  OPTION TESSERA_WASM_SIMD)    # -msimd128 is target-wide (below)
 
-# Compiler flags for the files of one ISA backend (by file-name suffix). They
-# go on those files only (STYLE.md), so the rest of the library runs anywhere.
-set(TESSERA_FLAGS_sse2 -msse2)
-set(TESSERA_FLAGS_avx2 -mavx2 -mfma)
-set(TESSERA_FLAGS_avx512 -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx2 -mfma)
-set(TESSERA_FLAGS_neon "")        # baseline on aarch64
-set(TESSERA_FLAGS_simd128 "")     # -msimd128 is target-wide on wasm (below)
+# build_config.h: TESSERA_BUILT_<ISA> (0 or 1) for every backend, and
+# TESSERA_BUILT_ISAS(X), the X(name) list of the built ones.
+set(TESSERA_BUILT_ISA_DEFINES "")
+set(TESSERA_BUILT_ISA_LIST "")
+foreach(_isa IN LISTS TESSERA_ISA_BACKENDS)
+  string(TOUPPER "${_isa}" _upper)
+  if(_isa IN_LIST TESSERA_ISA_SUFFIXES)
+    string(APPEND TESSERA_BUILT_ISA_DEFINES "#define TESSERA_BUILT_${_upper} 1\n")
+    string(APPEND TESSERA_BUILT_ISA_LIST " X(${_isa})")
+  else()
+    string(APPEND TESSERA_BUILT_ISA_DEFINES "#define TESSERA_BUILT_${_upper} 0\n")
+  endif()
+endforeach()
 
 # Options for every tessera target (library, tests, tools).
 # TESSERA_WASM_THREADS' default and range: one JSON file for C++

@@ -7,9 +7,10 @@
 // the repetitions. --check compares against the naive family within the
 // k-scaled rounding bound (exit 1 on mismatch); --hash prints FNV-1a 64 of
 // the output's bits. The inputs come from an integer generator (splitmix64,
-// 12-bit values / 2048, exact in f32 and f64), so every target sees the same
-// operands and `--hash` can be compared across builds (SSE2 natively and
-// SIMD128 under WASI give the same bits).
+// 12-bit values / 2048, exact in f32 and f64; seeded_inputs.hpp, shared with
+// the pinned-hash tests), so every target sees the same operands and `--hash`
+// can be compared across builds (SSE2 natively and SIMD128 under WASI give
+// the same bits).
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "seeded_inputs.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera::cli {
@@ -53,6 +55,16 @@ bool parse_i64(const std::string& text, std::int64_t* out) {
   }
   *out = text[0] == '-' ? -value : value;
   return true;
+}
+
+// "scalar, sse2, ...": every level of TESSERA_ISA_LEVELS (tessera/isa.hpp).
+std::string level_names() {
+  std::string text;
+  for (int i = 0; i < kIsaCount; ++i) {
+    if (i != 0) text += ", ";
+    text += isa_name(static_cast<Isa>(i));
+  }
+  return text;
 }
 
 // Returns kExitOk, or the usage error's exit code.
@@ -91,8 +103,7 @@ int parse(const Args& args, Options* o) {
       if (!value("--isa", &v)) return usage_error("gemm: --isa needs a level name");
       Isa isa;
       if (!parse_isa(v, &isa)) {
-        return usage_error("gemm: --isa '" + v +
-                           "' is not a level (scalar, sse2, avx2, avx512, neon, simd128)");
+        return usage_error("gemm: --isa '" + v + "' is not a level (" + level_names() + ")");
       }
       o->isa = isa_name(isa);
     } else if (a == "--reps") {
@@ -132,26 +143,6 @@ int parse(const Args& args, Options* o) {
     }
   }
   return kExitOk;
-}
-
-// splitmix64(seed, index) -> a 12-bit value in [-1, 1), exact in f32/f64.
-double input_value(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull +
-                    (index + 1) * 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return (static_cast<double>(z >> 52) - 2048.0) / 2048.0;
-}
-
-std::uint64_t fnv1a(const void* data, std::size_t bytes) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (std::size_t i = 0; i < bytes; ++i) {
-    h ^= p[i];
-    h *= 0x100000001b3ull;
-  }
-  return h;
 }
 
 int fail(const Status& status) {
@@ -226,8 +217,8 @@ int run(const Options& o) {
   std::vector<T> a(static_cast<std::size_t>(a_rows * a_cols));
   std::vector<T> b(static_cast<std::size_t>(b_rows * b_cols));
   std::vector<T> c(static_cast<std::size_t>(o.m * o.n));
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<T>(input_value(o.seed, 1, i));
-  for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<T>(input_value(o.seed, 2, i));
+  fill_seeded(a.data(), a.size(), o.seed, 1);
+  fill_seeded(b.data(), b.size(), o.seed, 2);
 
   std::fputs(note.c_str(), stdout);
   std::fputs(plan.to_string().c_str(), stdout);
@@ -292,7 +283,7 @@ int run(const Options& o) {
   }
   if (o.hash) {
     std::printf("hash: %016" PRIx64 " (FNV-1a 64 of the %s output bits, %s)\n",
-                fnv1a(c.data(), c.size() * sizeof(T)), dtype_name(o.dtype),
+                fnv1a64(c.data(), c.size() * sizeof(T)), dtype_name(o.dtype),
                 isa_name(context.isa()));
   }
   return exit_code;

@@ -5,25 +5,39 @@
 #include <cstdint>
 #include <string_view>
 
+// The ISA levels, one line each: X(Enumerator, name) declares Isa::kEnumerator
+// and its name (the TESSERA_ISA value, the kernel file suffix
+// core/src/isa/kernels_<name>.cc). This list is the only place the levels are
+// spelled out: the enum, isa_name/parse_isa, the knob and error messages and
+// the kernel registry are all generated from it. Line order is rank order:
+// within one architecture a later level is a higher one and implies the
+// earlier ones (x86-64: scalar < sse2 < avx2 < avx512; aarch64: scalar <
+// neon; wasm32: scalar < simd128), and the registry picks the highest.
+// "avx2" means AVX2 + FMA; "avx512" means AVX-512 F + VL + BW + DQ (every
+// AVX-512 CPU since Skylake-SP). Which levels a build contains, and their
+// compiler flags, is the CMake list in toolchains/modules/TesseraTarget.cmake.
+#define TESSERA_ISA_LEVELS(X) \
+  X(Scalar, scalar)           \
+  X(Sse2, sse2)               \
+  X(Avx2, avx2)               \
+  X(Avx512, avx512)           \
+  X(Neon, neon)               \
+  X(Simd128, simd128)
+
 namespace tessera {
 
-// Instruction-set levels. Within one architecture a higher level implies the
-// lower ones (x86-64: scalar < sse2 < avx2 < avx512; aarch64: scalar < neon;
-// wasm32: scalar < simd128). "avx2" means AVX2 + FMA; "avx512" means
-// AVX-512 F + VL + BW + DQ (every AVX-512 CPU since Skylake-SP).
 enum class Isa : std::uint8_t {
-  kScalar = 0,
-  kSse2 = 1,
-  kAvx2 = 2,
-  kAvx512 = 3,
-  kNeon = 4,
-  kSimd128 = 5,
+#define TESSERA_ISA_ENUMERATOR_(Enumerator, name) k##Enumerator,
+  TESSERA_ISA_LEVELS(TESSERA_ISA_ENUMERATOR_)
+#undef TESSERA_ISA_ENUMERATOR_
 };
-inline constexpr int kIsaCount = 6;
+#define TESSERA_ISA_COUNT_(Enumerator, name) +1
+inline constexpr int kIsaCount = 0 TESSERA_ISA_LEVELS(TESSERA_ISA_COUNT_);
+#undef TESSERA_ISA_COUNT_
 
-// "scalar", "sse2", "avx2", "avx512", "neon", "simd128".
+// The level's name from TESSERA_ISA_LEVELS ("avx512").
 const char* isa_name(Isa isa) noexcept;
-// Parses one of the names above (exactly, lower case). False if unknown.
+// Parses one of those names (exactly, lower case). False if unknown.
 bool parse_isa(std::string_view text, Isa* out) noexcept;
 
 // naive: independent scalar reference kernels (plain loops, double

@@ -37,8 +37,9 @@ TSR_API const char* tsr_last_error_message(void);
 typedef struct tsr_context tsr_context;
 
 typedef struct tsr_context_options {
-  /* NULL: best level (or TESSERA_ISA). Otherwise "scalar", "sse2", "avx2",
-   * "avx512", "neon" or "simd128"; unsupported levels are an error. */
+  /* NULL: best level (or TESSERA_ISA). Otherwise a level name of
+   * TESSERA_ISA_LEVELS (tessera/isa.hpp: "scalar", "sse2", "avx2", ...);
+   * unsupported levels are an error. */
   const char* isa;
   /* 0: optimized kernels, 1: the naive reference family. */
   int naive;

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/src/registry/isa_levels.hpp"
 #include "tessera/elementwise.hpp"
 #include "tessera/gemm.hpp"
 #include "tessera/execution.hpp"
@@ -42,8 +43,8 @@ tessera::Status options_from_c(const tsr_context_options* options,
     if (!tessera::parse_isa(options->isa, &isa)) {
       return tessera::Status::invalid_argument(
           std::string("options->isa \"") + options->isa +
-          "\" is not an ISA level: expected one of scalar, sse2, avx2, "
-          "avx512, neon, simd128");
+          "\" is not an ISA level: expected one of " +
+          tessera::core::isa_list(tessera::core::all_isas()));
     }
     opts->isa = isa;
   }

@@ -5,6 +5,7 @@
 
 #include "tessera/platform/execution_policy.hpp"
 #include "tessera/platform/pool_tiers.hpp"
+#include "core/src/registry/isa_levels.hpp"
 
 namespace tessera {
 namespace {
@@ -103,9 +104,9 @@ const std::vector<KnobInfo>& knob_catalog() {
   static const std::vector<KnobInfo> catalog = [] {
     std::vector<KnobInfo> c;
     for (const NumericKnob& n : numeric_knobs()) c.push_back(n.info);
-    c.push_back({"TESSERA_ISA", 0, 0,
-                 "force a lower ISA level: scalar, sse2, avx2, avx512, neon, "
-                 "simd128"});
+    static const std::string isa_meaning =
+        "force a lower ISA level: " + core::isa_list(core::all_isas());
+    c.push_back({"TESSERA_ISA", 0, 0, isa_meaning.c_str()});
     return c;
   }();
   return catalog;
@@ -130,8 +131,8 @@ Status read_knobs_from_environment(Knobs* out) {
     if (!parse_isa(text, &isa)) {
       return Status::invalid_argument(
           std::string("TESSERA_ISA=\"") + text +
-          "\" is not an ISA level: expected one of scalar, sse2, avx2, "
-          "avx512, neon, simd128");
+          "\" is not an ISA level: expected one of " +
+          core::isa_list(core::all_isas()));
     }
     knobs.isa = isa;
   }

@@ -2,10 +2,10 @@
 // traits type V (core/src/simd/vec_<isa>.hpp) and a register tile of
 // MR rows x NV vectors (nr = NV * V::kLanes columns).
 //
-// Included only by the per-ISA kernel files (gemm_kernel_<isa>.cc), which
-// are compiled with that ISA's flags. Every template here takes V, so each
-// ISA's instantiations are distinct symbols: an AVX-512 copy can never be
-// merged into the SSE2 path by the linker.
+// Included only by the per-ISA backend files (core/src/isa/kernels_<isa>.cc),
+// which are compiled with that ISA's flags. Every template here takes V, so
+// each ISA's instantiations are distinct symbols: an AVX-512 copy can never
+// be merged into the SSE2 path by the linker.
 //
 // Per output element and depth slice the arithmetic is fixed by the tile
 // alone: acc = 0; acc = mul_add(a_ip, b_pj, acc) for p in slice order; then

@@ -1,18 +1,34 @@
-// The neon backend's kernel table: the generic bodies instantiated with the
-// neon vector traits. Built with this ISA's compiler flags (CMake adds them
-// by the file-name suffix), and only on targets that can have it.
+// The neon backend: the generic kernel bodies (elementwise, GEMM)
+// instantiated with the neon vector traits (core/src/simd/vec_neon.hpp),
+// and the kernel table the registry finds them by. Built only where this ISA
+// is built, with its compiler flags (the tessera_isa_backend line in
+// toolchains/modules/TesseraTarget.cmake; CMake adds them by the file-name
+// suffix).
+//
+// GEMM kernel sets of the neon backend: 8 x 3-vector tiles (8 x 12 f32,
+// 8 x 6 f64): 24 FMA accumulators, 3 B vectors and broadcasts in the 32 v
+// registers; the direct path uses the same tile.
 #include "core/src/elementwise/elementwise_body.hpp"
-#include "core/src/gemm/gemm_kernel_sets.hpp"
+#include "core/src/gemm/gemm_microkernel.hpp"
 #include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_neon.hpp"
 
-namespace tessera::core {
+namespace tessera::core::neon {
+namespace {
 
-constinit const KernelTable kNeonKernelTable = {
+constinit const GemmKernelSet<float> kGemmF32 =
+    gemm::make_kernel_set<simd::neon::F32, 8, 3, 8>(GemmBlockingRule::kCacheModel);
+constinit const GemmKernelSet<double> kGemmF64 =
+    gemm::make_kernel_set<simd::neon::F64, 8, 3, 8>(GemmBlockingRule::kCacheModel);
+
+}  // namespace
+
+constinit const KernelTable kKernelTable = {
     KernelFamily::kOptimized,
     Isa::kNeon,
+    {&platform::CpuFeatures::neon},
     elementwise::elementwise_kernels<simd::neon::F32>(),
-    {&gemm::kNeonF32, &gemm::kNeonF64, nullptr, nullptr},
+    {&kGemmF32, &kGemmF64, nullptr, nullptr},
 };
 
-}  // namespace tessera::core
+}  // namespace tessera::core::neon

@@ -1,18 +1,35 @@
-// The scalar backend's kernel table: the generic bodies instantiated with the
-// scalar vector traits. Built with this ISA's compiler flags (CMake adds them
-// by the file-name suffix), and only on targets that can have it.
+// The scalar backend: the generic kernel bodies (elementwise, GEMM)
+// instantiated with the scalar vector traits (core/src/simd/vec_scalar.hpp),
+// and the kernel table the registry finds them by. Built only where this ISA
+// is built, with its compiler flags (the tessera_isa_backend line in
+// toolchains/modules/TesseraTarget.cmake; CMake adds them by the file-name
+// suffix).
+//
+// GEMM kernel sets of the scalar backend: 4 x 4 tiles (16 scalar
+// accumulators fit the 16 FP registers of x86-64 and of wasm engines), fixed
+// portable blocking and unfused multiply-add, so scalar results are the same
+// on every target (and equal to the SSE2 and SIMD128 ones).
 #include "core/src/elementwise/elementwise_body.hpp"
-#include "core/src/gemm/gemm_kernel_sets.hpp"
+#include "core/src/gemm/gemm_microkernel.hpp"
 #include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_scalar.hpp"
 
-namespace tessera::core {
+namespace tessera::core::scalar {
+namespace {
 
-constinit const KernelTable kScalarKernelTable = {
+constinit const GemmKernelSet<float> kGemmF32 =
+    gemm::make_kernel_set<simd::scalar::F32, 4, 4, 4>(GemmBlockingRule::kFixedPortable);
+constinit const GemmKernelSet<double> kGemmF64 =
+    gemm::make_kernel_set<simd::scalar::F64, 4, 4, 4>(GemmBlockingRule::kFixedPortable);
+
+}  // namespace
+
+constinit const KernelTable kKernelTable = {
     KernelFamily::kOptimized,
     Isa::kScalar,
+    {},
     elementwise::elementwise_kernels<simd::scalar::F32>(),
-    {&gemm::kScalarF32, &gemm::kScalarF64, nullptr, nullptr},
+    {&kGemmF32, &kGemmF64, nullptr, nullptr},
 };
 
-}  // namespace tessera::core
+}  // namespace tessera::core::scalar

@@ -1,18 +1,35 @@
-// The simd128 backend's kernel table: the generic bodies instantiated with the
-// simd128 vector traits. Built with this ISA's compiler flags (CMake adds them
-// by the file-name suffix), and only on targets that can have it.
+// The simd128 backend: the generic kernel bodies (elementwise, GEMM)
+// instantiated with the simd128 vector traits (core/src/simd/vec_simd128.hpp),
+// and the kernel table the registry finds them by. Built only where this ISA
+// is built, with its compiler flags (the tessera_isa_backend line in
+// toolchains/modules/TesseraTarget.cmake; CMake adds them by the file-name
+// suffix).
+//
+// GEMM kernel sets of the simd128 backend: the same tiles (2 x 16 f32,
+// 2 x 8 f64), blocking table and operation order as sse2 (see
+// kernels_sse2.cc), so a wasm run and a native SSE2 run give the same
+// bits.
 #include "core/src/elementwise/elementwise_body.hpp"
-#include "core/src/gemm/gemm_kernel_sets.hpp"
+#include "core/src/gemm/gemm_microkernel.hpp"
 #include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_simd128.hpp"
 
-namespace tessera::core {
+namespace tessera::core::simd128 {
+namespace {
 
-constinit const KernelTable kSimd128KernelTable = {
+constinit const GemmKernelSet<float> kGemmF32 =
+    gemm::make_kernel_set<simd::simd128::F32, 2, 4, 2, 1>(GemmBlockingRule::kFixedPortable);
+constinit const GemmKernelSet<double> kGemmF64 =
+    gemm::make_kernel_set<simd::simd128::F64, 2, 4, 2, 1>(GemmBlockingRule::kFixedPortable);
+
+}  // namespace
+
+constinit const KernelTable kKernelTable = {
     KernelFamily::kOptimized,
     Isa::kSimd128,
+    {&platform::CpuFeatures::simd128},
     elementwise::elementwise_kernels<simd::simd128::F32>(),
-    {&gemm::kSimd128F32, &gemm::kSimd128F64, nullptr, nullptr},
+    {&kGemmF32, &kGemmF64, nullptr, nullptr},
 };
 
-}  // namespace tessera::core
+}  // namespace tessera::core::simd128

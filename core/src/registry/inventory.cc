@@ -34,7 +34,7 @@ std::vector<KernelRecord> kernel_inventory(const Context& context) {
     for (const Entry& e : entries_of(*table)) {
       if (!e.present) continue;
       records.push_back({e.op, e.dtype, table->family, table->isa,
-                         core::isa_detected(table->isa, platform::cpu_features()),
+                         core::table_runnable(*table, platform::cpu_features()),
                          table == selected});
     }
   }

@@ -1,43 +1,42 @@
 #include "core/src/registry/kernel_registry.hpp"
 
+#include <algorithm>
+
 #include "core/src/registry/backends.hpp"
 
 namespace tessera::core {
 
 const std::vector<const KernelTable*>& registered_tables() noexcept {
-  static const std::vector<const KernelTable*> tables = {
-      &kNaiveKernelTable,
-      &kScalarKernelTable,
-#if TESSERA_BUILT_SSE2
-      &kSse2KernelTable,
-#endif
-#if TESSERA_BUILT_AVX2
-      &kAvx2KernelTable,
-#endif
-#if TESSERA_BUILT_AVX512
-      &kAvx512KernelTable,
-#endif
-#if TESSERA_BUILT_NEON
-      &kNeonKernelTable,
-#endif
-#if TESSERA_BUILT_SIMD128
-      &kSimd128KernelTable,
-#endif
-  };
+  static const std::vector<const KernelTable*> tables = [] {
+    std::vector<const KernelTable*> optimized = {
+#define TESSERA_KERNEL_TABLE_OF_(isa) &isa::kKernelTable,
+        TESSERA_BUILT_ISAS(TESSERA_KERNEL_TABLE_OF_)
+#undef TESSERA_KERNEL_TABLE_OF_
+    };
+    // Rank order comes from the ISA list, not from the order CMake lists
+    // the backends in.
+    std::sort(optimized.begin(), optimized.end(),
+              [](const KernelTable* a, const KernelTable* b) { return a->isa < b->isa; });
+    std::vector<const KernelTable*> all = {&kNaiveKernelTable};
+    all.insert(all.end(), optimized.begin(), optimized.end());
+    return all;
+  }();
   return tables;
 }
 
+bool table_runnable(const KernelTable& table,
+                    const platform::CpuFeatures& cpu) noexcept {
+  for (const CpuFeatureFlag flag : table.required) {
+    if (flag != nullptr && !(cpu.*flag)) return false;
+  }
+  return true;
+}
+
 bool isa_detected(Isa isa, const platform::CpuFeatures& cpu) noexcept {
-  switch (isa) {
-    case Isa::kScalar: return true;
-    case Isa::kSse2: return cpu.sse2;
-    case Isa::kAvx2: return cpu.avx2 && cpu.fma;
-    // The AVX-512 backend is compiled with F + VL + BW + DQ (the Skylake-SP
-    // baseline), so the compiler may use any of them.
-    case Isa::kAvx512:
-      return cpu.avx512f && cpu.avx512vl && cpu.avx512bw && cpu.avx512dq;
-    case Isa::kNeon: return cpu.neon;
-    case Isa::kSimd128: return cpu.simd128;
+  for (const KernelTable* table : registered_tables()) {
+    if (table->family == KernelFamily::kOptimized && table->isa == isa) {
+      return table_runnable(*table, cpu);
+    }
   }
   return false;
 }
@@ -46,20 +45,11 @@ std::vector<Isa> supported_isas(const platform::CpuFeatures& cpu) {
   std::vector<Isa> isas;
   for (const KernelTable* table : registered_tables()) {
     if (table->family == KernelFamily::kOptimized &&
-        isa_detected(table->isa, cpu)) {
+        table_runnable(*table, cpu)) {
       isas.push_back(table->isa);
     }
   }
   return isas;
-}
-
-std::string isa_list(const std::vector<Isa>& isas) {
-  std::string text;
-  for (Isa isa : isas) {
-    if (!text.empty()) text += ", ";
-    text += isa_name(isa);
-  }
-  return text;
 }
 
 Status select_table(KernelFamily family, const Isa* forced,
@@ -72,7 +62,7 @@ Status select_table(KernelFamily family, const Isa* forced,
   const KernelTable* best = nullptr;
   for (const KernelTable* table : registered_tables()) {
     if (table->family != KernelFamily::kOptimized) continue;
-    if (!isa_detected(table->isa, cpu)) continue;
+    if (!table_runnable(*table, cpu)) continue;
     if (forced != nullptr) {
       if (table->isa == *forced) best = table;
     } else {

@@ -9,6 +9,7 @@
 
 #include "core/src/gemm/gemm_kernel.hpp"
 #include "tessera/isa.hpp"
+#include "tessera/platform/cpu_features.hpp"
 
 namespace tessera::core {
 
@@ -22,9 +23,17 @@ struct ElementwiseKernels {
   UnaryF32Fn relu_f32 = nullptr;
 };
 
+// One CPU feature flag of platform::CpuFeatures (&CpuFeatures::avx2).
+using CpuFeatureFlag = bool platform::CpuFeatures::*;
+inline constexpr int kMaxRequiredFeatures = 4;
+
 struct KernelTable {
   KernelFamily family;
   Isa isa;
+  // The CPU (and OS) features this table's code needs, all of them; unused
+  // entries are null. Plain data: the registry checks them before it calls
+  // anything compiled with the backend's flags.
+  CpuFeatureFlag required[kMaxRequiredFeatures];
   ElementwiseKernels elementwise;
   GemmKernels gemm;
 };

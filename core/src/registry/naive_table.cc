@@ -8,6 +8,7 @@ namespace tessera::core {
 constinit const KernelTable kNaiveKernelTable = {
     KernelFamily::kNaive,
     Isa::kScalar,
+    {},
     {&naive::add_f32, &naive::mul_f32, &naive::relu_f32},
     {nullptr, nullptr, &naive::gemm_f32, &naive::gemm_f64},
 };
