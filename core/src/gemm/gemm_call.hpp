@@ -1,0 +1,211 @@
+// What every GEMM entry point (plain, prepacked, plan) shares once its
+// arguments are valid: the kernel set and blocking of the context's level,
+// the canonical row-major problem, decide_gemm's request, and the run.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "core/src/api/context_state.hpp"
+#include "core/src/gemm/gemm_blocking.hpp"
+#include "core/src/gemm/gemm_driver.hpp"
+#include "core/src/gemm/gemm_validate.hpp"
+#include "core/src/registry/kernel_registry.hpp"
+#include "tessera/gemm.hpp"
+
+namespace tessera::gemm_detail {
+
+// C = beta*C over the canonical m x n, the whole result when k == 0 or
+// alpha == 0 (BLAS: A and B are not read).
+template <class T>
+void scale_c(const core::GemmProblem<T>& pr) {
+  if (pr.beta == T(1)) return;
+  for (std::int64_t i = 0; i < pr.m; ++i) {
+    T* row = pr.c + i * pr.ldc;
+    if (pr.beta == T(0)) {
+      std::fill(row, row + pr.n, T(0));
+    } else {
+      for (std::int64_t j = 0; j < pr.n; ++j) row[j] = pr.beta * row[j];
+    }
+  }
+}
+
+template <class T>
+const core::GemmKernelSet<T>* kernel_set(const core::KernelTable& table);
+template <>
+inline const core::GemmKernelSet<float>* kernel_set<float>(const core::KernelTable& t) {
+  return t.gemm.f32;
+}
+template <>
+inline const core::GemmKernelSet<double>* kernel_set<double>(const core::KernelTable& t) {
+  return t.gemm.f64;
+}
+
+template <class T>
+core::NaiveGemmFn<T> naive_fn(const core::KernelTable& table);
+template <>
+inline core::NaiveGemmFn<float> naive_fn<float>(const core::KernelTable& t) {
+  return t.gemm.naive_f32;
+}
+template <>
+inline core::NaiveGemmFn<double> naive_fn<double>(const core::KernelTable& t) {
+  return t.gemm.naive_f64;
+}
+
+template <class T>
+constexpr Dtype dtype_of() {
+  return sizeof(T) == 4 ? Dtype::kF32 : Dtype::kF64;
+}
+
+// The blocking of a kernel set, computed once per registered set (it
+// depends only on the tile and the process's cache facts) and looked up by
+// the table's ISA level on every call.
+template <class T>
+core::GemmBlocking blocking_of(const core::GemmKernelSet<T>& ks) {
+  return core::gemm_blocking(ks.mr, ks.nr, sizeof(T), ks.blocking, core::host_cache_facts());
+}
+
+template <class T>
+const core::GemmBlocking& cached_blocking(const core::KernelTable& table) {
+  struct Cache {
+    core::GemmBlocking by_isa[kIsaCount];
+  };
+  static const Cache cache = [] {
+    Cache c{};
+    for (const core::KernelTable* t : core::registered_tables()) {
+      if (t->family != KernelFamily::kOptimized) continue;
+      if (const core::GemmKernelSet<T>* set = kernel_set<T>(*t)) {
+        c.by_isa[static_cast<int>(t->isa)] = blocking_of(*set);
+      }
+    }
+    return c;
+  }();
+  return cache.by_isa[static_cast<int>(table.isa)];
+}
+
+// The L2 size the direct-path rule uses: the cache facts on cache-model
+// levels; a fixed 256 KiB on the portable levels, which have no cache facts
+// in wasm (the choice never changes the bits, only the speed).
+template <class T>
+std::uint64_t l2_of(const core::GemmKernelSet<T>& ks) {
+  return ks.blocking == core::GemmBlockingRule::kFixedPortable ? 256 * 1024
+                                                               : core::host_cache_facts().l2;
+}
+
+// decide_gemm's request for a canonical m x n x k problem on `state`: the
+// one place a call and a plan (try_plan_gemm) describe their problem, so
+// the plan shows exactly what the call runs.
+template <class T>
+core::GemmRequest gemm_request(const detail::ContextState& state,
+                               const core::GemmKernelSet<T>& ks,
+                               const core::GemmBlocking& blocking, std::int64_t m,
+                               std::int64_t n, std::int64_t k, Parallelism parallelism,
+                               bool a_prepacked, bool explain) {
+  core::GemmRequest r;
+  r.m = m, r.n = n, r.k = k;
+  r.mr = ks.mr, r.nr = ks.nr;
+  r.cache_blocking = blocking;
+  r.direct_ok = ks.direct != nullptr && !a_prepacked;
+  r.direct_mr = ks.direct_mr;
+  r.direct_fits = core::direct_suits(m, n, k, blocking.kc, ks.nr, sizeof(T), l2_of(ks));
+  r.a_prepacked = a_prepacked;
+  r.parallelism = parallelism;
+  r.width = state.kernel_width();
+  r.pool_width = state.executor->width();
+  r.pool_classes = state.resolved.pool_classes;
+  r.nested = state.nested_call();
+  r.knobs = state.compute_knobs;
+  r.explain = explain;
+  return r;
+}
+
+// Runs a validated, non-trivial canonical problem. Inlined (like gemm_impl
+// into try_gemm): a 8 x 32 x 1 product took 50 ns through the separate
+// calls and 45 ns without them.
+template <class T>
+TESSERA_QUICK_INLINE inline Status execute(const detail::ContextState& state,
+                                           const core::GemmProblem<T>& pr, Parallelism parallelism,
+                                           const T* packed_a, const T* packed_b) {
+  if (state.table->family == KernelFamily::kNaive) {
+    const core::NaiveGemmFn<T> fn = naive_fn<T>(*state.table);
+    if (fn == nullptr) return Status::internal("naive table has no gemm");
+    fn(pr);
+    return {};
+  }
+  const core::GemmKernelSet<T>* ks = kernel_set<T>(*state.table);
+  if (ks == nullptr) {
+    return Status::internal(std::string("kernel table ") + isa_name(state.table->isa) +
+                            " has no gemm " + dtype_name(dtype_of<T>()));
+  }
+  const core::GemmBlocking& blocking = cached_blocking<T>(*state.table);
+  const core::GemmRequest request = gemm_request(state, *ks, blocking, pr.m, pr.n, pr.k,
+                                                 parallelism, packed_a != nullptr, false);
+  // Small products the serial gate keeps on the caller go straight to the
+  // direct path: exactly the calls decide_gemm would send there, without
+  // building a plan.
+  if (request.direct_ok && request.direct_fits) {
+    const std::uint64_t mnk = static_cast<std::uint64_t>(pr.m) *
+                              static_cast<std::uint64_t>(pr.n) * static_cast<std::uint64_t>(pr.k);
+    if (parallelism.is_serial() || core::below_serial_gate(mnk, request.knobs)) {
+      return core::run_direct(*ks, pr, blocking.kc, packed_b);
+    }
+  }
+  const core::GemmDecision decision = core::decide_gemm(request);
+  if (decision.direct) {
+    if (decision.compute.workers == 1) {
+      return core::run_direct(*ks, pr, decision.blocking.kc, packed_b);
+    }
+    return core::run_direct_parallel(*ks, pr, decision, packed_b, state.executor);
+  }
+  return core::run_gemm(*ks, pr, decision, packed_a, packed_b, state.executor);
+}
+
+// The canonical row-major problem of a call C (m x n, `layout`) =
+// alpha op(A) op(B) + beta C: a column-major call computes
+// C^T = op(B)^T op(A)^T. `a` or `b` is null when that side arrives packed
+// (its strides are then unused).
+template <class T>
+inline core::GemmProblem<T> canonical_problem(Layout layout, Transpose ta, Transpose tb,
+                                              std::int64_t m, std::int64_t n, std::int64_t k,
+                                              T alpha, const T* a, std::int64_t lda, const T* b,
+                                              std::int64_t ldb, T beta, T* c, std::int64_t ldc) {
+  core::GemmProblem<T> pr;
+  pr.k = k;
+  pr.alpha = alpha;
+  pr.beta = beta;
+  pr.c = c;
+  pr.ldc = ldc;
+  std::int64_t rs_a, cs_a, rs_b = 0, cs_b = 0;
+  op_strides(layout, ta, lda, &rs_a, &cs_a);
+  if (b != nullptr) op_strides(layout, tb, ldb, &rs_b, &cs_b);
+  if (layout == Layout::kRowMajor) {
+    pr.m = m;
+    pr.n = n;
+    pr.a = a, pr.rs_a = rs_a, pr.cs_a = cs_a;
+    pr.b = b, pr.rs_b = rs_b, pr.cs_b = cs_b;
+  } else {
+    pr.m = n;
+    pr.n = m;
+    pr.a = b, pr.rs_a = cs_b, pr.cs_a = rs_b;
+    pr.b = a, pr.rs_b = cs_a, pr.cs_b = rs_a;
+  }
+  return pr;
+}
+
+// A valid canonical problem, start to end: the BLAS trivial cases (k == 0
+// or alpha == 0: C = beta C, A and B unread), else execute().
+template <class T>
+TESSERA_QUICK_INLINE inline Status run_canonical(const detail::ContextState& state,
+                                                 const core::GemmProblem<T>& pr,
+                                                 Parallelism parallelism, const T* packed_a,
+                                                 const T* packed_b) {
+  if (pr.m == 0 || pr.n == 0) return {};
+  if (pr.k == 0 || pr.alpha == T(0)) {
+    scale_c(pr);
+    return {};
+  }
+  return execute(state, pr, parallelism, packed_a, packed_b);
+}
+
+}  // namespace tessera::gemm_detail

@@ -1,0 +1,192 @@
+// Prepacked B (PackedRhs): pack op(B) once for a context's ISA level and
+// blocking, then multiply many A's by it with the same bits as the plain
+// call (the packed panels are the bytes the driver would have packed).
+#include <memory>
+#include <new>
+
+#include "core/src/gemm/gemm_call.hpp"
+#include "tessera/gemm.hpp"
+
+namespace tessera {
+
+namespace detail {
+
+struct PackedRhsState {
+  Dtype dtype = Dtype::kF32;
+  Isa isa = Isa::kScalar;
+  Layout layout = Layout::kRowMajor;
+  std::int64_t k = 0, n = 0;
+  // Column-major products are computed transposed, so there op(B)^T is the
+  // canonical A (mr panels); row-major ones keep op(B) as B (nr panels).
+  bool side_a = false;
+  int panel = 0;
+  std::int64_t kc = 0;
+  const core::KernelTable* table = nullptr;
+  void* data = nullptr;
+  std::size_t bytes = 0;
+
+  ~PackedRhsState() {
+    if (data != nullptr) ::operator delete(data, std::align_val_t{64});
+  }
+};
+
+}  // namespace detail
+
+PackedRhs::PackedRhs() noexcept = default;
+PackedRhs::~PackedRhs() = default;
+PackedRhs::PackedRhs(PackedRhs&&) noexcept = default;
+PackedRhs& PackedRhs::operator=(PackedRhs&&) noexcept = default;
+PackedRhs::PackedRhs(std::unique_ptr<detail::PackedRhsState> state) noexcept
+    : state_(std::move(state)) {}
+Dtype PackedRhs::dtype() const noexcept { return state_ ? state_->dtype : Dtype::kF32; }
+Isa PackedRhs::isa() const noexcept { return state_ ? state_->isa : Isa::kScalar; }
+Layout PackedRhs::layout() const noexcept { return state_ ? state_->layout : Layout::kRowMajor; }
+std::int64_t PackedRhs::k() const noexcept { return state_ ? state_->k : 0; }
+std::int64_t PackedRhs::n() const noexcept { return state_ ? state_->n : 0; }
+std::size_t PackedRhs::bytes() const noexcept { return state_ ? state_->bytes : 0; }
+
+namespace gemm_detail {
+namespace {
+
+template <class T>
+Status prepack_impl(const Context& context, Layout layout, Transpose tb,
+                    std::int64_t k, std::int64_t n, const T* b,
+                    std::int64_t ldb, PackedRhs* out) {
+  const detail::ContextState* state = nullptr;
+  TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
+  if (out == nullptr) return Status::invalid_argument("out is null");
+  TESSERA_RETURN_IF_ERROR(check_enums(layout, nullptr, &tb));
+  TESSERA_RETURN_IF_ERROR(check_dim(k, "k"));
+  TESSERA_RETURN_IF_ERROR(check_dim(n, "n"));
+  TESSERA_RETURN_IF_ERROR(check_mnk(1, n, k));
+  const bool nb = tb == Transpose::kNo;
+  Stored sb{"b", "ldb", b, nb ? k : n, nb ? n : k, ldb};
+  TESSERA_RETURN_IF_ERROR(check_stored(layout, sizeof(T), &sb));
+  if (state->table->family == KernelFamily::kNaive) {
+    return Status::unsupported(
+        "prepack_rhs: the naive family has no packed format (use an optimized context)");
+  }
+  const core::GemmKernelSet<T>* ks = kernel_set<T>(*state->table);
+  if (ks == nullptr) return Status::internal("kernel table has no gemm kernels");
+
+  auto packed = std::make_unique<detail::PackedRhsState>();
+  packed->dtype = dtype_of<T>();
+  packed->isa = state->table->isa;
+  packed->layout = layout;
+  packed->k = k;
+  packed->n = n;
+  packed->side_a = layout == Layout::kColMajor;
+  packed->panel = packed->side_a ? ks->mr : ks->nr;
+  packed->kc = blocking_of(*ks).kc;
+  packed->table = state->table;
+  const std::int64_t elements = core::packed_size(n, k, packed->panel);
+  std::int64_t bytes = 0;
+  if (!mul_ok(elements, static_cast<std::int64_t>(sizeof(T)), &bytes) ||
+      static_cast<std::uint64_t>(bytes) > std::numeric_limits<std::size_t>::max() / 2) {
+    return Status::invalid_argument("b (" + str(k) + " x " + str(n) +
+                                    ") is too large to pack on this target");
+  }
+  packed->bytes = static_cast<std::size_t>(bytes);
+  if (bytes > 0) {
+    packed->data = ::operator new(packed->bytes, std::align_val_t{64}, std::nothrow);
+    if (packed->data == nullptr) {
+      return Status(StatusCode::kOutOfMemory,
+                    "prepack_rhs: cannot allocate " + str(bytes) + " bytes");
+    }
+    std::int64_t rs, cs;  // op(B)(p, j) = b[p*rs + j*cs]
+    op_strides(layout, tb, ldb, &rs, &cs);
+    // Packed along j (width) by depth p, on either side.
+    core::pack_whole(*ks, packed->side_a, n, k, packed->kc, b, cs, rs,
+                     static_cast<T*>(packed->data));
+  }
+  *out = PackedRhs(std::move(packed));
+  return {};
+}
+
+template <class T>
+Status packed_gemm_impl(const Context& context, Layout layout, Transpose ta,
+                        std::int64_t m, T alpha, const T* a, std::int64_t lda,
+                        const PackedRhs& packed, T beta, T* c,
+                        std::int64_t ldc, Parallelism parallelism) {
+  const detail::ContextState* state = nullptr;
+  TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
+  TESSERA_RETURN_IF_ERROR(check_enums(layout, &ta, nullptr));
+  const detail::PackedRhsState* pb = packed.state();
+  if (pb == nullptr) return Status::invalid_argument("b is an empty PackedRhs");
+  if (pb->dtype != dtype_of<T>()) {
+    return Status::invalid_argument(std::string("b was packed as ") + dtype_name(pb->dtype) +
+                                    " but this call is " + dtype_name(dtype_of<T>()));
+  }
+  if (pb->layout != layout) {
+    return Status::invalid_argument(std::string("layout is ") + layout_name(layout) +
+                                    " but b was packed for " + layout_name(pb->layout));
+  }
+  if (pb->table != state->table) {
+    return Status::invalid_argument(
+        std::string("b was packed for ISA level ") + isa_name(pb->isa) + " (" +
+        kernel_family_name(pb->table->family) + ") but the context uses " +
+        isa_name(state->table->isa) + " (" + kernel_family_name(state->table->family) +
+        "): pack it again with this context");
+  }
+  const core::GemmKernelSet<T>* ks = kernel_set<T>(*state->table);
+  if (ks == nullptr) return Status::internal("kernel table has no gemm kernels");
+  const std::int64_t kc = blocking_of(*ks).kc;
+  if (kc != pb->kc) {
+    return Status::invalid_argument("b was packed with depth blocking kc = " + str(pb->kc) +
+                                    " but the context blocks with kc = " + str(kc) +
+                                    ": pack it again with this context");
+  }
+  const std::int64_t n = pb->n, k = pb->k;
+  TESSERA_RETURN_IF_ERROR(check_dim(m, "m"));
+  TESSERA_RETURN_IF_ERROR(check_mnk(m, n, k));
+  TESSERA_RETURN_IF_ERROR(check_parallelism(parallelism));
+  const bool na = ta == Transpose::kNo;
+  Stored sa{"a", "lda", a, na ? m : k, na ? k : m, lda};
+  Stored sc{"c", "ldc", c, m, n, ldc};
+  TESSERA_RETURN_IF_ERROR(check_stored(layout, sizeof(T), &sa));
+  TESSERA_RETURN_IF_ERROR(check_stored(layout, sizeof(T), &sc));
+  TESSERA_RETURN_IF_ERROR(check_no_alias(sc, sa));
+
+  // The packed operand is canonical B (row-major) or canonical A
+  // (column-major, computed transposed); the other side is `a`.
+  const T* data = static_cast<const T*>(pb->data);
+  const bool row = layout == Layout::kRowMajor;
+  return run_canonical(*state,
+                       canonical_problem(layout, ta, Transpose::kNo, m, n, k, alpha, a, lda,
+                                         static_cast<const T*>(nullptr), 0, beta, c, ldc),
+                       parallelism, row ? static_cast<const T*>(nullptr) : data,
+                       row ? data : static_cast<const T*>(nullptr));
+}
+
+}  // namespace
+}  // namespace gemm_detail
+
+Status try_prepack_rhs(const Context& context, Layout layout,
+                       Transpose trans_b, std::int64_t k, std::int64_t n,
+                       const float* b, std::int64_t ldb, PackedRhs* out) {
+  return gemm_detail::prepack_impl(context, layout, trans_b, k, n, b, ldb, out);
+}
+
+Status try_prepack_rhs(const Context& context, Layout layout,
+                       Transpose trans_b, std::int64_t k, std::int64_t n,
+                       const double* b, std::int64_t ldb, PackedRhs* out) {
+  return gemm_detail::prepack_impl(context, layout, trans_b, k, n, b, ldb, out);
+}
+
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
+                std::int64_t m, float alpha, const float* a, std::int64_t lda,
+                const PackedRhs& b, float beta, float* c, std::int64_t ldc,
+                Parallelism parallelism) {
+  return gemm_detail::packed_gemm_impl(context, layout, trans_a, m, alpha, a, lda, b, beta, c,
+                          ldc, parallelism);
+}
+
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
+                std::int64_t m, double alpha, const double* a,
+                std::int64_t lda, const PackedRhs& b, double beta, double* c,
+                std::int64_t ldc, Parallelism parallelism) {
+  return gemm_detail::packed_gemm_impl(context, layout, trans_a, m, alpha, a, lda, b, beta, c,
+                          ldc, parallelism);
+}
+
+}  // namespace tessera

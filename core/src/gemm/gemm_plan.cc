@@ -1,0 +1,91 @@
+// try_plan_gemm: what a gemm call on a context would do and why, decided by
+// the same request the call builds (gemm_call.hpp), so the plan is the call's.
+#include "core/src/gemm/gemm_call.hpp"
+#include "tessera/gemm.hpp"
+
+namespace tessera {
+
+using gemm_detail::str;
+
+std::string GemmPlan::to_string() const {
+  std::string s;
+  s += std::string("gemm ") + dtype_name(dtype) + " " + str(m) + " x " + str(n) + " x " +
+       str(k) + " on " + isa_name(isa) + " (" + kernel_family_name(family) + ")\n";
+  if (family == KernelFamily::kNaive) {
+    s += "  naive reference: serial triple loop, double accumulation\n";
+    return s;
+  }
+  s += "  tile mr x nr = " + str(mr) + " x " + str(nr) + "; blocking mc = " + str(mc) +
+       ", nc = " + str(nc) + ", kc = " + str(kc) + "\n";
+  s += "  workers " + str(workers) + " of width " + str(width) + ", tier " + str(tier) +
+       " (" + worker_rule + "): " + worker_reason + "\n";
+  if (direct) {
+    s += "  direct path: A and B read in place (no packing); " + str(jobs_per_step) +
+         " C tiles" + (workers > 1 ? ", " + grain : std::string()) + "\n";
+  } else {
+    s += "  jobs per step " + str(jobs_per_step) + ", " + grain +
+         (shared_a_prepack ? ", shared A prepack" : ", private A packing") + "\n";
+  }
+  s += "  cache facts: " + cache_facts + "\n";
+  return s;
+}
+
+Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
+                     std::int64_t m, std::int64_t n, std::int64_t k,
+                     Parallelism parallelism, GemmPlan* out) {
+  const detail::ContextState* state = nullptr;
+  TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
+  if (out == nullptr) return Status::invalid_argument("out is null");
+  TESSERA_RETURN_IF_ERROR(gemm_detail::check_enums(layout, nullptr, nullptr));
+  if (dtype != Dtype::kF32 && dtype != Dtype::kF64) {
+    return Status::invalid_argument("dtype is not a Dtype value");
+  }
+  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(m, "m"));
+  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(n, "n"));
+  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(k, "k"));
+  TESSERA_RETURN_IF_ERROR(gemm_detail::check_mnk(m, n, k));
+  TESSERA_RETURN_IF_ERROR(gemm_detail::check_parallelism(parallelism));
+  GemmPlan plan;
+  plan.dtype = dtype;
+  plan.isa = state->table->isa;
+  plan.family = state->table->family;
+  plan.m = m, plan.n = n, plan.k = k;
+  plan.width = state->kernel_width();
+  if (plan.family == KernelFamily::kNaive) {
+    plan.worker_rule = "naive";
+    plan.worker_reason = "the naive reference is serial";
+    *out = plan;
+    return {};
+  }
+  const std::int64_t cm = layout == Layout::kRowMajor ? m : n;
+  const std::int64_t cn = layout == Layout::kRowMajor ? n : m;
+  auto fill = [&](auto* ks) {
+    if (ks == nullptr) return Status::internal("kernel table has no gemm kernels");
+    const core::GemmDecision d = core::decide_gemm(
+        gemm_detail::gemm_request(*state, *ks, gemm_detail::blocking_of(*ks), cm, cn, k, parallelism, false, true));
+    plan.mr = ks->mr, plan.nr = ks->nr;
+    plan.mc = d.blocking.mc, plan.nc = d.blocking.nc, plan.kc = d.blocking.kc;
+    plan.workers = d.compute.workers;
+    plan.tier = d.compute.tier;
+    plan.worker_rule = core::compute_rule_name(d.compute.rule);
+    plan.worker_reason = d.compute.reason;
+    plan.grain = d.grain.to_string();
+    plan.jobs_per_step = d.jobs_first_step;
+    plan.shared_a_prepack = d.shared_a;
+    plan.direct = d.direct;
+    if (d.direct) plan.mr = ks->direct_mr;
+    plan.cache_facts = ks->blocking == core::GemmBlockingRule::kFixedPortable
+                           ? "not used (fixed portable blocking table)"
+                           : core::host_cache_facts().source;
+    return Status();
+  };
+  if (dtype == Dtype::kF32) {
+    TESSERA_RETURN_IF_ERROR(fill(state->table->gemm.f32));
+  } else {
+    TESSERA_RETURN_IF_ERROR(fill(state->table->gemm.f64));
+  }
+  *out = plan;
+  return {};
+}
+
+}  // namespace tessera

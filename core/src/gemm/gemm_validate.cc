@@ -1,0 +1,95 @@
+#include "core/src/gemm/gemm_validate.hpp"
+
+#include <algorithm>
+
+#include "core/src/api/validate.hpp"
+
+namespace tessera::gemm_detail {
+namespace {
+constexpr std::int64_t kI64Max = std::numeric_limits<std::int64_t>::max();
+}  // namespace
+
+Status check_enums(Layout layout, const Transpose* ta, const Transpose* tb) {
+  if (layout != Layout::kRowMajor && layout != Layout::kColMajor) {
+    return Status::invalid_argument("layout is not a Layout value (got " +
+                                    str(static_cast<int>(layout)) + ")");
+  }
+  if (ta != nullptr && *ta != Transpose::kNo && *ta != Transpose::kYes) {
+    return Status::invalid_argument("trans_a is not a Transpose value (got " +
+                                    str(static_cast<int>(*ta)) + ")");
+  }
+  if (tb != nullptr && *tb != Transpose::kNo && *tb != Transpose::kYes) {
+    return Status::invalid_argument("trans_b is not a Transpose value (got " +
+                                    str(static_cast<int>(*tb)) + ")");
+  }
+  return {};
+}
+
+Status check_dim(std::int64_t v, const char* name) {
+  if (v < 0) {
+    return Status::invalid_argument(std::string(name) + " must be >= 0 (got " + str(v) + ")");
+  }
+  return {};
+}
+
+Status check_parallelism(Parallelism p) {
+  if (p.raw() < -1) {
+    return Status::invalid_argument("parallelism: threads(" + str(p.raw()) +
+                                    ") is negative; use Parallelism::serial() or threads(n >= 0)");
+  }
+  return {};
+}
+
+Status check_mnk(std::int64_t m, std::int64_t n, std::int64_t k) {
+  std::int64_t mn = 0, mnk = 0;
+  if (!mul_ok(m, n, &mn) || !mul_ok(mn, k, &mnk)) {
+    return Status::invalid_argument("m*n*k overflows 64 bits (m = " + str(m) + ", n = " +
+                                    str(n) + ", k = " + str(k) + ")");
+  }
+  return {};
+}
+
+Status check_stored(Layout layout, std::size_t element, Stored* s) {
+  const std::int64_t line = layout == Layout::kRowMajor ? s->cols : s->rows;
+  const std::int64_t lines = layout == Layout::kRowMajor ? s->rows : s->cols;
+  if (s->ld < std::max<std::int64_t>(1, line)) {
+    return Status::invalid_argument(
+        std::string(s->ld_name) + " = " + str(s->ld) + " is smaller than " +
+        (layout == Layout::kRowMajor ? "the row length " : "the column length ") +
+        str(std::max<std::int64_t>(1, line)) + " of " + s->name + " (" + str(s->rows) +
+        " x " + str(s->cols) + ", " + layout_name(layout) + ")");
+  }
+  if (s->rows == 0 || s->cols == 0) {
+    s->bytes = 0;
+    return {};
+  }
+  // Elements spanned: (lines - 1) * ld + line, then bytes; both must fit.
+  std::int64_t span = 0;
+  const std::int64_t limit =
+      static_cast<std::int64_t>(std::min<std::uint64_t>(
+          static_cast<std::uint64_t>(kI64Max),
+          std::numeric_limits<std::size_t>::max() / 2)) /
+      static_cast<std::int64_t>(element);
+  if (!mul_ok(lines - 1, s->ld, &span) || span > limit - line) {
+    return Status::invalid_argument(std::string(s->name) + " (" + str(s->rows) + " x " +
+                                    str(s->cols) + ", " + s->ld_name + " = " + str(s->ld) +
+                                    ") spans more memory than this target can address");
+  }
+  span += line;
+  s->bytes = static_cast<std::size_t>(span) * element;
+  if (s->data == nullptr) {
+    return Status::invalid_argument(std::string(s->name) + " is null but is " + str(s->rows) +
+                                    " x " + str(s->cols));
+  }
+  return {};
+}
+
+Status check_no_alias(const Stored& c, const Stored& in) {
+  if (core::ranges_overlap(c.data, c.bytes, in.data, in.bytes)) {
+    return Status::invalid_argument(std::string(c.name) + " overlaps " + in.name +
+                                    ": the output must not share memory with an input");
+  }
+  return {};
+}
+
+}  // namespace tessera::gemm_detail
