@@ -101,7 +101,7 @@ core::GemmRequest gemm_request(const detail::ContextState& state,
                                const core::GemmKernelSet<T>& ks,
                                const core::GemmBlocking& blocking, std::int64_t m,
                                std::int64_t n, std::int64_t k, Parallelism parallelism,
-                               bool a_prepacked, bool explain) {
+                               bool a_prepacked, bool b_prepacked, bool explain) {
   core::GemmRequest r;
   r.m = m, r.n = n, r.k = k;
   r.mr = ks.mr, r.nr = ks.nr;
@@ -110,6 +110,7 @@ core::GemmRequest gemm_request(const detail::ContextState& state,
   r.direct_mr = ks.direct_mr;
   r.direct_fits = core::direct_suits(m, n, k, blocking.kc, ks.nr, sizeof(T), l2_of(ks));
   r.a_prepacked = a_prepacked;
+  r.b_prepacked = b_prepacked;
   r.parallelism = parallelism;
   r.width = state.kernel_width();
   r.pool_width = state.executor->width();
@@ -140,7 +141,8 @@ TESSERA_QUICK_INLINE inline Status execute(const detail::ContextState& state,
   }
   const core::GemmBlocking& blocking = cached_blocking<T>(*state.table);
   const core::GemmRequest request = gemm_request(state, *ks, blocking, pr.m, pr.n, pr.k,
-                                                 parallelism, packed_a != nullptr, false);
+                                                 parallelism, packed_a != nullptr, packed_b != nullptr,
+                                                 false);
   // Small products the serial gate keeps on the caller go straight to the
   // direct path: exactly the calls decide_gemm would send there, without
   // building a plan.

@@ -31,23 +31,41 @@ GemmDecision decide_gemm(const GemmRequest& r) {
   request.explain = r.explain;
   d.compute = resolve_compute(request, r.knobs);
   const int w = d.compute.workers;
+  const int oversample = r.knobs.parallel_oversample;
   d.blocking.mc = row_block_for_workers(r.cache_blocking.mc, r.m, r.mr, w);
   const std::int64_t n_mc = ceil_div(r.m, d.blocking.mc);
-  d.jobs_first_step = n_mc * n_nt;
-  d.parallel_oversample = r.knobs.parallel_oversample;
-  d.packed_oversample = r.knobs.packed_oversample;
   d.direct = r.direct_ok && r.direct_fits;
   if (d.direct) {
     // The direct path's own job list: C tiles of direct_mr x nr, nothing
-    // packed, so the generic grain.
-    d.jobs_first_step = ceil_div(r.m, r.direct_mr) * ceil_div(r.n, r.nr);
-    d.grain = generic_grain(d.jobs_first_step, w, r.knobs.parallel_oversample);
+    // packed (B, when it must be, is packed whole up front), so the
+    // generic grain over the whole of C.
+    d.first_block.jobs = ceil_div(r.m, r.direct_mr) * ceil_div(r.n, r.nr);
+    d.grain = generic_grain(d.first_block.jobs, w, oversample);
+    d.first_block.grain = d.grain.grain;
+    d.last_block = d.first_block;
     return d;
   }
   const GrainPlan packed = packed_lhs_grain(n_mc, n_nt, w, r.knobs.packed_oversample);
   d.shared_a = r.a_prepacked || use_shared_a_prepack(w, packed);
-  d.grain = d.shared_a ? generic_grain(d.jobs_first_step, w, r.knobs.parallel_oversample)
-                       : packed;
+  // One column block of `width` columns: its jobs, the grain that claims
+  // them, and phase 1's panels (B unless prepacked; shared A unless
+  // prepacked).
+  auto block = [&](std::int64_t width) {
+    ColumnBlockPlan b;
+    const std::int64_t nt = ceil_div(width, r.nr);
+    b.jobs = n_mc * nt;
+    b.grain = d.shared_a ? generic_grain(b.jobs, w, oversample).grain
+                         : packed_lhs_grain(n_mc, nt, w, r.knobs.packed_oversample).grain;
+    b.pack_panels = (r.b_prepacked ? 0 : nt) +
+                    (d.shared_a && !r.a_prepacked ? ceil_div(r.m, r.mr) : 0);
+    b.pack_grain = generic_grain(b.pack_panels, w, oversample).grain;
+    return b;
+  };
+  d.grain = d.shared_a ? generic_grain(n_mc * n_nt, w, oversample) : packed;
+  d.first_block = block(std::min(r.n, r.cache_blocking.nc));
+  d.last_block =
+      r.n > r.cache_blocking.nc ? block(r.n - (r.n - 1) / r.cache_blocking.nc * r.cache_blocking.nc)
+                                : d.first_block;
   return d;
 }
 
@@ -176,7 +194,10 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
         }
       };
 
-      const std::int64_t n_jobs = n_mc * n_nt;
+      // The decision's plan for this column block; its counts are the ones
+      // computed here from the same widths.
+      const ColumnBlockPlan& plan = jc + nc >= n ? d.last_block : d.first_block;
+      const std::int64_t n_jobs = plan.jobs;
       if (w == 1) {
         if (nb + na > 0) pack_range(0, nb + na);
         std::int64_t packed_ic = -1;
@@ -184,17 +205,14 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
         continue;
       }
       if (nb + na > 0) {
-        JobCursor cursor(nb + na, generic_grain(nb + na, w, d.parallel_oversample).grain);
+        JobCursor cursor(plan.pack_panels, plan.pack_grain);
         executor->run(w, [&](int) {
           const platform::ParallelBodyScope region;
           std::int64_t b, e;
           while (cursor.next_chunk(&b, &e)) pack_range(b, e);
         });
       }
-      const std::int64_t grain =
-          d.shared_a ? generic_grain(n_jobs, w, d.parallel_oversample).grain
-                     : packed_lhs_grain(n_mc, n_nt, w, d.packed_oversample).grain;
-      JobCursor cursor(n_jobs, grain);
+      JobCursor cursor(n_jobs, plan.grain);
       executor->run(w, [&](int participant) {
         const platform::ParallelBodyScope region;
         T* own = own_base + own_elems * participant;
@@ -250,7 +268,7 @@ Status run_direct_parallel(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
     packed_b = buf;
   }
   const std::int64_t tiles = ceil_div(pr.n, ks.nr) * ceil_div(pr.m, ks.direct_mr);
-  JobCursor cursor(tiles, generic_grain(tiles, d.compute.workers, d.parallel_oversample).grain);
+  JobCursor cursor(tiles, d.first_block.grain);
   executor->run(d.compute.workers, [&](int) {
     const platform::ParallelBodyScope region;
     std::int64_t b, e;

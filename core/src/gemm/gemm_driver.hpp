@@ -26,20 +26,28 @@
 
 namespace tessera::core {
 
+// The job list of one column block and how it is claimed (its width fixes
+// n_nt, so the last, narrower block has its own).
+struct ColumnBlockPlan {
+  std::int64_t jobs = 0;         // n_mc x n_nt (direct path: C tiles)
+  std::int64_t grain = 1;        // jobs per claim
+  std::int64_t pack_panels = 0;  // phase 1: B panels, then shared A panels
+  std::int64_t pack_grain = 1;   // panels per claim
+};
+
 // Everything the driver decided for one call: pure, printable through
-// GemmPlan (gemm_api.cc).
+// GemmPlan (gemm_plan.cc). The driver executes exactly this: it derives no
+// worker count, grain or blocking of its own.
 struct GemmDecision {
   GemmBlocking blocking;        // mc already lowered for the worker count
-  ComputePlan compute;          // workers and why
-  GrainPlan grain;              // chunking of the job list
+  ComputePlan compute;          // workers, their pool tier, and why
+  GrainPlan grain;              // chunking of the first column block's jobs
   bool shared_a = false;        // A prepacked once per slice into a shared slot
   bool direct = false;          // no packing: run_direct (one worker) or
                                 // run_direct_parallel
-  std::int64_t jobs_first_step = 0;
-  // The grain knobs, for the later column blocks' job lists (a column block
-  // narrower than nc has fewer jobs, so its grain is its own).
-  int parallel_oversample = 8;
-  int packed_oversample = 2;
+  ColumnBlockPlan first_block;  // every column block of width nc
+  ColumnBlockPlan last_block;   // the last one (narrower when nc does not
+                                // divide n; first_block when n <= nc)
 };
 
 // Whether a problem should skip packing (run_direct / run_direct_parallel). The direct
@@ -64,8 +72,10 @@ struct GemmRequest {
   bool direct_ok = false;
   int direct_mr = 0;
   bool direct_fits = false;
-  // A arrives packed (a column-major PackedRhs): shared by construction.
+  // A arrives packed (a column-major PackedRhs): shared by construction;
+  // B arrives packed (a row-major PackedRhs): phase 1 packs no B panel.
   bool a_prepacked = false;
+  bool b_prepacked = false;
   Parallelism parallelism;
   // Where it runs: ComputeRequest's width, pool_width, pool_classes, nested.
   int width = 1;

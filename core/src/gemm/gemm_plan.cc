@@ -62,7 +62,8 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
   auto fill = [&](auto* ks) {
     if (ks == nullptr) return Status::internal("kernel table has no gemm kernels");
     const core::GemmDecision d = core::decide_gemm(
-        gemm_detail::gemm_request(*state, *ks, gemm_detail::blocking_of(*ks), cm, cn, k, parallelism, false, true));
+        gemm_detail::gemm_request(*state, *ks, gemm_detail::blocking_of(*ks), cm, cn, k,
+                                  parallelism, false, false, true));
     plan.mr = ks->mr, plan.nr = ks->nr;
     plan.mc = d.blocking.mc, plan.nc = d.blocking.nc, plan.kc = d.blocking.kc;
     plan.workers = d.compute.workers;
@@ -70,7 +71,7 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
     plan.worker_rule = core::compute_rule_name(d.compute.rule);
     plan.worker_reason = d.compute.reason;
     plan.grain = d.grain.to_string();
-    plan.jobs_per_step = d.jobs_first_step;
+    plan.jobs_per_step = d.first_block.jobs;
     plan.shared_a_prepack = d.shared_a;
     plan.direct = d.direct;
     if (d.direct) plan.mr = ks->direct_mr;
