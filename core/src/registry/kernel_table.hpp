@@ -25,7 +25,7 @@ struct ElementwiseKernels {
 
 // One CPU feature flag of platform::CpuFeatures (&CpuFeatures::avx2).
 using CpuFeatureFlag = bool platform::CpuFeatures::*;
-inline constexpr int kMaxRequiredFeatures = 4;
+inline constexpr int kMaxRequiredFeatures = 8;
 
 struct KernelTable {
   KernelFamily family;
