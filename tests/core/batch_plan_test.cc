@@ -17,8 +17,8 @@ BatchFacts facts(int cores, bool l3 = true) {
   f.width = cores;
   f.pool_width = cores;
   f.tiers = platform::pool_tier_widths(cores, 2);
-  f.cache.l2_bytes = 1 * kMiB;
-  f.cache.l3_bytes = l3 ? 32 * kMiB : 0;
+  f.cache.l2 = 1 * kMiB;
+  f.cache.l3 = l3 ? 32 * kMiB : 0;
   return f;
 }
 

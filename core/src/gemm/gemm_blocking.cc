@@ -53,23 +53,4 @@ GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
   return b;
 }
 
-const CacheFacts& host_cache_facts() {
-  static const CacheFacts facts = [] {
-    const platform::Topology topology = platform::read_topology();
-    CacheFacts f;
-    f.l1d = topology.cache_bytes(1);
-    f.l2 = topology.cache_bytes(2);
-    f.l3 = topology.cache_bytes(3);
-    auto kib = [](std::uint64_t bytes) { return std::to_string(bytes / 1024) + " KiB"; };
-    if (f.l1d == 0 && f.l2 == 0) {
-      f.source = "no cache sizes from the platform: defaults 32 KiB L1d, 512 KiB L2, no L3";
-    } else {
-      f.source = std::string(topology.from_os ? "topology" : "topology fallback") + ": L1d " +
-                 kib(f.l1d) + ", L2 " + kib(f.l2) + ", L3 " + (f.l3 != 0 ? kib(f.l3) : "none");
-    }
-    return f;
-  }();
-  return facts;
-}
-
 }  // namespace tessera::core

@@ -9,17 +9,9 @@
 #include <string>
 
 #include "core/src/gemm/gemm_kernel.hpp"
+#include "core/src/parallel/cache_facts.hpp"
 
 namespace tessera::core {
-
-// Cache sizes seen from one core, in bytes (0 = absent or unknown).
-struct CacheFacts {
-  std::uint64_t l1d = 0;
-  std::uint64_t l2 = 0;
-  std::uint64_t l3 = 0;
-  // Where the numbers came from, for plans.
-  std::string source;
-};
 
 struct GemmBlocking {
   std::int64_t mc = 0;  // multiple of mr
@@ -39,14 +31,5 @@ struct GemmBlocking {
 //    wasm SIMD128 slice every sum identically.
 GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
                            GemmBlockingRule rule, const CacheFacts& facts);
-
-// The cache facts the GEMM driver uses on this host: the process's
-// topology (platform::read_topology(), read once), not a context's: the
-// caches are physical, and a context resolved against an injected topology
-// (tests, tessera-cli --threads) must not change the blocking, hence the
-// bits. Where the platform gives no cache sizes (wasm, unknown OS) the
-// fields are 0 and gemm_blocking() falls back to its defaults; `source`
-// says which.
-const CacheFacts& host_cache_facts();
 
 }  // namespace tessera::core

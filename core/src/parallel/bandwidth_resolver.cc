@@ -36,23 +36,16 @@ int cap_by_jobs(int workers, std::uint64_t jobs) {
 
 }  // namespace
 
-CacheFacts CacheFacts::from_topology(const platform::Topology& topology) {
-  CacheFacts facts;
-  facts.l2_bytes = topology.cache_bytes(2);
-  facts.l3_bytes = topology.cache_bytes(3);
-  return facts;
-}
-
 GemvFloor gemv_parallel_floor(const CacheFacts& cache, const Knobs& knobs) {
   if (knobs.gemv_parallel_bytes) {
     return {*knobs.gemv_parallel_bytes, "TESSERA_GEMV_PARALLEL_BYTES"};
   }
-  if (cache.l2_bytes != 0 && cache.l3_bytes != 0) {
-    return {cache.l2_bytes, "one core's private L2 (" + bytes_text(cache.l2_bytes) + ")"};
+  if (cache.l2 != 0 && cache.l3 != 0) {
+    return {cache.l2, "one core's private L2 (" + bytes_text(cache.l2) + ")"};
   }
-  if (cache.l2_bytes != 0) {
-    return {cache.l2_bytes / 2,
-            "half of the shared L2 (" + bytes_text(cache.l2_bytes) + "), no L3"};
+  if (cache.l2 != 0) {
+    return {cache.l2 / 2,
+            "half of the shared L2 (" + bytes_text(cache.l2) + "), no L3"};
   }
   return {kDefaultGemvFloorBytes, "no cache facts: default " + bytes_text(kDefaultGemvFloorBytes)};
 }

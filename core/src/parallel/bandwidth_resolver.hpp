@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "core/src/parallel/cache_facts.hpp"
 #include "tessera/knobs.hpp"
 #include "tessera/parallelism.hpp"
 #include "tessera/platform/topology.hpp"
@@ -46,12 +47,6 @@
 namespace tessera::core {
 
 // The cache facts the floor needs.
-struct CacheFacts {
-  std::uint64_t l2_bytes = 0;  // one core's L2 (0 unknown)
-  std::uint64_t l3_bytes = 0;  // 0 = no L3
-  static CacheFacts from_topology(const platform::Topology& topology);
-};
-
 inline constexpr std::uint64_t kDefaultGemvFloorBytes = std::uint64_t{1} << 20;
 inline constexpr std::uint32_t kDefaultGemvTierStep = 8;
 

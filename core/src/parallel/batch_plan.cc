@@ -105,7 +105,7 @@ BatchPlan resolve_batch(const BatchShape& s, Parallelism request, const BatchFac
   // Rule 6.
   const bool element_passes_gate = element_mnk >= compute.parallel_threshold;
   const int at_once = min_count(width, s.batch);
-  const std::uint64_t llc = facts.cache.l3_bytes != 0 ? facts.cache.l3_bytes : facts.cache.l2_bytes;
+  const std::uint64_t llc = facts.cache.l3 != 0 ? facts.cache.l3 : facts.cache.l2;
   if (element_passes_gate && s.batch < static_cast<std::uint64_t>(width)) {
     return make(BatchPlanKind::kSequentialInternal, internal_workers,
                 shape + ": fewer elements than the " + std::to_string(width) +
