@@ -23,7 +23,7 @@ inline void cpu_relax() noexcept {
 }
 
 // Adaptive policy constants. How they were chosen (bench/dispatch_bench.cc,
-// this 2-vCPU Zen 5 KVM guest; TOOLCHAINS.md):
+// on a 2-vCPU Zen 5 KVM guest of the development machines):
 //  - waking a parked thread costs ~20-45 us here when both vCPUs had gone
 //    idle (futex ping-pong after a 300 us sleep: median ~22 us, p90 ~45 us;
 //    a region after a 5-20 ms gap, which finds its worker parked, takes

@@ -43,7 +43,7 @@ endif()
 # core/src/isa/kernels_<name>.cc and core/src/simd/vec_<name>.hpp), the
 # architecture that has it (none: every target), an option that must be on,
 # and the compiler flags of its files. The flags go on those files only
-# (STYLE.md), so the rest of the library runs anywhere; the registry checks
+# (design.md §ISA dispatch), so the rest of the library runs anywhere; the registry checks
 # the CPU features the backend's kernel table requires before using it.
 set(TESSERA_ISA_BACKENDS "")
 set(TESSERA_ISA_SUFFIXES "")
