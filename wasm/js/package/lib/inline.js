@@ -1,0 +1,120 @@
+// Loads the module on this thread and makes the instance's context.
+import * as platform from '#platform';
+
+import { TesseraError } from './errors.js';
+import { checkWasm } from './fetch-binary.js';
+import { InlineTessera } from './instance.js';
+import { chooseBuild } from './options.js';
+
+// Literal URLs and imports, so bundlers find and ship these files.
+const wasmUrls = {
+  threads: () => new URL('../dist/threads/tessera.wasm', import.meta.url),
+  single: () => new URL('../dist/single/tessera.wasm', import.meta.url),
+};
+const factories = {
+  threads: () => import('../dist/threads/tessera.mjs'),
+  single: () => import('../dist/single/tessera.mjs'),
+};
+
+function pick(value, build) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string' || value instanceof URL || value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+    return value;
+  }
+  return value[build];
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new TesseraError('init-timeout', `${what} did not finish within initTimeoutMs = ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function writeString(module, text) {
+  const bytes = module.lengthBytesUTF8(text) + 1;
+  const ptr = module._malloc(bytes);
+  module.stringToUTF8(text, ptr, bytes);
+  return ptr;
+}
+
+export async function loadInline(o, mode) {
+  const choice = chooseBuild(o, platform.logicalCpus());
+  const build = choice.build;
+  const started = Date.now();
+  const setup = (async () => {
+    let bytes = pick(o.wasmBinary, build);
+    const url = pick(o.wasmUrl, build) ?? wasmUrls[build]();
+    if (bytes === undefined) bytes = await platform.readBinary(url);
+    bytes = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
+    checkWasm(bytes, o.wasmBinary !== undefined ? 'wasmBinary' : String(url));
+    const { default: createTesseraModule } = await factories[build]();
+    const settings = {
+      wasmBinary: bytes,
+      tesseraEnv: { TESSERA_WASM_THREADS: String(choice.threads) },
+      print: () => {},
+      printErr: (text) => { if (typeof console === 'object') console.warn(`tessera: ${text}`); },
+    };
+    if (build === 'threads') settings.tesseraWasmThreads = choice.threads;
+    return createTesseraModule(settings);
+  })();
+  let module;
+  try {
+    module = await withTimeout(setup, o.initTimeoutMs, `loading the ${build} build`);
+  } catch (error) {
+    // A module that finishes after the timeout must not keep threads alive.
+    setup.then((m) => m.PThread?.terminateAllThreads(), () => {});
+    throw error;
+  }
+
+  // The context: isa, counters and max_threads_per_kernel through the C API
+  // structs (tessera.h; wasm32 offsets).
+  const m = module;
+  const optionsPtr = m._malloc(12);
+  const policyPtr = m._malloc(64);
+  const outPtr = m._malloc(4);
+  const isaPtr = o.isa !== undefined ? writeString(m, o.isa) : 0;
+  let context = 0;
+  let status;
+  try {
+    m.HEAPU32[optionsPtr >> 2] = isaPtr;  // isa
+    m.HEAP32[(optionsPtr >> 2) + 1] = 0;  // naive
+    m.HEAP32[(optionsPtr >> 2) + 2] = 0;  // ignore_environment
+    m._tsr_execution_policy_init(policyPtr);
+    m.HEAP32[(policyPtr + 44) >> 2] = o.maxThreadsPerKernel;  // max_threads_per_kernel
+    m.HEAP32[(policyPtr + 48) >> 2] = o.counters ? 1 : 0;     // counters
+    status = m._tsr_context_create_with_policy(optionsPtr, policyPtr, outPtr);
+    context = m.HEAPU32[outPtr >> 2];
+  } finally {
+    for (const p of [optionsPtr, policyPtr, outPtr, isaPtr]) if (p) m._free(p);
+  }
+  if (status !== 0) {
+    const message = m.UTF8ToString(m._tsr_last_error_message());
+    m.PThread?.terminateAllThreads();
+    throw new TesseraError(status === 1 ? 'invalid-argument' : 'unsupported', `load: ${message}`);
+  }
+  const isaOut = m._malloc(4);
+  m._tsr_context_isa(context, isaOut);
+  const isa = m.UTF8ToString(m.HEAPU32[isaOut >> 2]);
+  m._free(isaOut);
+
+  const tessera = new InlineTessera(module, context, null);
+  const policy = tessera.resolvedPolicy();
+  const shared = typeof SharedArrayBuffer === 'function' && m.HEAPU8.buffer instanceof SharedArrayBuffer;
+  tessera.info = {
+    build,
+    simd: isa === 'simd128',
+    isa,
+    threads: policy.effective_threads,
+    mode,
+    host: platform.hostName,
+    crossOriginIsolated: typeof globalThis.crossOriginIsolated === 'boolean' ? globalThis.crossOriginIsolated : null,
+    sharedMemory: shared,
+    zeroCopy: true,
+    fallbacks: [...choice.fallbacks, ...policy.fallbacks],
+    loadMs: Date.now() - started,
+    policy,
+  };
+  return tessera;
+}

@@ -1,0 +1,317 @@
+// The inline instance: the module runs on this thread (Node, a Worker, or a
+// page that asked for mode 'inline'). Kernels are bound from the table in
+// generated.js (wasm/js/bindings.json): one marshalling routine per kind of
+// kernel, none per kernel.
+import { TesseraError, invalid, statusCodes } from './errors.js';
+import { bindings } from './generated.js';
+
+const dtypes = {
+  f32: { Array: Float32Array, bytes: 4, heap: 'HEAPF32' },
+  f64: { Array: Float64Array, bytes: 8, heap: 'HEAPF64' },
+};
+const dtypeOf = (x) => (x instanceof Float32Array ? 'f32' : x instanceof Float64Array ? 'f64' : undefined);
+
+// A tensor: `length` elements in the module's heap, reused across calls
+// without copies. `data` is a view that stays valid when the heap grows
+// (it is re-created on the new buffer).
+export class Tensor {
+  #owner;
+  #view = null;
+  constructor(owner, dtype, ptr, length) {
+    this.#owner = owner;
+    this.dtype = dtype;
+    this.ptr = ptr;
+    this.length = length;
+  }
+  get data() {
+    const module = this.#owner.module;
+    if (this.ptr === 0) throw new TesseraError('disposed', 'tensor.data: the tensor was disposed');
+    const buffer = module.HEAPU8.buffer;
+    if (this.#view === null || this.#view.buffer !== buffer) {
+      this.#view = new dtypes[this.dtype].Array(buffer, this.ptr, this.length);
+    }
+    return this.#view;
+  }
+  get owner() { return this.#owner; }
+  dispose() {
+    if (this.ptr !== 0 && !this.#owner.disposed) this.#owner.module._free(this.ptr);
+    this.ptr = 0;
+    this.#view = null;
+  }
+}
+
+export class InlineTessera {
+  constructor(module, context, info) {
+    this.module = module;
+    this.context = context;
+    this.info = info;
+    this.disposed = false;
+    for (const [name, entry] of Object.entries(bindings.kernels)) {
+      const run = kinds[entry.kind];
+      if (!run) throw new TesseraError('internal', `bindings: kernel ${name} has unknown kind ${entry.kind}`);
+      this[`${name}Sync`] = (...args) => run(this, name, entry, args);
+      this[name] = (...args) => {
+        try {
+          return Promise.resolve(run(this, name, entry, args));
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      };
+    }
+  }
+
+  #live(what) {
+    if (this.disposed) throw new TesseraError('disposed', `${what}: this tessera instance was disposed`);
+  }
+
+  // Throws a TesseraError for a non-zero tsr_status, with the C message.
+  check(status, what) {
+    if (status === 0) return;
+    const code = statusCodes[status] ?? 'internal';
+    const message = this.module.UTF8ToString(this.module._tsr_last_error_message());
+    throw new TesseraError(code, `${what}: ${message}`);
+  }
+
+  malloc(bytes, what) {
+    const ptr = this.module._malloc(Math.max(1, bytes));
+    if (ptr === 0) {
+      throw new TesseraError('out-of-memory', `${what}: cannot allocate ${bytes} bytes in the wasm heap`);
+    }
+    return ptr;
+  }
+
+  alloc(Type, length) {
+    this.#live('alloc');
+    const dtype = Type === Float32Array ? 'f32' : Type === Float64Array ? 'f64' : undefined;
+    if (!dtype) throw invalid('alloc(Type, length): Type must be Float32Array or Float64Array');
+    if (!(Number.isInteger(length) && length >= 0 && length <= 2 ** 31 / dtypes[dtype].bytes)) {
+      throw invalid(`alloc(Type, length): length must be an integer in [0, ${2 ** 31 / dtypes[dtype].bytes}] (got ${String(length)})`);
+    }
+    const ptr = this.malloc(length * dtypes[dtype].bytes, 'alloc');
+    return new Tensor(this, dtype, ptr, length);
+  }
+
+  resolvedPolicy() {
+    this.#live('resolvedPolicy');
+    const m = this.module;
+    const out = this.malloc(4, 'resolvedPolicy');
+    try {
+      this.check(m._tsr_context_resolved_policy_json(this.context, out), 'resolvedPolicy');
+      return JSON.parse(m.UTF8ToString(m.HEAPU32[out >> 2]));
+    } finally {
+      m._free(out);
+    }
+  }
+
+  counters() {
+    this.#live('counters');
+    const m = this.module;
+    const names = ['dispatches', 'serialFallbacks', 'spins', 'parks', 'wakeups', 'callerWaits', 'workerActiveNs'];
+    const out = this.malloc(8 * names.length, 'counters');
+    try {
+      this.check(m._tsr_context_counters(this.context, out), 'counters');
+      const view = new DataView(m.HEAPU8.buffer, out, 8 * names.length);
+      return Object.fromEntries(names.map((n, i) => [n, Number(view.getBigUint64(8 * i, true))]));
+    } finally {
+      m._free(out);
+    }
+  }
+
+  dispose() {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.module._tsr_context_destroy(this.context);
+    // The pthread workers keep a Node process (and a page's threads) alive.
+    if (this.module.PThread) this.module.PThread.terminateAllThreads();
+  }
+}
+
+// ---- Operands ---------------------------------------------------------------
+
+// One operand of a call, as the C function sees it: a pointer into the heap.
+// A Tensor of this instance is used in place; a typed array is copied into a
+// scratch allocation (and, for outputs, copied back after success).
+class Operands {
+  constructor(owner, what) {
+    this.owner = owner;
+    this.what = what;
+    this.scratch = [];
+    this.copyBack = [];
+  }
+  place(x, name, dtype, needed, output) {
+    const owner = this.owner;
+    if (x instanceof Tensor) {
+      if (x.owner !== owner) throw invalid(`${this.what}: ${name} is a tensor of another tessera instance`);
+      if (x.ptr === 0) throw new TesseraError('disposed', `${this.what}: ${name} is a disposed tensor`);
+      if (x.dtype !== dtype) throw invalid(`${this.what}: ${name} is a ${x.dtype} tensor but the call is ${dtype}`);
+      if (x.length < needed) throw invalid(`${this.what}: ${name} has ${x.length} elements but needs ${needed}`);
+      return x.ptr;
+    }
+    if (dtypeOf(x) !== dtype) {
+      throw invalid(`${this.what}: ${name} must be a ${dtypes[dtype].Array.name} or a tensor (got ${x?.constructor?.name ?? typeof x})`);
+    }
+    if (x.length < needed) throw invalid(`${this.what}: ${name} has ${x.length} elements but needs ${needed}`);
+    const found = this.scratch.find((s) => s.array === x);
+    if (found) return found.ptr;  // the same array twice (in-place): one copy
+    const bytes = needed * dtypes[dtype].bytes;
+    const ptr = owner.malloc(bytes, this.what);
+    this.scratch.push({ array: x, ptr });
+    new dtypes[dtype].Array(owner.module.HEAPU8.buffer, ptr, needed).set(x.subarray(0, needed));
+    if (output) this.copyBack.push({ array: x, ptr, needed, dtype });
+    return ptr;
+  }
+  finish() {
+    const m = this.owner.module;
+    for (const { array, ptr, needed, dtype } of this.copyBack) {
+      array.set(new dtypes[dtype].Array(m.HEAPU8.buffer, ptr, needed));
+    }
+  }
+  free() {
+    for (const { ptr } of this.scratch) this.owner.module._free(ptr);
+  }
+}
+
+// Typed arrays that share memory but are not the same array: partial overlap
+// between an output and an input is an error (exact aliasing is in-place).
+function checkNoPartialOverlap(what, named) {
+  const arrays = named.filter(([, x]) => ArrayBuffer.isView(x));
+  for (let i = 0; i < arrays.length; ++i) {
+    for (let j = i + 1; j < arrays.length; ++j) {
+      const [na, a] = arrays[i];
+      const [nb, b] = arrays[j];
+      if (a === b || a.buffer !== b.buffer) continue;
+      const overlap = a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
+      if (overlap) throw invalid(`${what}: ${na} and ${nb} overlap in memory (only the very same array may be both input and output)`);
+    }
+  }
+}
+
+function elementCount(x, what, name) {
+  if (x instanceof Tensor) return x.length;
+  if (ArrayBuffer.isView(x) && dtypeOf(x)) return x.length;
+  throw invalid(`${what}: ${name} must be a Float32Array, a Float64Array or a tensor (got ${x === null ? 'null' : x?.constructor?.name ?? typeof x})`);
+}
+const dtypeOfOperand = (x) => (x instanceof Tensor ? x.dtype : dtypeOf(x));
+
+function functionFor(owner, entry, dtype, what) {
+  const name = entry[dtype];
+  if (!name) throw invalid(`${what}: no ${dtype} kernel (available: ${Object.keys(entry).filter((k) => k in dtypes).join(', ')})`);
+  return owner.module[`_${name}`];
+}
+
+function call(owner, what, body) {
+  if (owner.disposed) throw new TesseraError('disposed', `${what}: this tessera instance was disposed`);
+  const ops = new Operands(owner, what);
+  try {
+    const result = body(ops);
+    ops.finish();
+    return result;
+  } finally {
+    ops.free();
+  }
+}
+
+// ---- Kinds of kernels -------------------------------------------------------
+
+const kinds = {
+  // name(a, b, out?): out[i] = a[i] op b[i].
+  binary(owner, name, entry, [a, b, out, ...rest]) {
+    const what = name;
+    if (rest.length > 0) throw invalid(`${what}(a, b, out?): too many arguments`);
+    const n = elementCount(a, what, 'a');
+    if (elementCount(b, what, 'b') !== n) throw invalid(`${what}: b has ${elementCount(b, what, 'b')} elements but a has ${n}`);
+    const dtype = dtypeOfOperand(a);
+    if (dtypeOfOperand(b) !== dtype) throw invalid(`${what}: a is ${dtype} but b is ${dtypeOfOperand(b)}`);
+    const fn = functionFor(owner, entry, dtype, what);
+    if (out === undefined) out = new dtypes[dtype].Array(n);
+    if (elementCount(out, what, 'out') !== n) throw invalid(`${what}: out has ${elementCount(out, what, 'out')} elements but a has ${n}`);
+    if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like a`);
+    checkNoPartialOverlap(what, [['a', a], ['b', b], ['out', out]]);
+    return call(owner, what, (ops) => {
+      const pa = ops.place(a, 'a', dtype, n, false);
+      const pb = ops.place(b, 'b', dtype, n, false);
+      const po = ops.place(out, 'out', dtype, n, true);
+      owner.check(fn(owner.context, pa, pb, po, n), what);
+      return out;
+    });
+  },
+
+  // name(x, out?): out[i] = op(x[i]).
+  unary(owner, name, entry, [x, out, ...rest]) {
+    const what = name;
+    if (rest.length > 0) throw invalid(`${what}(x, out?): too many arguments`);
+    const n = elementCount(x, what, 'x');
+    const dtype = dtypeOfOperand(x);
+    const fn = functionFor(owner, entry, dtype, what);
+    if (out === undefined) out = new dtypes[dtype].Array(n);
+    if (elementCount(out, what, 'out') !== n) throw invalid(`${what}: out has ${elementCount(out, what, 'out')} elements but x has ${n}`);
+    if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like x`);
+    checkNoPartialOverlap(what, [['x', x], ['out', out]]);
+    return call(owner, what, (ops) => {
+      const px = ops.place(x, 'x', dtype, n, false);
+      const po = ops.place(out, 'out', dtype, n, true);
+      owner.check(fn(owner.context, px, po, n), what);
+      return out;
+    });
+  },
+
+  // gemm({ m, n, k, a, b, c, alpha, beta, transA, transB, lda, ldb, ldc,
+  // threads }): C <- alpha op(A) op(B) + beta C, row-major.
+  gemm(owner, name, entry, [args, ...rest]) {
+    const what = name;
+    if (rest.length > 0 || args === null || typeof args !== 'object') {
+      throw invalid(`${what}({ m, n, k, a, b, c, ... }): one options object`);
+    }
+    const known = ['m', 'n', 'k', 'a', 'b', 'c', 'alpha', 'beta', 'transA', 'transB', 'lda', 'ldb', 'ldc', 'threads'];
+    for (const key of Object.keys(args)) {
+      if (!known.includes(key)) throw invalid(`${what}: unknown option "${key}" (known: ${known.join(', ')})`);
+    }
+    const { m, n, k, a, b } = args;
+    for (const [key, v] of [['m', m], ['n', n], ['k', k]]) {
+      if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
+    }
+    const transA = args.transA ?? false, transB = args.transB ?? false;
+    if (typeof transA !== 'boolean') throw invalid(`${what}: transA must be a boolean`);
+    if (typeof transB !== 'boolean') throw invalid(`${what}: transB must be a boolean`);
+    const lda = args.lda ?? (transA ? m : k), ldb = args.ldb ?? (transB ? k : n), ldc = args.ldc ?? n;
+    for (const [key, v, line] of [['lda', lda, transA ? m : k], ['ldb', ldb, transB ? k : n], ['ldc', ldc, n]]) {
+      if (!(Number.isInteger(v) && v >= Math.max(1, line))) {
+        throw invalid(`${what}: ${key} must be an integer >= ${Math.max(1, line)} (the row length; got ${String(v)})`);
+      }
+    }
+    const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
+    if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
+    if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
+    const threads = args.threads ?? 0;
+    if (!(threads === 'serial' || (Number.isInteger(threads) && threads >= 0))) {
+      throw invalid(`${what}: threads must be 'serial' or an integer >= 0 (0: automatic)`);
+    }
+    elementCount(a, what, 'a');
+    const dtype = dtypeOfOperand(a);
+    if (dtypeOfOperand(b) !== dtype) throw invalid(`${what}: a is ${dtype} but b is ${dtypeOfOperand(b) ?? typeof b}`);
+    let c = args.c;
+    // Elements each operand spans (row-major): (rows - 1) * ld + cols.
+    const span = (rows, cols, ld) => (rows === 0 || cols === 0 ? 0 : (rows - 1) * ld + cols);
+    const needA = span(transA ? k : m, transA ? m : k, lda);
+    const needB = span(transB ? n : k, transB ? k : n, ldb);
+    const needC = span(m, n, ldc);
+    if (c === undefined) {
+      if (beta !== 0) throw invalid(`${what}: c is required when beta != 0`);
+      c = new dtypes[dtype].Array(needC);
+    }
+    elementCount(c, what, 'c');
+    if (dtypeOfOperand(c) !== dtype) throw invalid(`${what}: c must be ${dtype} like a`);
+    checkNoPartialOverlap(what, [['a', a], ['b', b], ['c', c]]);
+    if (ArrayBuffer.isView(c) && (c === a || c === b)) throw invalid(`${what}: c must not be the same array as a or b`);
+    const fn = functionFor(owner, entry, dtype, what);
+    return call(owner, what, (ops) => {
+      const pa = ops.place(a, 'a', dtype, needA, false);
+      const pb = ops.place(b, 'b', dtype, needB, false);
+      const pc = ops.place(c, 'c', dtype, needC, true);
+      const big = BigInt;
+      owner.check(fn(owner.context, 0, transA ? 1 : 0, transB ? 1 : 0, big(m), big(n), big(k), alpha,
+                     pa, big(lda), pb, big(ldb), beta, pc, big(ldc), threads === 'serial' ? -1 : threads), what);
+      return c;
+    });
+  },
+};

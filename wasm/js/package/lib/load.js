@@ -1,0 +1,21 @@
+import * as platform from '#platform';
+
+import { TesseraError } from './errors.js';
+import { validateOptions } from './options.js';
+
+// load(options): validates the options, then loads the module inline or in a
+// dedicated Worker ('auto': a Worker on a window's main thread, inline
+// elsewhere). Never throws synchronously: every failure rejects the promise
+// with a TesseraError.
+export async function load(options) {
+  const o = validateOptions(options);
+  const mode = o.mode === 'auto' ? (platform.isWindowMainThread ? 'worker' : 'inline') : o.mode;
+  if (mode === 'worker') {
+    const { loadInWorker } = await import('./worker-client.js');
+    return loadInWorker(o);
+  }
+  const { loadInline } = await import('./inline.js');
+  return loadInline(o, 'inline');
+}
+
+export { TesseraError };

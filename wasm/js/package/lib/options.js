@@ -1,0 +1,105 @@
+// load() options: validated before anything is loaded, every bad key or value
+// an error naming it (never ignored, never clamped).
+import { invalid } from './errors.js';
+import { wasmThreads } from './generated.js';
+
+const defaults = {
+  threads: 'auto',
+  mode: 'auto',
+  isa: undefined,
+  initTimeoutMs: 30000,
+  wasmUrl: undefined,
+  workerUrl: undefined,
+  wasmBinary: undefined,
+  counters: false,
+  maxThreadsPerKernel: 0,
+};
+
+const isUrlLike = (v) => typeof v === 'string' || (typeof URL === 'function' && v instanceof URL);
+
+export function validateOptions(options) {
+  if (options === undefined) options = {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw invalid('load(options): options must be an object');
+  }
+  for (const key of Object.keys(options)) {
+    if (!(key in defaults)) {
+      throw invalid(`load(options): unknown option "${key}" (known: ${Object.keys(defaults).join(', ')})`);
+    }
+  }
+  const o = { ...defaults, ...options };
+  const { min, max } = wasmThreads;
+  if (o.threads !== 'auto' && !(Number.isInteger(o.threads) && o.threads >= min && o.threads <= max)) {
+    throw invalid(`load(options): threads must be 'auto' or an integer in [${min}, ${max}] (got ${String(o.threads)})`);
+  }
+  if (!['auto', 'inline', 'worker'].includes(o.mode)) {
+    throw invalid(`load(options): mode must be 'auto', 'inline' or 'worker' (got ${String(o.mode)})`);
+  }
+  if (o.isa !== undefined && !['simd128', 'scalar'].includes(o.isa)) {
+    throw invalid(`load(options): isa must be 'simd128' or 'scalar' (got ${String(o.isa)})`);
+  }
+  if (!(typeof o.initTimeoutMs === 'number' && o.initTimeoutMs > 0 && o.initTimeoutMs <= 600000)) {
+    throw invalid(`load(options): initTimeoutMs must be a number of milliseconds in (0, 600000] (got ${String(o.initTimeoutMs)})`);
+  }
+  if (o.wasmUrl !== undefined && !isUrlLike(o.wasmUrl) &&
+      !(typeof o.wasmUrl === 'object' && o.wasmUrl !== null &&
+        Object.keys(o.wasmUrl).every((k) => (k === 'threads' || k === 'single') && isUrlLike(o.wasmUrl[k])))) {
+    throw invalid("load(options): wasmUrl must be a URL, a string, or { threads?, single? } of them");
+  }
+  if (o.workerUrl !== undefined && !isUrlLike(o.workerUrl)) {
+    throw invalid('load(options): workerUrl must be a URL or a string');
+  }
+  if (o.wasmBinary !== undefined && !(o.wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(o.wasmBinary)) &&
+      !(typeof o.wasmBinary === 'object' && o.wasmBinary !== null &&
+        Object.keys(o.wasmBinary).every((k) => (k === 'threads' || k === 'single') &&
+          (o.wasmBinary[k] instanceof ArrayBuffer || ArrayBuffer.isView(o.wasmBinary[k]))))) {
+    throw invalid('load(options): wasmBinary must be an ArrayBuffer, a typed array, or { threads?, single? } of them');
+  }
+  if (typeof o.counters !== 'boolean') {
+    throw invalid(`load(options): counters must be a boolean (got ${String(o.counters)})`);
+  }
+  if (!(Number.isInteger(o.maxThreadsPerKernel) && o.maxThreadsPerKernel >= 0 && o.maxThreadsPerKernel <= max)) {
+    throw invalid(`load(options): maxThreadsPerKernel must be an integer in [0, ${max}] (got ${String(o.maxThreadsPerKernel)})`);
+  }
+  return o;
+}
+
+// Whether this realm can run the threaded build: SharedArrayBuffer, Atomics
+// and (in browsers) cross-origin isolation. { ok, reason }.
+export function threadingSupport(g = globalThis) {
+  if (typeof g.SharedArrayBuffer !== 'function') {
+    return { ok: false, reason: 'SharedArrayBuffer is not available (in a browser: the page is not cross-origin isolated; serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp or credentialless)' };
+  }
+  if (g.crossOriginIsolated === false) {
+    return { ok: false, reason: 'the page is not cross-origin isolated (Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy headers are missing)' };
+  }
+  if (typeof g.Atomics !== 'object') {
+    return { ok: false, reason: 'Atomics is not available in this JavaScript host' };
+  }
+  return { ok: true, reason: '' };
+}
+
+// The build and width for these options on this host:
+// { build: 'threads' | 'single', threads, fallbacks: [reasons] }.
+export function chooseBuild(o, logicalCpus, g = globalThis) {
+  const fallbacks = [];
+  let threads;
+  if (o.threads === 'auto') {
+    threads = Math.max(1, Math.min(wasmThreads.default, logicalCpus));
+    if (threads < wasmThreads.default) {
+      fallbacks.push(`threads 'auto': ${threads} (the host reports ${logicalCpus} logical CPU${logicalCpus === 1 ? '' : 's'}; the default ${wasmThreads.default} would oversubscribe)`);
+    }
+  } else {
+    threads = o.threads;
+  }
+  if (threads === 1) {
+    if (o.threads === 1) fallbacks.push('threads: 1 requested: the single-threaded build');
+    return { build: 'single', threads: 1, fallbacks };
+  }
+  const support = threadingSupport(g);
+  if (!support.ok) {
+    fallbacks.push(`${support.reason}: the single-threaded build runs serially`);
+    return { build: 'single', threads: 1, fallbacks };
+  }
+  return { build: 'threads', threads, fallbacks };
+}

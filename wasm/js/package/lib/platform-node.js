@@ -1,0 +1,50 @@
+// What the loader needs from Node (package.json "imports" #platform, node
+// condition). The web version is platform-web.js.
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+
+import { TesseraError } from './errors.js';
+
+export const hostName = 'node';
+// Node's main thread may block (Atomics.wait works there).
+export const isWindowMainThread = false;
+
+export function logicalCpus() {
+  return typeof os.availableParallelism === 'function' ? os.availableParallelism()
+                                                       : os.cpus().length;
+}
+
+// The bytes behind a file: URL (or fetch() for http(s), Node 18+).
+export async function readBinary(url) {
+  const u = new URL(url);
+  if (u.protocol === 'file:') {
+    try {
+      return new Uint8Array(await readFile(u));
+    } catch (error) {
+      throw new TesseraError('wasm-fetch', `cannot read ${u.href}: ${error.message}`, { cause: error });
+    }
+  }
+  const { fetchBinary } = await import('./fetch-binary.js');
+  return fetchBinary(u);
+}
+
+// A worker speaking the browser's message interface, on worker_threads.
+export function startWorker(url) {
+  const worker = new Worker(new URL(url));
+  return {
+    postMessage: (message, transfer) => worker.postMessage(message, transfer),
+    onMessage: (fn) => worker.on('message', (data) => fn(data)),
+    onError: (fn) => worker.on('error', fn),
+    terminate: () => worker.terminate(),
+  };
+}
+
+// The port a worker-hosted instance talks through (worker-host.js).
+export async function hostPort() {
+  const { parentPort } = await import('node:worker_threads');
+  return {
+    post: (message, transfer) => parentPort.postMessage(message, transfer),
+    onMessage: (fn) => parentPort.on('message', fn),
+  };
+}

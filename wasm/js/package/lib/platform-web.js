@@ -1,0 +1,39 @@
+// What the loader needs from a browser or a Web Worker (package.json
+// "imports" #platform, default condition).
+import { fetchBinary } from './fetch-binary.js';
+
+export const hostName = typeof document !== 'undefined' ? 'browser' : 'worker';
+// A window's main thread: it must never block, so 'auto' hosts the module
+// in a dedicated Worker.
+export const isWindowMainThread = typeof window !== 'undefined' && typeof document !== 'undefined';
+
+export function logicalCpus() {
+  return (typeof navigator === 'object' && navigator.hardwareConcurrency) || 1;
+}
+
+export function readBinary(url) {
+  return fetchBinary(new URL(url, typeof location === 'object' ? location.href : undefined));
+}
+
+export function startWorker(url) {
+  // A module worker from a same-origin script URL: no blob: URL, so a strict
+  // Content-Security-Policy (worker-src 'self') allows it.
+  const worker = new Worker(url, { type: 'module', name: 'tessera' });
+  return {
+    postMessage: (message, transfer) => worker.postMessage(message, transfer),
+    onMessage: (fn) => worker.addEventListener('message', (event) => fn(event.data)),
+    onError: (fn) => worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      fn(new Error(event.message || 'the tessera worker failed to start'));
+    }),
+    terminate: () => worker.terminate(),
+  };
+}
+
+// The port a worker-hosted instance talks through (worker-host.js).
+export async function hostPort() {
+  return {
+    post: (message, transfer) => self.postMessage(message, transfer),
+    onMessage: (fn) => self.addEventListener('message', (event) => fn(event.data)),
+  };
+}

@@ -1,0 +1,153 @@
+// Mode 'worker': the module lives in a dedicated Worker (worker-host.js) and
+// this object forwards every call to it. The caller's thread never blocks:
+// every method returns a promise. With the threaded build the heap is shared
+// memory, so tensors are views on it and cross without copies; without
+// cross-origin isolation typed arrays and tensors are copied, and
+// info.zeroCopy says so.
+import * as platform from '#platform';
+
+import { TesseraError, invalid } from './errors.js';
+import { bindings } from './generated.js';
+
+class WorkerTensor {
+  #client;
+  constructor(client, id, dtype, length, view) {
+    this.#client = client;
+    this.id = id;
+    this.dtype = dtype;
+    this.length = length;
+    this.local = view;  // a view on shared memory, or a local copy
+  }
+  get data() {
+    if (this.id === 0) throw new TesseraError('disposed', 'tensor.data: the tensor was disposed');
+    return this.local;
+  }
+  get owner() { return this.#client; }
+  dispose() {
+    if (this.id !== 0 && !this.#client.disposed) this.#client.request('tensorDispose', [this.id]).catch(() => {});
+    this.id = 0;
+  }
+}
+
+const outputIndex = { binary: 2, unary: 1 };
+
+class WorkerTessera {
+  constructor(worker, info, memory) {
+    this.worker = worker;
+    this.memory = memory;
+    this.info = { ...info, mode: 'worker', zeroCopy: memory !== null };
+    if (memory === null) {
+      this.info.fallbacks = [...info.fallbacks,
+        'worker mode without shared memory: arguments and results are copied between the page and the worker'];
+    }
+    this.disposed = false;
+    this.pending = new Map();
+    this.nextId = 1;
+    worker.onMessage((message) => {
+      const entry = this.pending.get(message.id);
+      if (!entry) return;
+      this.pending.delete(message.id);
+      if (message.ok) entry.resolve(message.result);
+      else entry.reject(new TesseraError(message.code, message.message));
+    });
+    for (const [name, entry] of Object.entries(bindings.kernels)) {
+      this[name] = (...args) => this.kernel(name, entry.kind, args);
+      this[`${name}Sync`] = () => {
+        throw new TesseraError('unsupported',
+          `${name}Sync: synchronous calls are not available in worker mode (the calling thread must not block); use await ${name}(...)`);
+      };
+    }
+  }
+
+  request(method, args) {
+    if (this.disposed) return Promise.reject(new TesseraError('disposed', `${method}: this tessera instance was disposed`));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, method, args });
+    });
+  }
+
+  encode(x) {
+    if (x instanceof WorkerTensor) {
+      if (x.owner !== this) throw invalid('a tensor of another tessera instance');
+      if (x.id === 0) throw new TesseraError('disposed', 'a disposed tensor');
+      return this.memory !== null ? { __tensor: x.id } : x.local;
+    }
+    if (x !== null && typeof x === 'object' && !ArrayBuffer.isView(x) && !Array.isArray(x)) {
+      return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, this.encode(v)]));
+    }
+    return x;
+  }
+
+  async kernel(name, kind, args) {
+    const encoded = args.map((a) => this.encode(a));
+    const output = kind === 'gemm' ? args[0]?.c : args[outputIndex[kind]];
+    const result = await this.request(name, encoded);
+    if (output instanceof WorkerTensor) {
+      if (this.memory === null) output.local.set(result);
+      return output;
+    }
+    if (ArrayBuffer.isView(output)) {
+      output.set(result);
+      return output;
+    }
+    return result;
+  }
+
+  async alloc(Type, length) {
+    const dtype = Type === Float32Array ? 'f32' : Type === Float64Array ? 'f64' : undefined;
+    if (!dtype) throw invalid('alloc(Type, length): Type must be Float32Array or Float64Array');
+    const t = await this.request('alloc', [dtype, length]);
+    const view = this.memory !== null ? new Type(this.memory, t.ptr, t.length) : new Type(t.length);
+    return new WorkerTensor(this, t.id, dtype, t.length, view);
+  }
+
+  counters() { return this.request('counters', []); }
+  resolvedPolicy() { return this.request('resolvedPolicy', []); }
+
+  async dispose() {
+    if (this.disposed) return;
+    try {
+      await this.request('dispose', []);
+    } finally {
+      this.disposed = true;
+      for (const { reject } of this.pending.values()) {
+        reject(new TesseraError('disposed', 'this tessera instance was disposed'));
+      }
+      this.pending.clear();
+      await this.worker.terminate();
+    }
+  }
+}
+
+export async function loadInWorker(o) {
+  const url = o.workerUrl ?? new URL('./worker-host.js', import.meta.url);
+  const worker = platform.startWorker(url);
+  const { workerUrl, ...forwarded } = o;
+  // URLs do not cross postMessage; their text does.
+  if (forwarded.wasmUrl instanceof URL) forwarded.wasmUrl = forwarded.wasmUrl.href;
+  if (forwarded.wasmUrl && typeof forwarded.wasmUrl === 'object') {
+    forwarded.wasmUrl = Object.fromEntries(Object.entries(forwarded.wasmUrl).map(([k, v]) => [k, String(v)]));
+  }
+  let timer;
+  try {
+    const ready = await new Promise((resolve, reject) => {
+      timer = setTimeout(() => reject(new TesseraError('init-timeout',
+        `the tessera worker did not become ready within initTimeoutMs = ${o.initTimeoutMs} ms (${url})`)), o.initTimeoutMs);
+      worker.onError((error) => reject(new TesseraError('wasm-fetch',
+        `the tessera worker (${url}) failed: ${error.message}`, { cause: error })));
+      worker.onMessage((message) => {
+        if (message.type === 'ready') resolve(message);
+        if (message.type === 'error') reject(new TesseraError(message.code, message.message));
+      });
+      worker.postMessage({ type: 'init', options: { ...forwarded, mode: 'inline' } });
+    });
+    return new WorkerTessera(worker, ready.info, ready.memory);
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}

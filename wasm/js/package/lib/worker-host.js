@@ -1,0 +1,80 @@
+// The dedicated Worker behind mode 'worker': it loads the module inline
+// (where blocking is allowed) and answers the page's calls. The page only
+// posts and awaits, so a long GEMM never stops its timers or rendering.
+import * as platform from '#platform';
+
+import { TesseraError } from './errors.js';
+import { loadInline } from './inline.js';
+import { Tensor } from './instance.js';
+import { validateOptions } from './options.js';
+
+const port = await platform.hostPort();
+let tessera = null;
+const tensors = new Map();  // id (the heap pointer) -> Tensor
+
+const decode = (x) => {
+  if (x !== null && typeof x === 'object' && !ArrayBuffer.isView(x) && '__tensor' in x) {
+    const t = tensors.get(x.__tensor);
+    if (!t) throw new TesseraError('disposed', 'a tensor argument was disposed');
+    return t;
+  }
+  if (x !== null && typeof x === 'object' && !ArrayBuffer.isView(x) && !Array.isArray(x)) {
+    return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, decode(v)]));
+  }
+  return x;
+};
+
+const methods = {
+  alloc(dtype, length) {
+    const t = tessera.alloc(dtype === 'f64' ? Float64Array : Float32Array, length);
+    tensors.set(t.ptr, t);
+    return { id: t.ptr, ptr: t.ptr, dtype: t.dtype, length: t.length };
+  },
+  tensorDispose(id) {
+    tensors.get(id)?.dispose();
+    tensors.delete(id);
+  },
+  // A tensor's contents when the page cannot see the heap (no shared memory).
+  tensorRead(id) {
+    return tensors.get(id).data.slice();
+  },
+  tensorWrite(id, values) {
+    tensors.get(id).data.set(values);
+  },
+  counters: () => tessera.counters(),
+  resolvedPolicy: () => tessera.resolvedPolicy(),
+};
+
+port.onMessage(async (message) => {
+  if (message.type === 'init') {
+    try {
+      tessera = await loadInline(validateOptions(message.options), 'worker');
+      const buffer = tessera.module.HEAPU8.buffer;
+      const shared = typeof SharedArrayBuffer === 'function' && buffer instanceof SharedArrayBuffer;
+      port.post({ type: 'ready', info: tessera.info, memory: shared ? buffer : null });
+    } catch (error) {
+      port.post({ type: 'error', code: error.code ?? 'internal', message: error.message });
+    }
+    return;
+  }
+  const { id, method, args } = message;
+  try {
+    if (method === 'dispose') {
+      tessera?.dispose();
+      port.post({ id, ok: true, result: null });
+      return;
+    }
+    let result;
+    if (method in methods) {
+      result = methods[method](...args);
+    } else {
+      const fn = tessera[`${method}Sync`];
+      if (typeof fn !== 'function') throw new TesseraError('invalid-argument', `unknown method ${method}`);
+      result = fn.apply(tessera, args.map(decode));
+      if (result instanceof Tensor) result = { __tensor: result.ptr };
+    }
+    port.post({ id, ok: true, result });
+  } catch (error) {
+    port.post({ id, ok: false, code: error.code ?? 'internal', message: error.message });
+  }
+});
