@@ -152,7 +152,11 @@ class Operands {
     }
     if (x.length < needed) throw invalid(`${this.what}: ${name} has ${x.length} elements but needs ${needed}`);
     const found = this.scratch.find((s) => s.array === x);
-    if (found) return found.ptr;  // the same array twice (in-place): one copy
+    if (found) {
+      // The same array twice (in place): one copy, copied back if an output.
+      if (output) this.copyBack.push({ array: x, ptr: found.ptr, needed, dtype });
+      return found.ptr;
+    }
     const bytes = needed * dtypes[dtype].bytes;
     const ptr = owner.malloc(bytes, this.what);
     this.scratch.push({ array: x, ptr });

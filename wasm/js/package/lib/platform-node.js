@@ -31,7 +31,10 @@ export async function readBinary(url) {
 
 // A worker speaking the browser's message interface, on worker_threads.
 export function startWorker(url) {
-  const worker = new Worker(new URL(url));
+  // A worker inherits the parent's execArgv; --input-type (a script given
+  // with -e) is not valid for a worker's file and would stop it.
+  const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+  const worker = new Worker(new URL(url), { execArgv });
   return {
     postMessage: (message, transfer) => worker.postMessage(message, transfer),
     onMessage: (fn) => worker.on('message', (data) => fn(data)),

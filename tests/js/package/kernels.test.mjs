@@ -1,0 +1,142 @@
+// The installed package (npm pack + npm install of the tarball, not the
+// source tree), against independent references: GEMM on odd shapes,
+// transposes, strides and SharedArrayBuffer-backed inputs for both builds;
+// the same bits for every thread count and the same bits as native SSE2;
+// elementwise kernels bit for bit. Run by ./dev test (the js step).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { load, TesseraError } from 'tessera-wasm';
+
+import { fnv1a64, firstMismatch, referenceGemm, seeded } from './support.mjs';
+
+const eps = { f32: 2 ** -24, f64: 2 ** -53 };
+const builds = [
+  { name: 'threads', options: { threads: 3 } },
+  { name: 'single', options: { threads: 1 } },
+];
+
+for (const { name, options } of builds) {
+  test(`gemm matches a double-precision reference (${name} build): odd sizes, transposes, padded leading dimensions`, async () => {
+    const t = await load(options);
+    try {
+      assert.equal(t.info.build, name);
+      const shapes = [[1, 1, 1], [7, 5, 3], [17, 31, 13], [64, 33, 65], [3, 130, 2], [0, 4, 5], [4, 0, 5], [4, 5, 0]];
+      let seed = 1;
+      for (const [m, n, k] of shapes) {
+        for (const transA of [false, true]) {
+          for (const transB of [false, true]) {
+            for (const [Type, dtype] of [[Float32Array, 'f32'], [Float64Array, 'f64']]) {
+              const lda = (transA ? m : k) + 3, ldb = (transB ? k : n) + 1, ldc = n + 2;
+              const a = seeded(Type, Math.max(1, (transA ? k : m) * lda), seed, 1);
+              const b = seeded(Type, Math.max(1, (transB ? n : k) * ldb), seed, 2);
+              const c = seeded(Type, Math.max(1, m * ldc), seed++, 3);
+              const c0 = c.slice();
+              const args = { m, n, k, a, b, c, alpha: 1.5, beta: -0.5, transA, transB, lda, ldb, ldc };
+              const returned = await t.gemm(args);
+              assert.equal(returned, c, 'gemm returns the c it was given');
+              const { ref, bound } = referenceGemm({ ...args, c: c0 }, eps[dtype]);
+              const bad = firstMismatch(c, ldc, m, n, ref, bound);
+              assert.equal(bad, null, `${dtype} ${m}x${n}x${k} tA=${transA} tB=${transB}: ${JSON.stringify(bad)}`);
+              // Padding between rows is never written.
+              for (let i = 0; i < m; ++i) {
+                for (let j = n; j < ldc && i * ldc + j < c.length; ++j) assert.equal(c[i * ldc + j], c0[i * ldc + j]);
+              }
+            }
+          }
+        }
+      }
+    } finally {
+      await t.dispose();
+    }
+  });
+}
+
+test('gemm reads SharedArrayBuffer-backed inputs at offsets and writes a shared output', async () => {
+  const t = await load({ threads: 2 });
+  try {
+    const m = 9, n = 11, k = 13;
+    const sab = new SharedArrayBuffer(4 * (5 + m * k + n * k + m * n + 7));
+    const a = new Float32Array(sab, 4 * 5, m * k);
+    const b = new Float32Array(sab, 4 * (5 + m * k), k * n);
+    const c = new Float32Array(sab, 4 * (5 + m * k + k * n), m * n);
+    a.set(seeded(Float32Array, m * k, 7, 1));
+    b.set(seeded(Float32Array, k * n, 7, 2));
+    await t.gemm({ m, n, k, a, b, c });
+    const { ref, bound } = referenceGemm({ m, n, k, a, b }, eps.f32);
+    assert.equal(firstMismatch(c, n, m, n, ref, bound), null);
+  } finally {
+    await t.dispose();
+  }
+});
+
+test('the f32 GEMM has the same bits at 1, 2, 3 and 4 threads, and the native SSE2 / WASI hash', async () => {
+  // tessera-cli gemm 517 389 263 --hash with TESSERA_ISA=sse2, and the WASI
+  // build: cd9b655a72a80ea5 (README; pinned by ctest cli.gemm-hash).
+  const m = 517, n = 389, k = 263;
+  const a = seeded(Float32Array, m * k, 1, 1);
+  const b = seeded(Float32Array, k * n, 1, 2);
+  const hashes = [];
+  for (const threads of [1, 2, 3, 4]) {
+    const t = await load({ threads });
+    try {
+      for (const parallel of [0, 'serial', threads]) {
+        const c = await t.gemm({ m, n, k, a, b, threads: parallel });
+        hashes.push(`${threads}/${parallel}:${fnv1a64(c)}`);
+      }
+    } finally {
+      await t.dispose();
+    }
+  }
+  for (const h of hashes) assert.equal(h.split(':')[1], 'cd9b655a72a80ea5', hashes.join(' '));
+});
+
+test('add, mul and relu are exact (one IEEE operation per element), in place too', async () => {
+  const t = await load({ threads: 2 });
+  try {
+    for (const n of [0, 1, 7, 64, 65, 16385, 100003]) {
+      const a = seeded(Float32Array, n, n, 1), b = seeded(Float32Array, n, n, 2);
+      const sum = await t.add(a, b);
+      const product = await t.mul(a, b);
+      const relu = await t.relu(a);
+      for (let i = 0; i < n; ++i) {
+        assert.equal(sum[i], Math.fround(a[i] + b[i]));
+        assert.equal(product[i], Math.fround(a[i] * b[i]));
+        assert.ok(Object.is(relu[i], a[i] < 0 ? 0 : a[i]));
+      }
+      const inPlace = a.slice();
+      assert.equal(t.addSync(inPlace, b, inPlace), inPlace);
+      assert.deepEqual(inPlace, sum);
+    }
+    const specials = Float32Array.of(-0, 0, NaN, Infinity, -Infinity, -1e-45);
+    const r = await t.relu(specials);
+    assert.ok(Object.is(r[0], -0) || Object.is(r[0], 0));
+    assert.ok(Number.isNaN(r[2]));
+    assert.equal(r[3], Infinity);
+    assert.equal(r[4], 0);
+  } finally {
+    await t.dispose();
+  }
+});
+
+test('worker mode (worker_threads in Node): the same results, tensors in shared memory without copies', async () => {
+  const t = await load({ threads: 2, mode: 'worker' });
+  try {
+    assert.equal(t.info.mode, 'worker');
+    assert.equal(t.info.zeroCopy, true);
+    const m = 33, n = 17, k = 9;
+    const a = await t.alloc(Float32Array, m * k);
+    const b = await t.alloc(Float32Array, k * n);
+    const c = await t.alloc(Float32Array, m * n);
+    a.data.set(seeded(Float32Array, m * k, 3, 1));
+    b.data.set(seeded(Float32Array, k * n, 3, 2));
+    assert.equal(await t.gemm({ m, n, k, a, b, c }), c);
+    const { ref, bound } = referenceGemm({ m, n, k, a: a.data, b: b.data }, eps.f32);
+    assert.equal(firstMismatch(c.data, n, m, n, ref, bound), null);
+    assert.throws(() => t.gemmSync({ m, n, k, a, b, c }), (e) => e instanceof TesseraError && e.code === 'unsupported');
+    const plain = await t.gemm({ m, n, k, a: a.data.slice(), b: b.data.slice() });
+    assert.deepEqual(plain, c.data.slice());
+  } finally {
+    await t.dispose();
+  }
+});

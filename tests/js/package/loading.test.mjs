@@ -1,0 +1,185 @@
+// load() and the instance's life: every bad option and input is an explicit
+// TesseraError naming it, before anything is written; loader failures have
+// their codes; two instances coexist; tensors survive heap growth;
+// out-of-memory leaves the instance usable; a Node process exits after
+// dispose().
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { load, TesseraError } from 'tessera-wasm';
+
+const rejectsWith = (promise, code, pattern) =>
+  assert.rejects(promise, (e) => {
+    assert.ok(e instanceof TesseraError, `a TesseraError, got ${e}`);
+    assert.ok(e instanceof Error);
+    assert.equal(e.code, code, e.message);
+    if (pattern) assert.match(e.message, pattern);
+    return true;
+  });
+
+test('bad load() options reject with the option named, never a synchronous throw', async () => {
+  const cases = [
+    [{ thread: 2 }, /unknown option "thread"/],
+    [{ threads: 0 }, /threads must be/],
+    [{ threads: 2.5 }, /threads must be/],
+    [{ threads: 257 }, /threads must be/],
+    [{ threads: '4' }, /threads must be/],
+    [{ mode: 'fast' }, /mode must be/],
+    [{ isa: 'avx2' }, /isa must be/],
+    [{ initTimeoutMs: -1 }, /initTimeoutMs/],
+    [{ counters: 'yes' }, /counters must be a boolean/],
+    [{ maxThreadsPerKernel: -1 }, /maxThreadsPerKernel/],
+    ['threads', /options must be an object/],
+  ];
+  for (const [options, pattern] of cases) {
+    let promise;
+    assert.doesNotThrow(() => { promise = load(options); });
+    await rejectsWith(promise, 'invalid-argument', pattern);
+  }
+});
+
+// A local server for the loader's failure modes: 404, an HTML page instead
+// of the .wasm, and a request that never answers.
+async function withServer(fn) {
+  const hanging = [];
+  const server = http.createServer((req, res) => {
+    if (req.url === '/missing.wasm') { res.writeHead(404); res.end('not found'); return; }
+    if (req.url === '/spa.wasm') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!DOCTYPE html><html><body>app</body></html>');
+      return;
+    }
+    hanging.push(res);  // never answered
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  try {
+    await fn(base);
+  } finally {
+    for (const res of hanging) res.destroy();
+    server.closeAllConnections?.();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+test('a missing .wasm, an HTML body and a stalled download reject with wasm-fetch, not-wasm and init-timeout', async () => {
+  await rejectsWith(load({ threads: 1, wasmUrl: new URL('file:///nonexistent/tessera.wasm') }), 'wasm-fetch', /nonexistent/);
+  await withServer(async (base) => {
+    await rejectsWith(load({ threads: 1, wasmUrl: `${base}/missing.wasm` }), 'wasm-fetch', /404/);
+    await rejectsWith(load({ threads: 1, wasmUrl: `${base}/spa.wasm` }), 'not-wasm', /3c 21 44 4f.*HTML page/);
+    await rejectsWith(load({ threads: 1, wasmUrl: `${base}/stalled.wasm`, initTimeoutMs: 300 }), 'init-timeout', /300 ms/);
+  });
+  await rejectsWith(load({ threads: 1, wasmBinary: new TextEncoder().encode('<!doctype html>') }), 'not-wasm');
+});
+
+test('bad kernel inputs are errors naming the argument, and nothing is written', async () => {
+  const t = await load({ threads: 2 });
+  try {
+    const a = new Float32Array(12).fill(1), b = new Float32Array(12).fill(2);
+    const c = new Float32Array(9).fill(7);
+    const untouched = () => assert.deepEqual(c, new Float32Array(9).fill(7));
+    const gemm = (extra) => t.gemm({ m: 3, n: 3, k: 4, a, b, c, ...extra });
+    await rejectsWith(gemm({ m: -1 }), 'invalid-argument', /m must be an integer >= 0/);
+    await rejectsWith(gemm({ k: 1.5 }), 'invalid-argument', /k must be an integer/);
+    await rejectsWith(gemm({ a: new Float64Array(12) }), 'invalid-argument', /a is f64 but b is f32|b is f32/);
+    await rejectsWith(gemm({ a: [1, 2, 3] }), 'invalid-argument', /a must be a Float32Array/);
+    await rejectsWith(gemm({ a: new Float32Array(11) }), 'invalid-argument', /a has 11 elements but needs 12/);
+    await rejectsWith(gemm({ lda: 2 }), 'invalid-argument', /lda must be an integer >= 4/);
+    await rejectsWith(gemm({ transA: 1 }), 'invalid-argument', /transA must be a boolean/);
+    await rejectsWith(gemm({ alpah: 2 }), 'invalid-argument', /unknown option "alpah"/);
+    await rejectsWith(gemm({ c: new Float32Array(8) }), 'invalid-argument', /c has 8 elements but needs 9/);
+    await rejectsWith(gemm({ c: a.subarray(1, 10) }), 'invalid-argument', /overlap/);
+    untouched();
+    await rejectsWith(t.add(a, b.subarray(1)), 'invalid-argument', /b has 11 elements but a has 12/);
+    await rejectsWith(t.add(a, 5), 'invalid-argument', /b must be a Float32Array/);
+    await rejectsWith(t.add(a, b, new Float64Array(12)), 'invalid-argument', /out must be f32/);
+    await rejectsWith(t.relu(a, a.subarray(2, 14)), 'invalid-argument', /elements|overlap/);
+    await rejectsWith(t.add(new Float64Array(3), new Float64Array(3)), 'invalid-argument', /no f64 kernel/);
+    assert.throws(() => t.alloc(Int32Array, 4), (e) => e.code === 'invalid-argument');
+    assert.throws(() => t.alloc(Float32Array, -1), (e) => e.code === 'invalid-argument');
+  } finally {
+    await t.dispose();
+  }
+  await rejectsWith(t.gemm({ m: 1, n: 1, k: 1, a: new Float32Array(1), b: new Float32Array(1) }), 'disposed');
+  assert.throws(() => t.counters(), (e) => e.code === 'disposed');
+});
+
+test('two instances used in interleaved calls keep their own state', async () => {
+  const [x, y] = await Promise.all([load({ threads: 2, counters: true }), load({ threads: 1 })]);
+  try {
+    const a = Float32Array.from({ length: 64 }, (_, i) => i - 32);
+    const calls = [];
+    for (let i = 0; i < 20; ++i) calls.push((i % 2 ? x : y).relu(a));
+    const results = await Promise.all(calls);
+    for (const r of results) assert.deepEqual(r, a.map((v) => (v < 0 ? 0 : v)));
+    assert.equal(x.info.build, 'threads');
+    assert.equal(y.info.build, 'single');
+    assert.equal(x.resolvedPolicy().counters, true);
+    assert.equal(typeof x.counters().dispatches, 'number');
+  } finally {
+    await x.dispose();
+    await y.dispose();
+  }
+});
+
+test('tensors stay valid when the heap grows; out-of-memory leaves the instance usable', async () => {
+  const t = await load({ threads: 1 });  // the single-threaded build grows its heap
+  try {
+    const small = t.alloc(Float32Array, 1000);
+    small.data.set(Float32Array.from({ length: 1000 }, (_, i) => i));
+    const before = small.data.buffer;
+    const big = t.alloc(Float32Array, 64 << 20);  // 256 MiB: grows the heap
+    assert.notEqual(small.data.buffer, before, 'the heap grew');
+    assert.equal(small.data[999], 999);
+    const out = t.alloc(Float32Array, 1000);
+    await t.relu(small, out);
+    assert.equal(out.data[999], 999);
+    big.dispose();
+    assert.throws(() => t.alloc(Float32Array, 2 ** 29), (e) => e.code === 'out-of-memory');
+    assert.deepEqual(Array.from(await t.add(Float32Array.of(1), Float32Array.of(2))), [3]);
+    small.dispose();
+    out.dispose();
+    assert.throws(() => small.data, (e) => e.code === 'disposed');
+  } finally {
+    await t.dispose();
+  }
+  const threaded = await load({ threads: 2 });  // fixed heap: the same rule
+  try {
+    assert.throws(() => threaded.alloc(Float32Array, 2 ** 29), (e) => e.code === 'out-of-memory');
+    assert.deepEqual(Array.from(await threaded.add(Float32Array.of(1), Float32Array.of(2))), [3]);
+  } finally {
+    await threaded.dispose();
+  }
+});
+
+test('info says which build runs and why; threads: 1 loads the single-threaded build', async () => {
+  const t = await load({ threads: 1 });
+  try {
+    assert.equal(t.info.build, 'single');
+    assert.equal(t.info.threads, 1);
+    assert.ok(t.info.fallbacks.some((f) => /threads: 1 requested/.test(f)));
+    assert.equal(t.info.policy.effective_threads, 1);
+    assert.equal(t.info.simd, true);
+  } finally {
+    await t.dispose();
+  }
+});
+
+test('a Node process exits by itself after dispose(), threads and worker mode included', () => {
+  const script = `
+    import { load } from 'tessera-wasm';
+    for (const options of [{ threads: 4 }, { threads: 2, mode: 'worker' }]) {
+      const t = await load(options);
+      await t.gemm({ m: 64, n: 64, k: 64, a: new Float32Array(4096), b: new Float32Array(4096) });
+      await t.dispose();
+    }
+    console.log('done');`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script],
+                      { cwd: fileURLToPath(new URL('.', import.meta.url)), encoding: 'utf8', timeout: 30000 });
+  assert.equal(r.error, undefined, 'the process did not exit within 30 s');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /done/);
+});
