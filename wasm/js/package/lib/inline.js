@@ -1,5 +1,5 @@
 // Loads the module on this thread and makes the instance's context.
-import * as platform from '#platform';
+import { platform } from './platform.js';
 
 import { TesseraError } from './errors.js';
 import { checkWasm } from './fetch-binary.js';

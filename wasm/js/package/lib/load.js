@@ -1,4 +1,4 @@
-import * as platform from '#platform';
+import { platform } from './platform.js';
 
 import { TesseraError } from './errors.js';
 import { validateOptions } from './options.js';

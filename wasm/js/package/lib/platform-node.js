@@ -29,6 +29,10 @@ export async function readBinary(url) {
   return fetchBinary(u);
 }
 
+export function workerHostUrl() {
+  return new URL('./worker-host-node.js', import.meta.url);
+}
+
 // A worker speaking the browser's message interface, on worker_threads.
 export function startWorker(url) {
   // A worker inherits the parent's execArgv; --input-type (a script given

@@ -15,6 +15,11 @@ export function readBinary(url) {
   return fetchBinary(new URL(url, typeof location === 'object' ? location.href : undefined));
 }
 
+// The worker script of mode 'worker' (a literal URL, so bundlers ship it).
+export function workerHostUrl() {
+  return new URL('./worker-host-web.js', import.meta.url);
+}
+
 export function startWorker(url) {
   // A module worker from a same-origin script URL: no blob: URL, so a strict
   // Content-Security-Policy (worker-src 'self') allows it.

@@ -4,7 +4,7 @@
 // memory, so tensors are views on it and cross without copies; without
 // cross-origin isolation typed arrays and tensors are copied, and
 // info.zeroCopy says so.
-import * as platform from '#platform';
+import { platform } from './platform.js';
 
 import { TesseraError, invalid } from './errors.js';
 import { bindings } from './generated.js';
@@ -122,7 +122,7 @@ class WorkerTessera {
 }
 
 export async function loadInWorker(o) {
-  const url = o.workerUrl ?? new URL('./worker-host.js', import.meta.url);
+  const url = o.workerUrl ?? platform.workerHostUrl();
   const worker = platform.startWorker(url);
   const { workerUrl, ...forwarded } = o;
   // URLs do not cross postMessage; their text does.

@@ -1,14 +1,12 @@
 // The dedicated Worker behind mode 'worker': it loads the module inline
 // (where blocking is allowed) and answers the page's calls. The page only
 // posts and awaits, so a long GEMM never stops its timers or rendering.
-import * as platform from '#platform';
-
 import { TesseraError } from './errors.js';
 import { loadInline } from './inline.js';
 import { Tensor } from './instance.js';
 import { validateOptions } from './options.js';
+import { platform } from './platform.js';
 
-const port = await platform.hostPort();
 let tessera = null;
 const tensors = new Map();  // id (the heap pointer) -> Tensor
 
@@ -45,7 +43,14 @@ const methods = {
   resolvedPolicy: () => tessera.resolvedPolicy(),
 };
 
-port.onMessage(async (message) => {
+// Answers the page's messages; started by worker-host-web.js or
+// worker-host-node.js once the platform glue is installed.
+export async function runHost() {
+  const port = await platform.hostPort();
+  port.onMessage((message) => handle(port, message));
+}
+
+async function handle(port, message) {
   if (message.type === 'init') {
     try {
       tessera = await loadInline(validateOptions(message.options), 'worker');
@@ -77,4 +82,4 @@ port.onMessage(async (message) => {
   } catch (error) {
     port.post({ id, ok: false, code: error.code ?? 'internal', message: error.message });
   }
-});
+}
