@@ -58,7 +58,7 @@ async function handle(port, message) {
       const shared = typeof SharedArrayBuffer === 'function' && buffer instanceof SharedArrayBuffer;
       port.post({ type: 'ready', info: tessera.info, memory: shared ? buffer : null });
     } catch (error) {
-      port.post({ type: 'error', code: error.code ?? 'internal', message: error.message });
+      port.post({ type: 'error', code: error instanceof TesseraError ? error.code : 'internal', message: error.message });
     }
     return;
   }
@@ -66,7 +66,11 @@ async function handle(port, message) {
   try {
     if (method === 'dispose') {
       tessera?.dispose();
-      port.post({ id, ok: true, result: null });
+      // What is left of the module's pthread workers (none, unless
+      // terminateAllThreads missed one): the page's tests check it.
+      const pthreads = tessera?.module.PThread;
+      const left = pthreads ? pthreads.unusedWorkers.length + pthreads.runningWorkers.length : 0;
+      port.post({ id, ok: true, result: { pthreadWorkersLeft: left } });
       return;
     }
     let result;
@@ -80,6 +84,6 @@ async function handle(port, message) {
     }
     port.post({ id, ok: true, result });
   } catch (error) {
-    port.post({ id, ok: false, code: error.code ?? 'internal', message: error.message });
+    port.post({ id, ok: false, code: error instanceof TesseraError ? error.code : 'internal', message: error.message });
   }
 }

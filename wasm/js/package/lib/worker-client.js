@@ -64,7 +64,12 @@ class WorkerTessera {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, method, args });
+      try {
+        this.worker.postMessage({ id, method, args });
+      } catch (error) {
+        this.pending.delete(id);
+        reject(new TesseraError('invalid-argument', `${method}: an argument cannot be sent to the worker (${error.message})`));
+      }
     });
   }
 
@@ -106,10 +111,12 @@ class WorkerTessera {
   counters() { return this.request('counters', []); }
   resolvedPolicy() { return this.request('resolvedPolicy', []); }
 
+  // Ends the module's pthread workers, then the hosting worker; resolves to
+  // { pthreadWorkersLeft } as the host saw it (0).
   async dispose() {
-    if (this.disposed) return;
+    if (this.disposed) return { pthreadWorkersLeft: 0 };
     try {
-      await this.request('dispose', []);
+      return await this.request('dispose', []);
     } finally {
       this.disposed = true;
       for (const { reject } of this.pending.values()) {
