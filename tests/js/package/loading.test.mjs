@@ -73,6 +73,21 @@ test('a missing .wasm, an HTML body and a stalled download reject with wasm-fetc
     await rejectsWith(load({ threads: 1, wasmUrl: `${base}/stalled.wasm`, initTimeoutMs: 300 }), 'init-timeout', /300 ms/);
   });
   await rejectsWith(load({ threads: 1, wasmBinary: new TextEncoder().encode('<!doctype html>') }), 'not-wasm');
+  // The right magic number, then garbage: the compile error as not-wasm.
+  await rejectsWith(load({ threads: 1, wasmBinary: Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 0xff, 0xff) }),
+                    'not-wasm', /failed/);
+  // A plain path works in Node (relative to the working directory).
+  const path = fileURLToPath(new URL('../node_modules/tessera-wasm/dist/single/tessera.wasm', import.meta.url));
+  const t = await load({ threads: 1, wasmUrl: path });
+  await t.dispose();
+});
+
+test('the package installs no process-wide handlers in Node', async () => {
+  const before = ['uncaughtException', 'unhandledRejection'].map((e) => process.listenerCount(e));
+  const t = await load({ threads: 2 });
+  const after = ['uncaughtException', 'unhandledRejection'].map((e) => process.listenerCount(e));
+  await t.dispose();
+  assert.deepEqual(after, before);
 });
 
 test('bad kernel inputs are errors naming the argument, and nothing is written', async () => {
@@ -143,6 +158,9 @@ test('tensors stay valid when the heap grows; out-of-memory leaves the instance 
     small.dispose();
     out.dispose();
     assert.throws(() => small.data, (e) => e.code === 'disposed');
+    const kept = t.alloc(Float32Array, 4);
+    await t.dispose();
+    assert.throws(() => kept.data, (e) => e.code === 'disposed');
   } finally {
     await t.dispose();
   }

@@ -65,7 +65,12 @@ export async function loadInline(o, mode) {
   } catch (error) {
     // A module that finishes after the timeout must not keep threads alive.
     setup.then((m) => m.PThread?.terminateAllThreads(), () => {});
-    throw error;
+    if (error instanceof TesseraError) throw error;
+    // The runtime's own failures (a .wasm with the right magic number that
+    // does not compile, an instantiation error) as the package's errors.
+    const compile = /CompileError|LinkError|Aborted/.test(String(error));
+    throw new TesseraError(compile ? 'not-wasm' : 'internal',
+      `loading the ${build} build failed: ${error?.message ?? String(error)}`, { cause: error });
   }
 
   // The context: isa, counters and max_threads_per_kernel through the C API

@@ -26,6 +26,7 @@ export class Tensor {
   get data() {
     const module = this.#owner.module;
     if (this.ptr === 0) throw new TesseraError('disposed', 'tensor.data: the tensor was disposed');
+    if (this.#owner.disposed) throw new TesseraError('disposed', 'tensor.data: its tessera instance was disposed');
     const buffer = module.HEAPU8.buffer;
     if (this.#view === null || this.#view.buffer !== buffer) {
       this.#view = new dtypes[this.dtype].Array(buffer, this.ptr, this.length);
@@ -46,6 +47,8 @@ export class InlineTessera {
     this.context = context;
     this.info = info;
     this.disposed = false;
+    this.scratchPtr = 0;
+    this.scratchBytes = 0;
     for (const [name, entry] of Object.entries(bindings.kernels)) {
       const run = kinds[entry.kind];
       if (!run) throw new TesseraError('internal', `bindings: kernel ${name} has unknown kind ${entry.kind}`);
@@ -78,6 +81,28 @@ export class InlineTessera {
       throw new TesseraError('out-of-memory', `${what}: cannot allocate ${bytes} bytes in the wasm heap`);
     }
     return ptr;
+  }
+
+  // The scratch block for typed-array operands: at least `bytes`, grown (and
+  // kept) as calls need it; given back above 64 MiB so one large call does
+  // not hold the heap forever.
+  scratch(bytes, what) {
+    if (bytes > this.scratchBytes) {
+      if (this.scratchPtr) this.module._free(this.scratchPtr);
+      this.scratchPtr = 0;
+      this.scratchBytes = 0;
+      this.scratchPtr = this.malloc(bytes, what);
+      this.scratchBytes = bytes;
+    }
+    return this.scratchPtr;
+  }
+
+  releaseLargeScratch() {
+    if (this.scratchBytes > (64 << 20)) {
+      this.module._free(this.scratchPtr);
+      this.scratchPtr = 0;
+      this.scratchBytes = 0;
+    }
   }
 
   alloc(Type, length) {
@@ -128,50 +153,69 @@ export class InlineTessera {
 
 // ---- Operands ---------------------------------------------------------------
 
-// One operand of a call, as the C function sees it: a pointer into the heap.
-// A Tensor of this instance is used in place; a typed array is copied into a
-// scratch allocation (and, for outputs, copied back after success).
+// The operands of one call, as the C function sees them: pointers into the
+// heap. A Tensor of this instance is used in place; typed arrays are copied
+// into the instance's scratch block (one block, grown as needed and kept,
+// instead of a malloc and free per operand per call) and outputs copied
+// back after success.
 class Operands {
   constructor(owner, what) {
     this.owner = owner;
     this.what = what;
-    this.scratch = [];
     this.copyBack = [];
   }
-  place(x, name, dtype, needed, output) {
+
+  // specs: [x, name, dtype, needed elements, output?] per operand, in order;
+  // returns their pointers.
+  place(specs) {
     const owner = this.owner;
-    if (x instanceof Tensor) {
-      if (x.owner !== owner) throw invalid(`${this.what}: ${name} is a tensor of another tessera instance`);
-      if (x.ptr === 0) throw new TesseraError('disposed', `${this.what}: ${name} is a disposed tensor`);
-      if (x.dtype !== dtype) throw invalid(`${this.what}: ${name} is a ${x.dtype} tensor but the call is ${dtype}`);
+    const pointers = new Array(specs.length);
+    const copies = [];  // [spec index, byte offset in the scratch block]
+    let bytes = 0;
+    specs.forEach(([x, name, dtype, needed], i) => {
+      if (x instanceof Tensor) {
+        if (x.owner !== owner) throw invalid(`${this.what}: ${name} is a tensor of another tessera instance`);
+        if (x.ptr === 0) throw new TesseraError('disposed', `${this.what}: ${name} is a disposed tensor`);
+        if (x.dtype !== dtype) throw invalid(`${this.what}: ${name} is a ${x.dtype} tensor but the call is ${dtype}`);
+        if (x.length < needed) throw invalid(`${this.what}: ${name} has ${x.length} elements but needs ${needed}`);
+        pointers[i] = x.ptr;
+        return;
+      }
+      if (dtypeOf(x) !== dtype) {
+        throw invalid(`${this.what}: ${name} must be a ${dtypes[dtype].Array.name} or a tensor (got ${x?.constructor?.name ?? typeof x})`);
+      }
       if (x.length < needed) throw invalid(`${this.what}: ${name} has ${x.length} elements but needs ${needed}`);
-      return x.ptr;
+      const same = copies.find(([j]) => specs[j][0] === x);
+      if (same) {
+        // The same array twice (in place): one copy.
+        copies.push([i, same[1]]);
+        return;
+      }
+      copies.push([i, bytes]);
+      bytes += Math.ceil((needed * dtypes[dtype].bytes) / 64) * 64;
+    });
+    if (copies.length > 0) {
+      const base = owner.scratch(bytes, this.what);
+      const heap = owner.module.HEAPU8.buffer;
+      const copied = new Set();
+      for (const [i, offset] of copies) {
+        const [x, , dtype, needed, output] = specs[i];
+        pointers[i] = base + offset;
+        if (!copied.has(x)) {
+          new dtypes[dtype].Array(heap, base + offset, needed).set(x.subarray(0, needed));
+          copied.add(x);
+        }
+        if (output) this.copyBack.push({ array: x, ptr: base + offset, needed, dtype });
+      }
     }
-    if (dtypeOf(x) !== dtype) {
-      throw invalid(`${this.what}: ${name} must be a ${dtypes[dtype].Array.name} or a tensor (got ${x?.constructor?.name ?? typeof x})`);
-    }
-    if (x.length < needed) throw invalid(`${this.what}: ${name} has ${x.length} elements but needs ${needed}`);
-    const found = this.scratch.find((s) => s.array === x);
-    if (found) {
-      // The same array twice (in place): one copy, copied back if an output.
-      if (output) this.copyBack.push({ array: x, ptr: found.ptr, needed, dtype });
-      return found.ptr;
-    }
-    const bytes = needed * dtypes[dtype].bytes;
-    const ptr = owner.malloc(bytes, this.what);
-    this.scratch.push({ array: x, ptr });
-    new dtypes[dtype].Array(owner.module.HEAPU8.buffer, ptr, needed).set(x.subarray(0, needed));
-    if (output) this.copyBack.push({ array: x, ptr, needed, dtype });
-    return ptr;
+    return pointers;
   }
+
   finish() {
     const m = this.owner.module;
     for (const { array, ptr, needed, dtype } of this.copyBack) {
       array.set(new dtypes[dtype].Array(m.HEAPU8.buffer, ptr, needed));
     }
-  }
-  free() {
-    for (const { ptr } of this.scratch) this.owner.module._free(ptr);
   }
 }
 
@@ -211,7 +255,7 @@ function call(owner, what, body) {
     ops.finish();
     return result;
   } finally {
-    ops.free();
+    owner.releaseLargeScratch();
   }
 }
 
@@ -232,9 +276,8 @@ const kinds = {
     if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like a`);
     checkNoPartialOverlap(what, [['a', a], ['b', b], ['out', out]]);
     return call(owner, what, (ops) => {
-      const pa = ops.place(a, 'a', dtype, n, false);
-      const pb = ops.place(b, 'b', dtype, n, false);
-      const po = ops.place(out, 'out', dtype, n, true);
+      const [pa, pb, po] = ops.place([[a, 'a', dtype, n, false], [b, 'b', dtype, n, false],
+                                      [out, 'out', dtype, n, true]]);
       owner.check(fn(owner.context, pa, pb, po, n), what);
       return out;
     });
@@ -252,8 +295,7 @@ const kinds = {
     if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like x`);
     checkNoPartialOverlap(what, [['x', x], ['out', out]]);
     return call(owner, what, (ops) => {
-      const px = ops.place(x, 'x', dtype, n, false);
-      const po = ops.place(out, 'out', dtype, n, true);
+      const [px, po] = ops.place([[x, 'x', dtype, n, false], [out, 'out', dtype, n, true]]);
       owner.check(fn(owner.context, px, po, n), what);
       return out;
     });
@@ -309,9 +351,8 @@ const kinds = {
     if (ArrayBuffer.isView(c) && (c === a || c === b)) throw invalid(`${what}: c must not be the same array as a or b`);
     const fn = functionFor(owner, entry, dtype, what);
     return call(owner, what, (ops) => {
-      const pa = ops.place(a, 'a', dtype, needA, false);
-      const pb = ops.place(b, 'b', dtype, needB, false);
-      const pc = ops.place(c, 'c', dtype, needC, true);
+      const [pa, pb, pc] = ops.place([[a, 'a', dtype, needA, false], [b, 'b', dtype, needB, false],
+                                      [c, 'c', dtype, needC, true]]);
       const big = BigInt;
       owner.check(fn(owner.context, 0, transA ? 1 : 0, transB ? 1 : 0, big(m), big(n), big(k), alpha,
                      pa, big(lda), pb, big(ldb), beta, pc, big(ldc), threads === 'serial' ? -1 : threads), what);

@@ -2,6 +2,7 @@
 // condition). The web version is platform-web.js.
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 import { TesseraError } from './errors.js';
@@ -15,9 +16,20 @@ export function logicalCpus() {
                                                        : os.cpus().length;
 }
 
-// The bytes behind a file: URL (or fetch() for http(s), Node 18+).
+// A URL from a URL, an absolute URL string, or a file path (relative to the
+// working directory).
+export function resolveUrl(url) {
+  if (url instanceof URL) return url;
+  try {
+    return new URL(url);
+  } catch {
+    return pathToFileURL(String(url));
+  }
+}
+
+// The bytes behind a file: URL or path (or fetch() for http(s), Node 18+).
 export async function readBinary(url) {
-  const u = new URL(url);
+  const u = resolveUrl(url);
   if (u.protocol === 'file:') {
     try {
       return new Uint8Array(await readFile(u));

@@ -1,5 +1,6 @@
 // What the loader needs from a browser or a Web Worker (package.json
 // "imports" #platform, default condition).
+import { TesseraError } from './errors.js';
 import { fetchBinary } from './fetch-binary.js';
 
 export const hostName = typeof document !== 'undefined' ? 'browser' : 'worker';
@@ -11,8 +12,17 @@ export function logicalCpus() {
   return (typeof navigator === 'object' && navigator.hardwareConcurrency) || 1;
 }
 
+// A URL, resolved against the page (or worker) like a fetch() would.
+export function resolveUrl(url) {
+  try {
+    return new URL(url, typeof location === 'object' ? location.href : undefined);
+  } catch (error) {
+    throw new TesseraError('wasm-fetch', `wasmUrl ${String(url)} is not a URL: ${error.message}`);
+  }
+}
+
 export function readBinary(url) {
-  return fetchBinary(new URL(url, typeof location === 'object' ? location.href : undefined));
+  return fetchBinary(resolveUrl(url));
 }
 
 // The worker script of mode 'worker' (a literal URL, so bundlers ship it).

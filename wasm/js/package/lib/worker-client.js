@@ -20,6 +20,7 @@ class WorkerTensor {
   }
   get data() {
     if (this.id === 0) throw new TesseraError('disposed', 'tensor.data: the tensor was disposed');
+    if (this.#client.disposed) throw new TesseraError('disposed', 'tensor.data: its tessera instance was disposed');
     return this.local;
   }
   get owner() { return this.#client; }
@@ -132,10 +133,13 @@ export async function loadInWorker(o) {
   const url = o.workerUrl ?? platform.workerHostUrl();
   const worker = platform.startWorker(url);
   const { workerUrl, ...forwarded } = o;
-  // URLs do not cross postMessage; their text does.
-  if (forwarded.wasmUrl instanceof URL) forwarded.wasmUrl = forwarded.wasmUrl.href;
-  if (forwarded.wasmUrl && typeof forwarded.wasmUrl === 'object') {
-    forwarded.wasmUrl = Object.fromEntries(Object.entries(forwarded.wasmUrl).map(([k, v]) => [k, String(v)]));
+  // URLs do not cross postMessage, and a relative one would resolve against
+  // the worker's script: send absolute URLs, resolved here.
+  const absolute = (u) => platform.resolveUrl(u).href;
+  if (typeof forwarded.wasmUrl === 'string' || forwarded.wasmUrl instanceof URL) {
+    forwarded.wasmUrl = absolute(forwarded.wasmUrl);
+  } else if (forwarded.wasmUrl && typeof forwarded.wasmUrl === 'object') {
+    forwarded.wasmUrl = Object.fromEntries(Object.entries(forwarded.wasmUrl).map(([k, v]) => [k, absolute(v)]));
   }
   let timer;
   try {
