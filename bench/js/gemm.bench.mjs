@@ -175,7 +175,7 @@ async function parent() {
   // thread), and native AVX2 at one thread.
   const cliWasm = {}, native = {};
   for (const n of sizes) {
-    const reps = String(Math.max(3, Math.min(50, repsFor(n))));
+    const reps = String(Math.max(15, Math.min(200, 5 * repsFor(n))));
     const st = path.join(root, 'build/emscripten-st/tessera-cli.js');
     if (existsSync(st)) cliWasm[n] = cliFigure(process.execPath, [st, 'gemm', String(n), String(n), String(n), '--reps', reps]);
     const nat = path.join(root, 'build/native/tessera-cli');

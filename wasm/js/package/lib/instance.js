@@ -6,8 +6,8 @@ import { TesseraError, invalid, statusCodes } from './errors.js';
 import { bindings } from './generated.js';
 
 const dtypes = {
-  f32: { Array: Float32Array, bytes: 4, heap: 'HEAPF32' },
-  f64: { Array: Float64Array, bytes: 8, heap: 'HEAPF64' },
+  f32: { Array: Float32Array, bytes: 4, heap: 'HEAPF32', shift: 2 },
+  f64: { Array: Float64Array, bytes: 8, heap: 'HEAPF64', shift: 3 },
 };
 const dtypeOf = (x) => (x instanceof Float32Array ? 'f32' : x instanceof Float64Array ? 'f64' : undefined);
 
@@ -165,8 +165,8 @@ class Operands {
     this.copyBack = [];
   }
 
-  // specs: [x, name, dtype, needed elements, output?] per operand, in order;
-  // returns their pointers.
+  // specs: [x, name, dtype, needed elements, output?, read? (default true)]
+  // per operand, in order; returns their pointers.
   place(specs) {
     const owner = this.owner;
     const pointers = new Array(specs.length);
@@ -196,16 +196,21 @@ class Operands {
     });
     if (copies.length > 0) {
       const base = owner.scratch(bytes, this.what);
-      const heap = owner.module.HEAPU8.buffer;
-      const copied = new Set();
+      const copied = [];
       for (const [i, offset] of copies) {
-        const [x, , dtype, needed, output] = specs[i];
-        pointers[i] = base + offset;
-        if (!copied.has(x)) {
-          new dtypes[dtype].Array(heap, base + offset, needed).set(x.subarray(0, needed));
-          copied.add(x);
+        const [x, , dtype, needed, output, read = true] = specs[i];
+        const ptr = base + offset;
+        pointers[i] = ptr;
+        // Copied in once per array, and only if the kernel reads it (an
+        // output it only writes is not). Module.HEAPF32/HEAPF64 are re-made
+        // by the runtime when the heap grows (scratch() may have grown it),
+        // so they are read here, after it.
+        if (read && !copied.includes(x)) {
+          owner.module[dtypes[dtype].heap].set(x.length === needed ? x : x.subarray(0, needed),
+                                               ptr >> dtypes[dtype].shift);
+          copied.push(x);
         }
-        if (output) this.copyBack.push({ array: x, ptr: base + offset, needed, dtype });
+        if (output) this.copyBack.push({ array: x, ptr, needed, dtype });
       }
     }
     return pointers;
@@ -214,7 +219,8 @@ class Operands {
   finish() {
     const m = this.owner.module;
     for (const { array, ptr, needed, dtype } of this.copyBack) {
-      array.set(new dtypes[dtype].Array(m.HEAPU8.buffer, ptr, needed));
+      const at = ptr >> dtypes[dtype].shift;
+      array.set(m[dtypes[dtype].heap].subarray(at, at + needed));
     }
   }
 }
@@ -277,7 +283,7 @@ const kinds = {
     checkNoPartialOverlap(what, [['a', a], ['b', b], ['out', out]]);
     return call(owner, what, (ops) => {
       const [pa, pb, po] = ops.place([[a, 'a', dtype, n, false], [b, 'b', dtype, n, false],
-                                      [out, 'out', dtype, n, true]]);
+                                      [out, 'out', dtype, n, true, false]]);
       owner.check(fn(owner.context, pa, pb, po, n), what);
       return out;
     });
@@ -295,7 +301,7 @@ const kinds = {
     if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like x`);
     checkNoPartialOverlap(what, [['x', x], ['out', out]]);
     return call(owner, what, (ops) => {
-      const [px, po] = ops.place([[x, 'x', dtype, n, false], [out, 'out', dtype, n, true]]);
+      const [px, po] = ops.place([[x, 'x', dtype, n, false], [out, 'out', dtype, n, true, false]]);
       owner.check(fn(owner.context, px, po, n), what);
       return out;
     });
@@ -352,7 +358,7 @@ const kinds = {
     const fn = functionFor(owner, entry, dtype, what);
     return call(owner, what, (ops) => {
       const [pa, pb, pc] = ops.place([[a, 'a', dtype, needA, false], [b, 'b', dtype, needB, false],
-                                      [c, 'c', dtype, needC, true]]);
+                                      [c, 'c', dtype, needC, true, beta !== 0 || ldc !== n]]);
       const big = BigInt;
       owner.check(fn(owner.context, 0, transA ? 1 : 0, transB ? 1 : 0, big(m), big(n), big(k), alpha,
                      pa, big(lda), pb, big(ldb), beta, pc, big(ldc), threads === 'serial' ? -1 : threads), what);
