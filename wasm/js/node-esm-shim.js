@@ -2,10 +2,13 @@
 // ES6 output still calls require() and reads __dirname/__filename when it
 // runs under Node, which an ES module does not have. Defined here once,
 // under Node only: browsers and workers never run the branch (and a
-// dynamic import of a node: module is never fetched there).
+// dynamic import of a node: module is never fetched there). The comments
+// ask webpack and Vite to leave that import alone when bundling for the
+// web; no bundler runs in this repository's tests, so that is untested.
 var require, __filename, __dirname;
 if (typeof process === 'object' && process.versions && process.versions.node) {
-  require = (await import('node:module')).createRequire(import.meta.url);
+  require = (await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:module'))
+    .createRequire(import.meta.url);
   __filename = require('node:url').fileURLToPath(import.meta.url);
   __dirname = require('node:path').dirname(__filename);
 }
