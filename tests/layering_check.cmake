@@ -9,6 +9,7 @@
 #   native/        tessera/platform/, native/
 #   wasm/src/      tessera/ (platform's and the core's public API), wasm/src/
 #   wasm/cli/      tessera/, its own files
+#   wasm/js/       tessera/, wasm/src/ (the JS module reaches the wasm pool)
 #   bench/         tessera/, its own files, the internal headers core/src/,
 #                  native/src/, wasm/src/ (bench/ links tessera::internal)
 #   examples/      tessera/, its own files
@@ -28,13 +29,14 @@ endif()
 
 # Folder (relative to ROOT) -> the include path prefixes it may name. A file
 # follows the rule of the most specific folder that holds it.
-set(_folders core/include core platform native wasm/src wasm/cli bench examples)
+set(_folders core/include core platform native wasm/src wasm/cli wasm/js bench examples)
 set(_allow_core/include tessera/)
 set(_allow_core tessera/ core/)
 set(_allow_platform tessera/platform/)
 set(_allow_native tessera/platform/ native/)
 set(_allow_wasm/src tessera/ wasm/src/)
 set(_allow_wasm/cli tessera/)
+set(_allow_wasm/js tessera/ wasm/src/)
 set(_allow_bench tessera/ core/src/ native/src/ wasm/src/)
 set(_allow_examples tessera/)
 # Folders whose files may include their neighbours by bare name.

@@ -9,9 +9,14 @@
 //
 // One child process per thread count (onnxruntime-web fixes its thread
 // count when it first starts); inside it, rounds alternate between the
-// libraries (tessera, tfjs, ort, tessera, ...) so a noisy neighbour hits all
+// libraries (tessera, tfjs, ort, tessera, ...; the order rotates each
+// round, with a pause before each library) so a noisy neighbour hits all
 // of them; each figure is the median over rounds of each round's median,
-// with the min..max of the round medians. Every peer runs its best kernel in
+// with the min..max of the round medians. What each call copies: 'tessera'
+// takes typed arrays (A and B copied into its heap, C copied out, as
+// onnxruntime-web does with its feeds and outputs); 'tessera (heap
+// tensors)' uses operands resident in its heap; tfjs-backend-wasm has A and
+// B resident (tf.tensor2d once) and copies C out (dataSync). Every peer runs its best kernel in
 // Node: tfjs-backend-wasm its SIMD build (its threads are disabled in Node),
 // onnxruntime-web its SIMD threaded build.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -35,7 +40,8 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const repsFor = (n) => Math.max(2, Math.round(4e7 / (2 * n ** 3)));
+// Calls per library per round: about 0.2 GFLOP of work, at least 3.
+const repsFor = (n) => Math.max(3, Math.round(2e8 / (2 * n ** 3)));
 
 async function child(threads) {
   const { load } = await import(path.join(root, 'build/js/package/index.node.js'));
@@ -93,7 +99,12 @@ async function child(threads) {
     const reps = repsFor(n);
     for (const r of runs) await r.fn();  // warm-up
     for (let round = 0; round < rounds; ++round) {
-      for (const r of runs) {
+      // The order rotates each round, and each library starts after a
+      // pause: a pool that spins after its call (onnxruntime-web's does for
+      // a while) must not take the cores from whichever library comes next.
+      for (let j = 0; j < runs.length; ++j) {
+        const r = runs[(round + j) % runs.length];
+        await new Promise((resolve) => setTimeout(resolve, 100));
         const times = [];
         for (let i = 0; i < reps; ++i) {
           const t0 = performance.now();

@@ -21,6 +21,7 @@
 #include "tessera/execution.hpp"
 #include "tessera/platform/build_config.h"
 #include "tessera/platform/executor.hpp"
+#include "wasm/src/wasm_threads_pool.hpp"
 
 #if TESSERA_THREADS_USABLE
 #include <pthread.h>
@@ -149,6 +150,35 @@ TEST_CASE("counters are per context and count dispatches") {
   }
   // The default context (counters off) sees none of it.
   CHECK(Context().counters().dispatches == 0);
+}
+
+// What a JS instance's dispose() relies on: a pool someone holds is left
+// alone, an idle one has its threads ended (joined) and is destroyed when
+// every started worker was running (one that never ran keeps its pool's memory),
+// and the next request of that width gets a pool that works.
+TEST_CASE("release_idle_wasm_pools: a held pool stays, an idle one ends, the next starts anew") {
+  // A width the default context does not use in this run (2 when it is not).
+  const int width = expected_width() == 2 ? 3 : 2;
+  std::shared_ptr<wasm::WasmThreadsPool> pool = wasm::shared_wasm_pool(width);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  // Workers whose pthread_create succeeded (with a small pre-started
+  // pthread pool some fail: their share runs on the caller).
+  const int started = width - 1 - static_cast<int>(pool->start_failures().size());
+  while (pool->ready_workers() < started && std::chrono::steady_clock::now() < deadline) {
+  }
+  const bool running = pool->ready_workers() == started;
+  MESSAGE("width-" << width << " pool: " << started << " workers started, "
+                   << pool->ready_workers() << " running");
+  wasm::release_idle_wasm_pools();
+  CHECK(wasm::shared_wasm_pool(width) == pool);  // held: kept
+  std::weak_ptr<wasm::WasmThreadsPool> weak = pool;
+  pool.reset();
+  wasm::release_idle_wasm_pools();
+  CHECK(weak.expired() == running);
+  std::shared_ptr<wasm::WasmThreadsPool> next = wasm::shared_wasm_pool(width);
+  std::atomic<int> ran{0};
+  next->run(width, [&](int) { ran.fetch_add(1); }, nullptr);
+  CHECK(ran.load() == width);
 }
 #endif
 

@@ -1,3 +1,19 @@
-// The JavaScript package's module has no code of its own: it is the tessera
-// library behind its C API (wasm/js/bindings.json lists what is exported).
-// This file only gives the link a translation unit.
+// The JavaScript package's module: the tessera library behind its C API
+// (wasm/js/bindings.json lists what is exported), plus the one function only
+// a JavaScript embedder needs.
+#include <emscripten/emscripten.h>
+
+#include "tessera/platform/build_config.h"
+#include "wasm/src/wasm_threads_pool.hpp"
+
+// Called by dispose() after the instance's Context is destroyed and before
+// its pthread Workers are terminated: the pool's threads end normally, so the
+// browser tears their Workers (and the host Worker) down promptly. Returns
+// the number of pools that could not be released (0 without threads).
+extern "C" EMSCRIPTEN_KEEPALIVE int tsr_js_release_threads(void) {
+#if TESSERA_THREADS_USABLE
+  return tessera::wasm::release_idle_wasm_pools();
+#else
+  return 0;
+#endif
+}

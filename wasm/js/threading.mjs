@@ -9,27 +9,10 @@
 
 import { readFileSync } from 'node:fs';
 
-// { ok, reason } for the given global object (default: this realm's).
-export function threadingSupport(g = globalThis) {
-  if (typeof g.SharedArrayBuffer !== 'function') {
-    return {
-      ok: false,
-      reason: 'SharedArrayBuffer is not available in this JavaScript host ' +
-        '(in a browser: the page is not cross-origin isolated)',
-    };
-  }
-  if (g.crossOriginIsolated === false) {
-    return {
-      ok: false,
-      reason: 'the page is not cross-origin isolated (Cross-Origin-Opener-Policy ' +
-        'and Cross-Origin-Embedder-Policy headers are missing)',
-    };
-  }
-  if (typeof g.Atomics !== 'object') {
-    return { ok: false, reason: 'Atomics is not available in this JavaScript host' };
-  }
-  return { ok: true, reason: '' };
-}
+import { threadingSupport } from './package/lib/threading-support.js';
+
+// { ok, reason } for a global object: the package's own test.
+export { threadingSupport };
 
 // TESSERA_WASM_THREADS' default and range: the one definition the C++ knob
 // and the module's pre-js are built from.

@@ -68,6 +68,14 @@ WasmThreadsPool::WasmThreadsPool(int width)
 }
 
 WasmThreadsPool::~WasmThreadsPool() {
+  if (!stop_.load(std::memory_order_relaxed)) stop_workers();
+  for (int i = 1; i < width_; ++i) {
+    Slot& slot = slots_[i - 1];
+    if (slot.started && !slot.joined) pthread_join(slot.thread, nullptr);
+  }
+}
+
+void WasmThreadsPool::stop_workers() {
   stop_.store(true, std::memory_order_relaxed);
   for (int i = 1; i < width_; ++i) {
     Slot& slot = slots_[i - 1];
@@ -76,9 +84,28 @@ WasmThreadsPool::~WasmThreadsPool() {
     slot.ticket.fetch_add(1, std::memory_order_release);
     futex_wake(&slot.ticket, 1);
   }
+}
+
+bool WasmThreadsPool::stop_and_join_running() {
+  // Who is running is read before the stop: those threads are past their
+  // start and exit as soon as they see it. The others exit when they start.
+  std::unique_ptr<bool[]> running(new bool[width_]());
   for (int i = 1; i < width_; ++i) {
-    if (slots_[i - 1].started) pthread_join(slots_[i - 1].thread, nullptr);
+    running[i] = slots_[i - 1].ready.load(std::memory_order_acquire);
   }
+  stop_workers();
+  bool all = true;
+  for (int i = 1; i < width_; ++i) {
+    Slot& slot = slots_[i - 1];
+    if (!slot.started) continue;
+    if (running[i]) {
+      pthread_join(slot.thread, nullptr);
+      slot.joined = true;
+    } else {
+      all = false;
+    }
+  }
+  return all;
 }
 
 void* WasmThreadsPool::thread_entry(void* slot) {
@@ -104,6 +131,10 @@ void WasmThreadsPool::worker_main(Slot& slot) {
   // whole life, so nested calls from its bodies run serially.
   platform::ParallelBodyScope in_region;
   std::uint32_t seen = slot.ticket.load(std::memory_order_acquire);
+  // A pool stopped before this thread ran (release_idle_wasm_pools) bumped
+  // the ticket already: either the load above saw the bump, and so stop_,
+  // or the loop below sees the ticket change.
+  if (stop_.load(std::memory_order_relaxed)) return;
   slot.ready.store(true, std::memory_order_release);
   for (;;) {
     std::uint32_t ticket = slot.ticket.load(std::memory_order_acquire);
@@ -214,16 +245,58 @@ void WasmThreadsPool::run(int participants, FunctionRef<void(int)> body,
   counters_ = nullptr;
 }
 
+namespace {
+
+struct PoolRegistry {
+  std::mutex mutex;
+  std::map<int, std::shared_ptr<WasmThreadsPool>> pools;
+};
+
+PoolRegistry& pool_registry() {
+  // Never destroyed: pools are released explicitly (release_idle_wasm_pools),
+  // not by static destructors running after the runtime is gone.
+  static PoolRegistry* registry = new PoolRegistry();
+  return *registry;
+}
+
+}  // namespace
+
 std::shared_ptr<WasmThreadsPool> shared_wasm_pool(int width) {
   // One pool per width ever asked for (normally exactly one: the width of
-  // TESSERA_WASM_THREADS), kept until exit.
-  static std::mutex mutex;
-  static std::map<int, std::shared_ptr<WasmThreadsPool>>* pools =
-      new std::map<int, std::shared_ptr<WasmThreadsPool>>();
-  std::lock_guard<std::mutex> lock(mutex);
-  std::shared_ptr<WasmThreadsPool>& pool = (*pools)[width];
+  // TESSERA_WASM_THREADS), kept until released.
+  PoolRegistry& registry = pool_registry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  std::shared_ptr<WasmThreadsPool>& pool = registry.pools[width];
   if (pool == nullptr) pool = std::make_shared<WasmThreadsPool>(width);
   return pool;
+}
+
+int release_idle_wasm_pools() {
+  std::vector<std::shared_ptr<WasmThreadsPool>> idle;
+  PoolRegistry& registry = pool_registry();
+  {
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    for (auto it = registry.pools.begin(); it != registry.pools.end();) {
+      if (it->second.use_count() == 1) {
+        idle.push_back(std::move(it->second));
+        it = registry.pools.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  int kept = 0;
+  for (std::shared_ptr<WasmThreadsPool>& pool : idle) {
+    // Joined outside the lock. Joining a thread that has not started could
+    // wait for a Worker to load (a blocked browser main thread); such a
+    // pool's memory stays for its threads, which exit as soon as they run.
+    if (!pool->stop_and_join_running()) {
+      new std::shared_ptr<WasmThreadsPool>(std::move(pool));  // kept for its late threads
+      ++kept;
+    }
+  }
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  return kept + static_cast<int>(registry.pools.size());
 }
 
 }  // namespace tessera::wasm

@@ -69,6 +69,11 @@ class WasmThreadsPool {
   // Workers that could not be started ("worker 3: pthread_create: EAGAIN").
   std::vector<std::string> start_failures() const;
 
+  // Stops every worker and joins those already running; the others exit
+  // when they start. True when every started worker was joined. Only for a
+  // pool no Context uses (release_idle_wasm_pools).
+  bool stop_and_join_running();
+
  private:
   struct alignas(64) Slot {
     // Ticket and futex word: the caller increments it to post a job; the
@@ -78,6 +83,7 @@ class WasmThreadsPool {
     // (acquire) to decide whether to post to it.
     std::atomic<bool> ready{false};
     bool started = false;
+    bool joined = false;
     pthread_t thread{};
     WasmThreadsPool* pool = nullptr;
     int index = 0;
@@ -87,6 +93,7 @@ class WasmThreadsPool {
   void worker_main(Slot& slot);
   void run_serially(int participants, FunctionRef<void(int)> body,
                     WasmCounters* counters);
+  void stop_workers();
 
   const int width_;
   std::unique_ptr<Slot[]> slots_;   // workers 1..width-1 at [index - 1]
@@ -109,6 +116,15 @@ class WasmThreadsPool {
 // use and kept for the life of the process: its workers are pre-started
 // pthreads, cheap to keep and costly to churn).
 std::shared_ptr<WasmThreadsPool> shared_wasm_pool(int width);
+
+// Ends the threads of every pool no Context uses any more, so that their
+// Web Workers are idle, not parked in Atomics.wait, when the embedder
+// terminates them (a JS instance's dispose()). Running workers are joined;
+// one that has not started yet (joining it could wait for a Worker to load)
+// exits when it starts, and its pool's memory is kept for it. Returns the
+// number of pools not fully ended (still leased, or with such late threads).
+// The next shared_wasm_pool() starts a new pool.
+int release_idle_wasm_pools();
 
 }  // namespace tessera::wasm
 

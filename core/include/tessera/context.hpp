@@ -56,7 +56,8 @@ struct ContextOptions {
 
 class Context {
  public:
-  // A handle to the process default context.
+  // A handle to the process default context (made on first use: declaring
+  // a Context to pass to create() costs nothing).
   Context() noexcept;
 
   // Creates a context; on failure *out is untouched and the Status says why
@@ -87,9 +88,10 @@ class Context {
   ExecutionCounters counters() const;
 
   // Internal: the shared state (null only for a failed default context).
-  const detail::ContextState* state() const noexcept { return state_.get(); }
+  const detail::ContextState* state() const noexcept;
 
  private:
+  // Null: the process default context.
   std::shared_ptr<const detail::ContextState> state_;
 };
 

@@ -124,7 +124,13 @@ const DefaultContext& default_context() {
 
 }  // namespace
 
-Context::Context() noexcept : state_(default_context().state) {}
+// The default context is made on first use, not here: a Context declared
+// only to receive Context::create() must not start the default pool.
+Context::Context() noexcept = default;
+
+const detail::ContextState* Context::state() const noexcept {
+  return state_ != nullptr ? state_.get() : default_context().state.get();
+}
 
 Status Context::create(const ContextOptions& options, Context* out) {
   std::shared_ptr<detail::ContextState> state;
@@ -145,22 +151,26 @@ Status Context::status() const {
 }
 
 Isa Context::isa() const noexcept {
-  return state_ != nullptr ? state_->table->isa : Isa::kScalar;
+  const detail::ContextState* s = state();
+  return s != nullptr ? s->table->isa : Isa::kScalar;
 }
 
 KernelFamily Context::family() const noexcept {
-  return state_ != nullptr ? state_->table->family : KernelFamily::kOptimized;
+  const detail::ContextState* s = state();
+  return s != nullptr ? s->table->family : KernelFamily::kOptimized;
 }
 
 const Knobs& Context::knobs() const noexcept {
   static const Knobs kEmpty;
-  return state_ != nullptr ? state_->knobs : kEmpty;
+  const detail::ContextState* s = state();
+  return s != nullptr ? s->knobs : kEmpty;
 }
 
 ResolvedExecutionPolicy Context::resolved_policy() const {
-  if (state_ == nullptr) return {};
-  ResolvedExecutionPolicy resolved = state_->resolved;
-  for (std::string& failure : state_->executor->pin_failures()) {
+  const detail::ContextState* s = state();
+  if (s == nullptr) return {};
+  ResolvedExecutionPolicy resolved = s->resolved;
+  for (std::string& failure : s->executor->pin_failures()) {
     resolved.fallbacks.push_back(std::move(failure));
   }
   return resolved;
@@ -168,11 +178,13 @@ ResolvedExecutionPolicy Context::resolved_policy() const {
 
 const Topology& Context::topology() const noexcept {
   static const Topology kEmpty;
-  return state_ != nullptr ? state_->topology : kEmpty;
+  const detail::ContextState* s = state();
+  return s != nullptr ? s->topology : kEmpty;
 }
 
 ExecutionCounters Context::counters() const {
-  return state_ != nullptr ? state_->executor->counters() : ExecutionCounters{};
+  const detail::ContextState* s = state();
+  return s != nullptr ? s->executor->counters() : ExecutionCounters{};
 }
 
 std::vector<Isa> supported_isas() {

@@ -78,39 +78,75 @@ test('an isolated page gets the threaded build in a worker: correct results and 
   await page.close();
 });
 
-test('after dispose() the module\'s pthread workers are gone (the host worker: see below)', async () => {
-  const { page } = await open('isolated');
-  // The browser's own list of worker targets (Chrome DevTools Protocol),
-  // nested workers included; Playwright's page.workers() can lag.
+// Worker targets as Chromium lists them (Chrome DevTools Protocol), nested
+// workers included; Playwright's page.workers() can lag.
+async function workerTargets(page) {
   const cdp = await context.newCDPSession(page);
-  const workers = async () => (await cdp.send('Target.getTargets')).targetInfos
+  const list = async () => (await cdp.send('Target.getTargets')).targetInfos
     .filter((t) => t.type === 'worker').map((t) => t.url.split('/').pop());
+  return { list, detach: () => cdp.detach() };
+}
+
+// Polls until no listed worker has one of `names`, for at most `ms`.
+async function waitGone(list, names, ms) {
+  const started = Date.now();
+  let left = await list();
+  while (left.some((w) => names.includes(w)) && Date.now() - started < ms) {
+    await new Promise((r) => setTimeout(r, 25));
+    left = await list();
+  }
+  return { left, ms: Date.now() - started };
+}
+
+test('after dispose() in worker mode the pthread workers are gone within 2 s', async () => {
+  const { page } = await open('isolated');
+  const { list, detach } = await workerTargets(page);
   await page.evaluate(async () => {
     window.t = await window.tessera.load({ threads: 2 });
     await window.t.relu(Float32Array.of(-1, 1));
   });
-  const before = await workers();
+  const before = await list();
   assert.ok(before.includes('worker-host-web.js'), before.join(' '));
   assert.ok(before.includes('tessera.worker.js'), before.join(' '));
-  // The host ends the module's pthread workers and reports what is left;
-  // the page then terminates the host (worker.terminate()).
+  // The host ends the pool's threads (joined, so their Workers are idle),
+  // terminates the pthread Workers and reports what is left; the page
+  // then terminates the host (worker.terminate()).
   assert.deepEqual(await page.evaluate(async () => window.t.dispose()), { pthreadWorkersLeft: 0 });
   const code = await page.evaluate(async () => window.t.relu(Float32Array.of(1)).then(() => 'ok', (e) => e.code));
   assert.equal(code, 'disposed');
-  // Chromium tears terminated workers down within seconds (1.5-3 s here).
-  // KNOWN OPEN: in some runs the terminated *host* worker's target stays
-  // listed for more than 15 s (likely cause: the wasm pool outlives its
-  // contexts, so its threads are parked in Atomics.wait when terminated;
-  // see the session note of issue 9), so only the pthread
-  // workers are required to be gone; the host's state is printed.
-  let left = await workers();
-  for (let i = 0; i < 150 && left.some((w) => w === 'tessera.worker.js'); ++i) {
-    await new Promise((r) => setTimeout(r, 100));
-    left = await workers();
-  }
-  assert.deepEqual(left.filter((w) => w === 'tessera.worker.js'), [], 'pthread workers alive 15 s after dispose()');
-  if (left.length > 0) console.log(`# host worker target still listed after dispose(): ${left.join(' ')}`);
-  await cdp.detach();
+  // Measured: 5-60 ms (2.0 s before the threads were joined: Chromium
+  // waits that long for a Worker killed inside Atomics.wait).
+  const { left, ms } = await waitGone(list, ['tessera.worker.js'], 2000);
+  assert.deepEqual(left.filter((w) => w === 'tessera.worker.js'), [], `pthread workers listed ${ms} ms after dispose()`);
+  // The host: usually gone within 60 ms, but in about half the runs
+  // Chromium keeps listing it for 30 s or more. That is Chromium's, not
+  // tessera's: a tessera-free worker that started two nested workers and
+  // terminated them does the same when terminated, while one that never
+  // nested does not (measured on Chromium 156 by worker-teardown.mjs).
+  const host = await waitGone(list, ['worker-host-web.js'], 2000);
+  if (host.left.length > 0) console.log(`# host worker target still listed ${host.ms} ms after dispose() (Chromium, see above)`);
+  await detach();
+  await page.close();
+});
+
+test('inline mode on an isolated page\'s main thread: threads, correct results, dispose() ends the pthread workers', async () => {
+  const { page, errors } = await open('isolated');
+  const { list, detach } = await workerTargets(page);
+  const r = await page.evaluate(async () => {
+    const { seeded, fnv1a64 } = window.support;
+    const t = await window.tessera.load({ threads: 2, mode: 'inline' });
+    const m = 517, n = 389, k = 263;
+    const c = await t.gemm({ m, n, k, a: seeded(Float32Array, m * k, 1, 1), b: seeded(Float32Array, k * n, 1, 2) });
+    const info = { mode: t.info.mode, build: t.info.build, threads: t.info.threads };
+    await t.dispose();
+    return { info, hash: fnv1a64(c) };
+  });
+  assert.deepEqual(r.info, { mode: 'inline', build: 'threads', threads: 2 });
+  assert.equal(r.hash, 'cd9b655a72a80ea5');
+  const { left, ms } = await waitGone(list, ['tessera.worker.js'], 2000);
+  assert.deepEqual(left.filter((w) => w === 'tessera.worker.js'), [], `pthread workers listed ${ms} ms after dispose()`);
+  assert.deepEqual(errors, []);
+  await detach();
   await page.close();
 });
 

@@ -146,7 +146,10 @@ export class InlineTessera {
     if (this.disposed) return;
     this.disposed = true;
     this.module._tsr_context_destroy(this.context);
-    // The pthread workers keep a Node process (and a page's threads) alive.
+    // The pool's threads end first (joined), so the Workers terminated next
+    // are idle; the pthread Workers keep a Node process (and a page's
+    // threads) alive until terminated.
+    this.module._tsr_js_release_threads();
     if (this.module.PThread) this.module.PThread.terminateAllThreads();
   }
 }

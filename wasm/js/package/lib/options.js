@@ -2,6 +2,7 @@
 // an error naming it (never ignored, never clamped).
 import { invalid } from './errors.js';
 import { wasmThreads } from './generated.js';
+import { threadingSupport } from './threading-support.js';
 
 const defaults = {
   threads: 'auto',
@@ -62,21 +63,6 @@ export function validateOptions(options) {
     throw invalid(`load(options): maxThreadsPerKernel must be an integer in [0, ${max}] (got ${String(o.maxThreadsPerKernel)})`);
   }
   return o;
-}
-
-// Whether this realm can run the threaded build: SharedArrayBuffer, Atomics
-// and (in browsers) cross-origin isolation. { ok, reason }.
-export function threadingSupport(g = globalThis) {
-  if (typeof g.SharedArrayBuffer !== 'function') {
-    return { ok: false, reason: 'SharedArrayBuffer is not available (in a browser: the page is not cross-origin isolated; serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp or credentialless)' };
-  }
-  if (g.crossOriginIsolated === false) {
-    return { ok: false, reason: 'the page is not cross-origin isolated (Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy headers are missing)' };
-  }
-  if (typeof g.Atomics !== 'object') {
-    return { ok: false, reason: 'Atomics is not available in this JavaScript host' };
-  }
-  return { ok: true, reason: '' };
 }
 
 // The build and width for these options on this host:

@@ -1,0 +1,2 @@
+// A tessera-free worker that answers one message (worker-teardown.mjs).
+self.onmessage = () => self.postMessage('ready');
