@@ -10,7 +10,7 @@
 namespace tessera {
 
 struct KernelRecord {
-  std::string op;      // "add", "relu", "gemm"
+  std::string op;      // "add", "relu", "gemm", "dot", "gemv"
   std::string dtype;   // "f32", "f64"
   KernelFamily family;
   Isa isa;

@@ -186,6 +186,36 @@ TSR_API tsr_status tsr_dgemm_packed(const tsr_context* context,
                                     double beta, double* c, int64_t ldc,
                                     int threads);
 
+
+/* ---- dot and gemv (BLAS conventions; tessera/blas1.hpp) ----
+ * dot:  *result = sum_{i<n} x[i*incx] * y[i*incy]
+ * gemv: y = alpha * op(A) * x + beta * y, A m x n as stored (layout, lda);
+ *       op(A) = A (y has m elements, x n) or A^T (y n, x m).
+ * A negative increment walks the vector backwards from its last element in
+ * memory, as in BLAS (pass the lowest address). Increments must not be 0.
+ * m == 0, n == 0, or alpha == 0 with beta == 1 leave y untouched;
+ * alpha == 0 reads neither A nor x; beta == 0 does not read y. y must not
+ * share memory with A or x. threads: -1 serial, 0 automatic, n > 0 exactly
+ * n (capped by the context's width and the work); below the parallel floor
+ * (TESSERA_GEMV_PARALLEL_BYTES) the call is serial. Results are bit-for-bit
+ * the same for every thread count. */
+TSR_API tsr_status tsr_sdot(const tsr_context* context, int64_t n,
+                            const float* x, int64_t incx, const float* y,
+                            int64_t incy, float* result, int threads);
+TSR_API tsr_status tsr_ddot(const tsr_context* context, int64_t n,
+                            const double* x, int64_t incx, const double* y,
+                            int64_t incy, double* result, int threads);
+TSR_API tsr_status tsr_sgemv(const tsr_context* context, tsr_layout layout,
+                             tsr_transpose trans, int64_t m, int64_t n,
+                             float alpha, const float* a, int64_t lda,
+                             const float* x, int64_t incx, float beta,
+                             float* y, int64_t incy, int threads);
+TSR_API tsr_status tsr_dgemv(const tsr_context* context, tsr_layout layout,
+                             tsr_transpose trans, int64_t m, int64_t n,
+                             double alpha, const double* a, int64_t lda,
+                             const double* x, int64_t incx, double beta,
+                             double* y, int64_t incy, int threads);
+
 #ifdef __cplusplus
 }
 #endif

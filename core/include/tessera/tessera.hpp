@@ -13,3 +13,4 @@
 #include "tessera/platform/build_config.h"
 #include "tessera/platform/cpu_features.hpp"
 #include "tessera/platform/status.hpp"
+#include "tessera/blas1.hpp"

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/src/registry/isa_levels.hpp"
+#include "tessera/blas1.hpp"
 #include "tessera/elementwise.hpp"
 #include "tessera/gemm.hpp"
 #include "tessera/execution.hpp"
@@ -373,6 +374,61 @@ tsr_status tsr_dgemm_packed(const tsr_context* context, tsr_layout layout,
                             int64_t lda, const tsr_packed_rhs* b, double beta, double* c,
                             int64_t ldc, int threads) {
   return packed_gemm_c(context, layout, trans_a, m, alpha, a, lda, b, beta, c, ldc, threads);
+}
+
+}  // extern "C"
+
+// ---- dot and gemv ----
+namespace {
+
+template <class T>
+tsr_status dot_c(const tsr_context* context, int64_t n, const T* x, int64_t incx, const T* y,
+                 int64_t incy, T* result, int threads) {
+  return report(tessera::try_dot(context_of(context), n, x, incx, y, incy, result,
+                                 parallelism_from_c(threads)));
+}
+
+template <class T>
+tsr_status gemv_c(const tsr_context* context, tsr_layout layout, tsr_transpose trans, int64_t m,
+                  int64_t n, T alpha, const T* a, int64_t lda, const T* x, int64_t incx, T beta,
+                  T* y, int64_t incy, int threads) {
+  tessera::Layout l;
+  tessera::Transpose t;
+  if (trans != TSR_NO_TRANS && trans != TSR_TRANS) {
+    return report(tessera::Status::invalid_argument(
+        "trans must be TSR_NO_TRANS or TSR_TRANS (got " + std::to_string(static_cast<int>(trans)) +
+        ")"));
+  }
+  const tessera::Status status = gemm_enums_from_c(layout, &trans, nullptr, &l, &t, nullptr);
+  if (!status.ok()) return report(status);
+  return report(tessera::try_gemv(context_of(context), l, t, m, n, alpha, a, lda, x, incx, beta,
+                                  y, incy, parallelism_from_c(threads)));
+}
+
+}  // namespace
+
+extern "C" {
+
+tsr_status tsr_sdot(const tsr_context* context, int64_t n, const float* x, int64_t incx,
+                    const float* y, int64_t incy, float* result, int threads) {
+  return dot_c(context, n, x, incx, y, incy, result, threads);
+}
+
+tsr_status tsr_ddot(const tsr_context* context, int64_t n, const double* x, int64_t incx,
+                    const double* y, int64_t incy, double* result, int threads) {
+  return dot_c(context, n, x, incx, y, incy, result, threads);
+}
+
+tsr_status tsr_sgemv(const tsr_context* context, tsr_layout layout, tsr_transpose trans, int64_t m,
+                     int64_t n, float alpha, const float* a, int64_t lda, const float* x,
+                     int64_t incx, float beta, float* y, int64_t incy, int threads) {
+  return gemv_c(context, layout, trans, m, n, alpha, a, lda, x, incx, beta, y, incy, threads);
+}
+
+tsr_status tsr_dgemv(const tsr_context* context, tsr_layout layout, tsr_transpose trans, int64_t m,
+                     int64_t n, double alpha, const double* a, int64_t lda, const double* x,
+                     int64_t incx, double beta, double* y, int64_t incy, int threads) {
+  return gemv_c(context, layout, trans, m, n, alpha, a, lda, x, incx, beta, y, incy, threads);
 }
 
 }  // extern "C"

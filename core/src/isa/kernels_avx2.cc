@@ -13,6 +13,7 @@
 // accumulators of the 4-step unrolled loop (15 of the 16 registers are
 // live); unrolled, sgemm 1024 ran at 69-73 GFLOP/s, now 89-104 (dgemm
 // 35-36, now 42-51) on Zen 4 with TESSERA_ISA=avx2.
+#include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
 #include "core/src/registry/backends.hpp"
@@ -34,6 +35,7 @@ constinit const KernelTable kKernelTable = {
     {&platform::CpuFeatures::avx2, &platform::CpuFeatures::fma},
     elementwise::elementwise_kernels<simd::avx2::F32>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
+    blas1::blas1_kernels<simd::avx2::F32, simd::avx2::F64>(),
 };
 
 }  // namespace tessera::core::avx2

@@ -15,6 +15,7 @@
 //    need only four stride registers.
 //  - Unroll 1: GCC 12 spills accumulators of the 4-step unrolled loop to
 //    the stack; one step per iteration allocates cleanly at the same speed.
+#include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
 #include "core/src/registry/backends.hpp"
@@ -39,6 +40,7 @@ constinit const KernelTable kKernelTable = {
      &platform::CpuFeatures::avx512bw, &platform::CpuFeatures::avx512dq},
     elementwise::elementwise_kernels<simd::avx512::F32>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
+    blas1::blas1_kernels<simd::avx512::F32, simd::avx512::F64>(),
 };
 
 }  // namespace tessera::core::avx512

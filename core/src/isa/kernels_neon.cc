@@ -12,6 +12,7 @@
 // spilled 16 values to the stack among the 96 fmla of each iteration; one
 // step spills none (ctest aarch64.neon_spills reads the disassembly). The
 // per-element order of the sums is the same either way.
+#include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
 #include "core/src/registry/backends.hpp"
@@ -33,6 +34,7 @@ constinit const KernelTable kKernelTable = {
     {&platform::CpuFeatures::neon},
     elementwise::elementwise_kernels<simd::neon::F32>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
+    blas1::blas1_kernels<simd::neon::F32, simd::neon::F64>(),
 };
 
 }  // namespace tessera::core::neon

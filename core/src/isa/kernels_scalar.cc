@@ -9,6 +9,7 @@
 // accumulators fit the 16 FP registers of x86-64 and of wasm engines), fixed
 // portable blocking and unfused multiply-add, so scalar results are the same
 // on every target (and equal to the SSE2 and SIMD128 ones).
+#include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
 #include "core/src/registry/backends.hpp"
@@ -30,6 +31,7 @@ constinit const KernelTable kKernelTable = {
     {},
     elementwise::elementwise_kernels<simd::scalar::F32>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
+    blas1::blas1_kernels<simd::scalar::F32, simd::scalar::F64>(),
 };
 
 }  // namespace tessera::core::scalar

@@ -9,6 +9,7 @@
 // 2 x 8 f64), blocking table and operation order as sse2 (see
 // kernels_sse2.cc), so a wasm run and a native SSE2 run give the same
 // bits.
+#include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
 #include "core/src/registry/backends.hpp"
@@ -30,6 +31,7 @@ constinit const KernelTable kKernelTable = {
     {&platform::CpuFeatures::simd128},
     elementwise::elementwise_kernels<simd::simd128::F32>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
+    blas1::blas1_kernels<simd::simd128::F32, simd::simd128::F64>(),
 };
 
 }  // namespace tessera::core::simd128

@@ -15,6 +15,7 @@
 // ran 39.8-42.2 GFLOP/s against 34.4-35.2 for the previous 4 x 12 tile,
 // dgemm 512^3 19-20 against 18.2-18.5 (4 x 8 was close behind; 6 x 8,
 // 5 x 8, 3 x 12, 3 x 16, 2 x 20, 2 x 24 and 1 x 32 were slower).
+#include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
 #include "core/src/registry/backends.hpp"
@@ -36,6 +37,7 @@ constinit const KernelTable kKernelTable = {
     {&platform::CpuFeatures::sse2},
     elementwise::elementwise_kernels<simd::sse2::F32>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
+    blas1::blas1_kernels<simd::sse2::F32, simd::sse2::F64>(),
 };
 
 }  // namespace tessera::core::sse2

@@ -21,6 +21,12 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
       {"relu", "f32", t.elementwise.relu_f32 != nullptr},
       {"gemm", "f32", t.gemm.f32 != nullptr || t.gemm.naive_f32 != nullptr},
       {"gemm", "f64", t.gemm.f64 != nullptr || t.gemm.naive_f64 != nullptr},
+      {"dot", "f32", t.blas1.f32.dot != nullptr || t.blas1.f32.naive_dot != nullptr},
+      {"dot", "f64", t.blas1.f64.dot != nullptr || t.blas1.f64.naive_dot != nullptr},
+      {"gemv", "f32", (t.blas1.f32.gemv_rows != nullptr && t.blas1.f32.gemv_cols != nullptr) ||
+                          t.blas1.f32.naive_gemv != nullptr},
+      {"gemv", "f64", (t.blas1.f64.gemv_rows != nullptr && t.blas1.f64.gemv_cols != nullptr) ||
+                          t.blas1.f64.naive_gemv != nullptr},
   };
 }
 

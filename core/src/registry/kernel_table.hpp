@@ -7,6 +7,7 @@
 
 #include <cstddef>
 
+#include "core/src/blas1/blas1_kernel.hpp"
 #include "core/src/gemm/gemm_kernel.hpp"
 #include "tessera/isa.hpp"
 #include "tessera/platform/cpu_features.hpp"
@@ -36,6 +37,7 @@ struct KernelTable {
   CpuFeatureFlag required[kMaxRequiredFeatures];
   ElementwiseKernels elementwise;
   GemmKernels gemm;
+  Blas1Kernels blas1;  // dot, gemv
 };
 
 }  // namespace tessera::core

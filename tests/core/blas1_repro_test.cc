@@ -1,0 +1,125 @@
+// The reproducibility contract for dot and gemv (SPEC §3): the output of 2,
+// 3, 4, 7 and 8 workers equals the single worker's bit for bit, on an
+// executor of width 8 (real threads natively, reverse-order participants
+// elsewhere), on every level the host supports. The parallel floor is set
+// to 1 byte so that test-sized problems really split; the test checks that
+// most runs did.
+#include <atomic>
+#include <memory>
+
+#include "core/src/api/context_state.hpp"
+#include "tests/core/blas1_test_util.hpp"
+#include "tests/core/gemm_test_util.hpp"
+
+namespace tessera {
+namespace {
+
+using test::blas1::GemvShape;
+
+const int kWorkerCounts[] = {1, 2, 3, 4, 7, 8};
+
+// Counts the runs that had more than one participant, so the test knows the
+// work really was split.
+class CountingExecutor final : public platform::Executor {
+ public:
+  explicit CountingExecutor(std::shared_ptr<platform::Executor> inner) : inner_(std::move(inner)) {}
+  int width() const noexcept override { return inner_->width(); }
+  void run(int participants, FunctionRef<void(int)> body) override {
+    if (participants > 1) multi_runs_.fetch_add(1);
+    inner_->run(participants, body);
+  }
+  int multi_runs() const { return multi_runs_.load(); }
+
+ private:
+  std::shared_ptr<platform::Executor> inner_;
+  std::atomic<int> multi_runs_{0};
+};
+
+Context split_context(Isa isa, std::shared_ptr<CountingExecutor> counter) {
+  ContextOptions options;
+  options.isa = isa;
+  options.read_environment = false;
+  options.executor = std::move(counter);
+  options.knobs.gemv_parallel_bytes = 1;
+  Context context;
+  const Status status = Context::create(options, &context);
+  REQUIRE_MESSAGE(status.ok(), status.to_string());
+  return context;
+}
+
+template <class T>
+void check_dot(const Context& context, std::int64_t n, std::int64_t incx, std::int64_t incy) {
+  const std::vector<T> x = test::blas1::random_vec<T>(test::blas1::buffer_len(n, incx), n);
+  const std::vector<T> y = test::blas1::random_vec<T>(test::blas1::buffer_len(n, incy), n + 5);
+  T first = 0;
+  REQUIRE(try_dot(context, n, x.data(), incx, y.data(), incy, &first, Parallelism::threads(1)).ok());
+  for (int w : kWorkerCounts) {
+    T got = 0;
+    REQUIRE(try_dot(context, n, x.data(), incx, y.data(), incy, &got, Parallelism::threads(w)).ok());
+    CHECK_MESSAGE(std::memcmp(&got, &first, sizeof(T)) == 0, isa_name(context.isa()),
+                  " dot n=", n, " incx=", incx, " incy=", incy, " workers ", w);
+  }
+  // Automatic parallelism too.
+  T automatic = 0;
+  REQUIRE(try_dot(context, n, x.data(), incx, y.data(), incy, &automatic).ok());
+  CHECK(std::memcmp(&automatic, &first, sizeof(T)) == 0);
+}
+
+TEST_CASE("dot: bit-identical for 1, 2, 3, 4, 7 and 8 workers on every level") {
+  const bool slow = test::gemm::slow_target();
+  for (Isa isa : test::host_isas()) {
+    auto counter = std::make_shared<CountingExecutor>(test::gemm::wide_executor(8));
+    const Context context = split_context(isa, counter);
+    for (std::int64_t n : {4097, 3 * 4096 + 1, 9 * 4096 - 3, slow ? 20000 : 100003}) {
+      check_dot<float>(context, n, 1, 1);
+      check_dot<double>(context, n, 1, 1);
+      check_dot<float>(context, n, -2, 3);
+    }
+    // 4 sizes x 3 calls x 5 worker counts > 1, plus automatic ones.
+    CHECK_MESSAGE(counter->multi_runs() >= 60, counter->multi_runs(), " split runs");
+  }
+}
+
+template <class T>
+void check_gemv(const Context& context, const GemvShape& s, std::uint64_t seed) {
+  const test::blas1::GemvOperands<T> o = test::blas1::make_gemv<T>(s, seed);
+  std::vector<T> first;
+  REQUIRE(test::blas1::run_gemv(context, s, o, &first, Parallelism::threads(1)).ok());
+  for (int w : kWorkerCounts) {
+    std::vector<T> y;
+    REQUIRE(test::blas1::run_gemv(context, s, o, &y, Parallelism::threads(w)).ok());
+    CHECK_MESSAGE(test::blas1::same_bits(first, y), isa_name(context.isa()), " workers ", w,
+                  ": ", s.describe());
+  }
+}
+
+TEST_CASE("gemv: bit-identical for 1, 2, 3, 4, 7 and 8 workers on every level") {
+  for (Isa isa : test::host_isas()) {
+    auto counter = std::make_shared<CountingExecutor>(test::gemm::wide_executor(8));
+    const Context context = split_context(isa, counter);
+    test::Rng rng(4000 + static_cast<int>(isa));
+    for (int i = 0; i < 48; ++i) {
+      GemvShape s;
+      s.layout = rng.uniform_int(0, 1) ? Layout::kColMajor : Layout::kRowMajor;
+      s.trans = rng.uniform_int(0, 1) ? Transpose::kYes : Transpose::kNo;
+      const std::int64_t primes[] = {1, 2, 3, 5, 17, 41, 67, 97, 131, 257, 1031};
+      s.m = primes[rng.uniform_int(0, 10)];
+      s.n = i % 3 == 0 ? primes[rng.uniform_int(0, 10)] : rng.uniform_int(40, 300);
+      s.lda_pad = rng.uniform_int(0, 2) == 0 ? rng.uniform_int(1, 9) : 0;
+      s.incx = rng.uniform_int(0, 3) == 0 ? -2 : 1;
+      s.incy = rng.uniform_int(0, 3) == 0 ? -3 : 1;
+      s.alpha = i % 4 == 0 ? -1.25 : 1.0;
+      s.beta = i % 3 == 0 ? 0.0 : 0.5;
+      if (i % 2 == 0) {
+        check_gemv<float>(context, s, 100 + i);
+      } else {
+        check_gemv<double>(context, s, 100 + i);
+      }
+    }
+    // Most shapes have y of 40+ rows: most of their runs must really split.
+    CHECK_MESSAGE(counter->multi_runs() >= 100, "only ", counter->multi_runs(), " split runs");
+  }
+}
+
+}  // namespace
+}  // namespace tessera
