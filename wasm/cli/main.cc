@@ -36,6 +36,12 @@ constexpr const char* kUsage =
     "                    the median GFLOP/s; --check compares with the naive\n"
     "                    family (exit 1 on mismatch); --hash prints FNV-1a 64 of\n"
     "                    the output bits (comparable across builds)\n"
+    "  dot N [--dtype f32|f64] [--incx I] [--incy I] [--threads N] [--isa L]\n"
+    "       [--reps R] [--check] [--hash] [--seed S]\n"
+    "  gemv M N [--dtype f32|f64] [--trans] [--col-major] [--incx I] [--incy I]\n"
+    "       [--threads N] [--isa L] [--reps R] [--check] [--hash] [--seed S]\n"
+    "                    dot(x, y) / y = 1.5 op(A) x - 0.5 y on seeded inputs:\n"
+    "                    median time and GB/s; --check and --hash as for gemm\n"
     "  help              this text\n";
 
 struct Command {
@@ -47,6 +53,8 @@ const Command kCommands[] = {
     {"info", &run_info},
     {"selftest", &run_selftest},
     {"gemm", &run_gemm},
+    {"dot", &run_dot},
+    {"gemv", &run_gemv},
 };
 
 }  // namespace

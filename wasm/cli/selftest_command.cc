@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "blas1_selftest.hpp"
 #include "commands.hpp"
 #include "tessera/tessera.hpp"
 
@@ -176,6 +177,7 @@ int run_selftest(const Args& args) {
                   isa_name(isa));
       (bad == 0 ? passes : failures) += 1;
     }
+    selftest_blas1(naive, context, &passes, &failures);
   }
   std::printf("selftest: %d passed, %d failed\n", passes, failures);
   return failures == 0 ? kExitOk : kExitFailure;
