@@ -1,0 +1,301 @@
+// bench-gemv: tessera's sgemv/dgemv (4096^2, 1024^2, row-major, no
+// transpose) and sdot (10^7) against OpenBLAS and Eigen, measured side by
+// side in one process, in GB/s next to the machine's read bandwidth measured
+// here by a streaming sum over 512 MiB (per thread count: one sum per
+// thread over its own slice).
+//
+//   bench-gemv [--quick] [--threads 1,2]
+//
+// Each library runs its samples as a block after a 30 ms pause, in three
+// rounds that alternate the libraries (as bench-gemm: a library's spinning
+// workers must not steal the next one's cores; rounds spread slow drift).
+// Reported: median GB/s with min..max, tessera / OpenBLAS, tessera / Eigen
+// and tessera's share of the read bandwidth. Bytes counted: A once, x once,
+// y read and written (gemv) or x and y once (dot).
+// OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are removed from the environment
+// before OpenBLAS initialises (re-exec, as bench-gemm), so OpenBLAS runs the
+// kernel it picks for this CPU. Eigen is built with this bench's flags (the
+// project's baseline, no -march=native), as in bench-gemm.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench_support.hpp"
+#include "tessera/tessera.hpp"
+
+#if defined(TESSERA_BENCH_HAVE_OPENBLAS)
+#include <cblas.h>
+#endif
+#if defined(TESSERA_BENCH_HAVE_EIGEN)
+#include <Eigen/Core>
+#endif
+#if defined(__linux__)
+#include <unistd.h>
+#endif
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using tessera::bench::Summary;
+using tessera::bench::summarize;
+
+constexpr const char* kReexecMarker = "TESSERA_BENCH_GEMV_REMOVED";
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// ---- read bandwidth: a streaming sum, 8 independent accumulators ----------
+// Median of `samples` passes over a 512 MiB buffer (far beyond any cache),
+// each of `threads` threads summing its own contiguous slice.
+Summary read_bandwidth(int threads, int samples) {
+  const std::size_t n = (std::size_t{512} << 20) / sizeof(double);
+  std::vector<double> buffer(n);
+  for (std::size_t i = 0; i < n; ++i) buffer[i] = static_cast<double>(i & 1023);
+  std::atomic<double> sink{0};
+  auto sum_slice = [&](std::size_t begin, std::size_t end) {
+    double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    std::size_t i = begin;
+    for (; i + 8 <= end; i += 8) {
+      for (int l = 0; l < 8; ++l) acc[l] += buffer[i + l];
+    }
+    for (; i < end; ++i) acc[0] += buffer[i];
+    double s = 0;
+    for (double a : acc) s += a;
+    sink.store(sink.load() + s);
+  };
+  std::vector<double> gbs;
+  for (int r = 0; r < samples + 1; ++r) {
+    const auto t0 = Clock::now();
+    std::vector<std::thread> pool;
+    const std::size_t slice = n / static_cast<std::size_t>(threads);
+    for (int t = 1; t < threads; ++t) {
+      pool.emplace_back(sum_slice, slice * t, t + 1 == threads ? n : slice * (t + 1));
+    }
+    sum_slice(0, threads == 1 ? n : slice);
+    for (std::thread& t : pool) t.join();
+    const double sec = seconds_since(t0);
+    if (r > 0) gbs.push_back(static_cast<double>(n * sizeof(double)) / sec / 1e9);
+  }
+  if (sink.load() == -1) std::puts("");
+  return summarize(gbs);
+}
+
+struct Case {
+  const char* name;  // "sgemv", "dgemv", "sdot"
+  long m, n;         // gemv: m x n; dot: n elements (m = 0)
+};
+
+struct Result {
+  Summary lib[3];
+  bool has[3] = {true, false, false};
+};
+
+const char* const kLibNames[3] = {"tessera", "openblas", "eigen"};
+
+template <class T>
+Result measure(const Case& c, int threads, int samples) {
+  const bool is_dot = c.m == 0;
+  const std::size_t a_len = is_dot ? 0 : static_cast<std::size_t>(c.m) * c.n;
+  const std::size_t x_len = static_cast<std::size_t>(c.n);
+  const std::size_t y_len = is_dot ? x_len : static_cast<std::size_t>(c.m);
+  std::vector<T> a(a_len), x(x_len), y(y_len);
+  for (std::size_t i = 0; i < a_len; ++i) a[i] = static_cast<T>((i * 7 % 2003) / 2003.0 - 0.5);
+  for (std::size_t i = 0; i < x_len; ++i) x[i] = static_cast<T>((i * 13 % 1009) / 1009.0 - 0.5);
+  for (std::size_t i = 0; i < y_len; ++i) y[i] = T(0);
+  const double bytes =
+      sizeof(T) * (is_dot ? 2.0 * x_len : static_cast<double>(a_len) + x_len + 2.0 * y_len);
+  const tessera::Context context;
+  const tessera::Parallelism par =
+      threads == 1 ? tessera::Parallelism::serial() : tessera::Parallelism::threads(threads);
+  volatile T sink = 0;
+  std::vector<std::function<void()>> libs;
+  Result r;
+  libs.push_back([&] {
+    tessera::Status st;
+    if (is_dot) {
+      T out = 0;
+      st = tessera::try_dot(context, c.n, x.data(), 1, y.data(), 1, &out, par);
+      sink = out;
+    } else {
+      st = tessera::try_gemv(context, tessera::Layout::kRowMajor, tessera::Transpose::kNo, c.m,
+                             c.n, T(1), a.data(), c.n, x.data(), 1, T(0), y.data(), 1, par);
+    }
+    if (!st.ok()) {
+      std::fprintf(stderr, "bench-gemv: %s\n", st.to_string().c_str());
+      std::exit(1);
+    }
+  });
+#if defined(TESSERA_BENCH_HAVE_OPENBLAS)
+  r.has[1] = true;
+  libs.push_back([&] {
+    openblas_set_num_threads(threads);
+    if constexpr (sizeof(T) == 4) {
+      if (is_dot) {
+        sink = cblas_sdot(static_cast<int>(c.n), x.data(), 1, y.data(), 1);
+      } else {
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, c.m, c.n, 1.0f, a.data(), c.n, x.data(), 1, 0.0f,
+                    y.data(), 1);
+      }
+    } else {
+      if (is_dot) {
+        sink = cblas_ddot(static_cast<int>(c.n), x.data(), 1, y.data(), 1);
+      } else {
+        cblas_dgemv(CblasRowMajor, CblasNoTrans, c.m, c.n, 1.0, a.data(), c.n, x.data(), 1, 0.0,
+                    y.data(), 1);
+      }
+    }
+  });
+#endif
+#if defined(TESSERA_BENCH_HAVE_EIGEN)
+  r.has[2] = true;
+  using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+  libs.push_back([&] {
+    Eigen::setNbThreads(threads);
+    Eigen::Map<const Vec> xv(x.data(), static_cast<Eigen::Index>(x_len));
+    if (is_dot) {
+      Eigen::Map<const Vec> yv(y.data(), static_cast<Eigen::Index>(y_len));
+      sink = xv.dot(yv);
+    } else {
+      Eigen::Map<const Mat> am(a.data(), c.m, c.n);
+      Eigen::Map<Vec> yv(y.data(), c.m);
+      yv.noalias() = am * xv;
+    }
+  });
+#endif
+  // Calls per timing: >= ~2 ms of traffic at ~20 GB/s.
+  const int inner = std::max(1, static_cast<int>(2e-3 * 20e9 / bytes));
+  std::vector<std::vector<double>> gbs(libs.size());
+  const int rounds = 3;
+  for (int round = 0; round < rounds; ++round) {
+    for (std::size_t l = 0; l < libs.size(); ++l) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      libs[l]();  // warm-up
+      const int count = (samples + rounds - 1 - round) / rounds;
+      for (int rep = 0; rep < count; ++rep) {
+        const auto t0 = Clock::now();
+        for (int i = 0; i < inner; ++i) libs[l]();
+        gbs[l].push_back(bytes / (seconds_since(t0) / inner) / 1e9);
+      }
+    }
+  }
+  std::size_t next = 0;
+  for (int l = 0; l < 3; ++l) {
+    if (r.has[l]) r.lib[l] = summarize(gbs[next++]);
+  }
+  return r;
+}
+
+std::vector<int> parse_list(const char* text) {
+  std::vector<int> out;
+  for (const char* p = text; *p;) {
+    char* end = nullptr;
+    const long v = std::strtol(p, &end, 10);
+    if (end == p || v < 1 || v > 1024) return {};
+    out.push_back(static_cast<int>(v));
+    if (*end != ',' && *end != '\0') return {};
+    p = *end == ',' ? end + 1 : end;
+  }
+  return out;
+}
+
+void reexec_without_openblas_overrides(char** argv) {
+#if defined(__linux__)
+  if (std::getenv(kReexecMarker) != nullptr) return;
+  const std::vector<std::string> removed =
+      tessera::bench::unset_variables({"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"});
+  if (removed.empty()) return;
+  std::string joined;
+  for (const std::string& r : removed) joined += (joined.empty() ? "" : " ") + r;
+  setenv(kReexecMarker, joined.c_str(), 1);
+  execv("/proc/self/exe", argv);
+  std::fprintf(stderr, "bench-gemv: re-exec failed; OpenBLAS initialised with %s\n",
+               joined.c_str());
+#else
+  (void)argv;
+#endif
+}
+
+void print_row(const Case& c, int threads, const Result& r, const Summary& bw) {
+  char shape[32];
+  if (c.m == 0) {
+    std::snprintf(shape, sizeof shape, "%ld", c.n);
+  } else {
+    std::snprintf(shape, sizeof shape, "%ldx%ld", c.m, c.n);
+  }
+  std::printf("%-6s %-10s %2d ", c.name, shape, threads);
+  for (int l = 0; l < 3; ++l) {
+    if (r.has[l]) {
+      std::printf(" %7.2f (%6.2f..%6.2f)", r.lib[l].median, r.lib[l].min, r.lib[l].max);
+    } else {
+      std::printf(" %24s", "-");
+    }
+  }
+  const double t = r.lib[0].median;
+  std::printf("  %5.2fx  %5.2fx  %5.1f%%\n", r.has[1] ? t / r.lib[1].median : 0.0,
+              r.has[2] ? t / r.lib[2].median : 0.0, 100.0 * t / bw.median);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  reexec_without_openblas_overrides(argv);
+  bool quick = false;
+  std::vector<int> thread_counts = {1, 2};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--quick") {
+      quick = true;
+    } else if (a == "--threads" && i + 1 < argc) {
+      thread_counts = parse_list(argv[++i]);
+      if (thread_counts.empty()) {
+        std::fprintf(stderr, "bench-gemv: --threads needs a list like 1,2\n");
+        return 2;
+      }
+    } else {
+      std::fprintf(stderr, "usage: bench-gemv [--quick] [--threads 1,2]\n");
+      return 2;
+    }
+  }
+  if (const char* removed = std::getenv(kReexecMarker)) {
+    std::printf("removed from the environment before OpenBLAS loaded: %s\n", removed);
+  }
+#if defined(TESSERA_BENCH_HAVE_OPENBLAS)
+  std::printf("OpenBLAS: %s\n", openblas_get_config());
+  std::printf("OpenBLAS core: %s\n", openblas_get_corename());
+#else
+  std::printf("OpenBLAS: not found (not measured)\n");
+#endif
+#if !defined(TESSERA_BENCH_HAVE_EIGEN)
+  std::printf("Eigen: not found (not measured)\n");
+#endif
+  const tessera::Context context;
+  std::printf("tessera ISA: %s\n", tessera::isa_name(context.isa()));
+  const int samples = quick ? 6 : 15;
+  const Case cases[] = {
+      {"sgemv", 4096, 4096}, {"sgemv", 1024, 1024}, {"dgemv", 4096, 4096},
+      {"dgemv", 1024, 1024}, {"sdot", 0, 10000000},
+  };
+  for (int threads : thread_counts) {
+    const Summary bw = read_bandwidth(threads, quick ? 3 : 7);
+    std::printf("\n%d thread%s: read bandwidth (streaming sum, 512 MiB) %.2f GB/s (%.2f..%.2f)\n",
+                threads, threads == 1 ? "" : "s", bw.median, bw.min, bw.max);
+    std::printf("%-6s %-10s %2s  %24s %24s %24s  %6s  %6s  %6s\n", "op", "shape", "th",
+                "tessera GB/s (min..max)", "openblas", "eigen", "/oblas", "/eigen", "%bw");
+    for (const Case& c : cases) {
+      const Result r = c.name[0] == 'd' ? measure<double>(c, threads, samples)
+                                        : measure<float>(c, threads, samples);
+      print_row(c, threads, r, bw);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
