@@ -123,3 +123,43 @@ TEST_CASE("gemv: bit-identical for 1, 2, 3, 4, 7 and 8 workers on every level") 
 
 }  // namespace
 }  // namespace tessera
+
+namespace tessera {
+namespace {
+
+// The bandwidth resolver drives the split (SPEC §2.3): below the parallel
+// floor a call is serial even for threads(n); above it, automatic
+// parallelism splits.
+TEST_CASE("dot and gemv: serial below the parallel floor, split above it") {
+  auto counter = std::make_shared<CountingExecutor>(test::gemm::wide_executor(8));
+  ContextOptions options;
+  options.read_environment = false;
+  options.executor = counter;
+  options.knobs.gemv_parallel_bytes = 1 << 20;
+  Context context;
+  REQUIRE(Context::create(options, &context).ok());
+  // 2 x 64 Ki floats = 512 KiB touched: below the 1 MiB floor.
+  const std::vector<float> x = test::blas1::random_vec<float>(1 << 17, 1);
+  float r = 0;
+  REQUIRE(try_dot(context, 1 << 16, x.data(), 1, x.data() + (1 << 16), 1, &r,
+                  Parallelism::threads(8))
+              .ok());
+  CHECK(counter->multi_runs() == 0);
+  // 2 x 128 Ki floats = 1 MiB: at the floor, automatic splits.
+  REQUIRE(try_dot(context, 1 << 17, x.data(), 1, x.data(), 1, &r).ok());
+  CHECK(counter->multi_runs() == 1);
+  // gemv 512 x 512 f32 = 1 MiB of A: splits; 128 x 128 does not.
+  const std::vector<float> a = test::blas1::random_vec<float>(512 * 512, 2);
+  std::vector<float> y(512);
+  REQUIRE(try_gemv(context, Layout::kRowMajor, Transpose::kNo, 128, 128, 1.0f, a.data(), 128,
+                   x.data(), 1, 0.0f, y.data(), 1)
+              .ok());
+  CHECK(counter->multi_runs() == 1);
+  REQUIRE(try_gemv(context, Layout::kColMajor, Transpose::kNo, 512, 512, 1.0f, a.data(), 512,
+                   x.data(), 1, 0.0f, y.data(), 1)
+              .ok());
+  CHECK(counter->multi_runs() == 2);
+}
+
+}  // namespace
+}  // namespace tessera
