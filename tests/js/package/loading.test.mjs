@@ -167,6 +167,9 @@ test('tensors stay valid when the heap grows; out-of-memory leaves the instance 
   const threaded = await load({ threads: 2 });  // fixed heap: the same rule
   try {
     assert.throws(() => threaded.alloc(Float32Array, 2 ** 29), (e) => e.code === 'out-of-memory');
+    // More than the fixed heap but within the 32-bit address space: malloc
+    // itself must fail (not abort the module).
+    assert.throws(() => threaded.alloc(Float32Array, 80 << 20), (e) => e.code === 'out-of-memory');
     assert.deepEqual(Array.from(await threaded.add(Float32Array.of(1), Float32Array.of(2))), [3]);
   } finally {
     await threaded.dispose();
