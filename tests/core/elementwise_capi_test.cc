@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -124,7 +125,7 @@ TEST_CASE("C elementwise errors name the argument and write nothing") {
   CHECK(tsr_sqrt_f64(nullptr, buf, buf + 2, 6) == TSR_INVALID_ARGUMENT);
   CHECK(message().find("out partially overlaps x") != std::string::npos);
   CHECK(buf[2] == 3.0);
-  CHECK(tsr_add_broadcast_f64(nullptr, std::size_t(1) << 62, 8, x, TSR_BROADCAST_ROW, x,
+  CHECK(tsr_add_broadcast_f64(nullptr, std::numeric_limits<std::size_t>::max() / 4, 8, x, TSR_BROADCAST_ROW, x,
                               TSR_BROADCAST_ROW, out) == TSR_INVALID_ARGUMENT);
   CHECK(message().find("too large") != std::string::npos);
   CHECK(tsr_abs_f64(nullptr, buf, buf, 8) == TSR_OK);  // in place
