@@ -85,7 +85,7 @@ void check_shapes() {
                 }
               }
             }
-            CAPTURE(binary_op_name(bop));
+            CAPTURE(std::string(binary_op_name(bop)));
             CAPTURE(d.rows);
             CAPTURE(d.cols);
             CAPTURE(static_cast<int>(sa));

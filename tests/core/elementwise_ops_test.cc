@@ -94,7 +94,7 @@ void check_binary_lengths() {
         const auto a = random_values<T>(n, 100 + n), b = random_values<T>(n, 200 + n);
         const T s = static_cast<T>(-1.375);
         CAPTURE(label(c));
-        CAPTURE(binary_op_name(op));
+        CAPTURE(std::string(binary_op_name(op)));
         CAPTURE(n);
         CHECK(binary_mismatches(c, op, Form::kSame, a, b, s) == 0);
         CHECK(binary_mismatches(c, op, Form::kScalarRhs, a, b, s) == 0);
@@ -119,7 +119,7 @@ void check_binary_special_pairs() {
           b[shift + i] = sp[i / k];
         }
         CAPTURE(label(c));
-        CAPTURE(binary_op_name(op));
+        CAPTURE(std::string(binary_op_name(op)));
         CAPTURE(shift);
         CHECK(binary_mismatches(c, op, Form::kSame, a, b, T(0)) == 0);
         // Every special as the scalar, on either side.
@@ -143,11 +143,18 @@ void check_unary() {
         std::vector<T> out(x.size(), T(7));
         REQUIRE(try_unary(c, op, x, out).ok());
         std::size_t bad = 0;
+        std::string first;
         for (std::size_t i = 0; i < x.size(); ++i) {
-          if (!matches(ref_unary(op, x[i]), out[i], exact_nan(op))) ++bad;
+          const T want = ref_unary(op, x[i]);
+          if (!matches(want, out[i], exact_nan(op)) && bad++ == 0) {
+            first = "x=" + std::to_string(x[i]) + " got " + std::to_string(out[i]) + " (sign " +
+                    std::to_string(std::signbit(out[i])) + ") want " + std::to_string(want) +
+                    " (sign " + std::to_string(std::signbit(want)) + ")";
+          }
         }
+        CAPTURE(first);
         CAPTURE(label(c));
-        CAPTURE(unary_op_name(op));
+        CAPTURE(std::string(unary_op_name(op)));
         CAPTURE(x.size());
         CHECK(bad == 0);
       }
@@ -241,7 +248,7 @@ void check_widths(Isa isa) {
       for (int width : {2, 3, 4, 7, 8}) {
         std::vector<T> out(rows * cols);
         REQUIRE(try_binary(with_width(isa, width), op, {rows, cols}, s.a, s.b, out).ok());
-        CAPTURE(binary_op_name(op));
+        CAPTURE(std::string(binary_op_name(op)));
         CAPTURE(width);
         CHECK(std::memcmp(first.data(), out.data(), out.size() * sizeof(T)) == 0);
       }
@@ -253,7 +260,7 @@ void check_widths(Isa isa) {
     for (int width : {2, 3, 4, 7, 8}) {
       std::vector<T> out(a.size());
       REQUIRE(try_unary(with_width(isa, width), op, a, out).ok());
-      CAPTURE(unary_op_name(op));
+      CAPTURE(std::string(unary_op_name(op)));
       CAPTURE(width);
       CHECK(std::memcmp(first.data(), out.data(), out.size() * sizeof(T)) == 0);
     }
@@ -262,7 +269,7 @@ void check_widths(Isa isa) {
 
 TEST_CASE("results are the same bits for executor widths 1, 2, 3, 4, 7 and 8") {
   for (Isa isa : test::host_isas()) {
-    CAPTURE(isa_name(isa));
+    CAPTURE(std::string(isa_name(isa)));
     check_widths<float>(isa);
     check_widths<double>(isa);
   }
@@ -279,8 +286,8 @@ TEST_CASE("every ISA level gives the same bits as every other, NaNs included") {
     for (Isa isa : isas) {
       std::vector<double> out(a.size());
       REQUIRE(try_binary(test::context_for(isa), op, {1, a.size()}, {a}, {b}, out).ok());
-      CAPTURE(binary_op_name(op));
-      CAPTURE(isa_name(isa));
+      CAPTURE(std::string(binary_op_name(op)));
+      CAPTURE(std::string(isa_name(isa)));
       CHECK(std::memcmp(first.data(), out.data(), out.size() * sizeof(double)) == 0);
     }
   }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "tessera/elementwise.hpp"
@@ -63,7 +64,19 @@ T ref_unary(UnaryOp op, T x) {
     case UnaryOp::kAbs: return std::fabs(x);
     case UnaryOp::kNeg: return -x;
     case UnaryOp::kSqrt: return static_cast<T>(std::sqrt(double(x)));
-    case UnaryOp::kRelu: return pick(x < 0, x, T(0));
+    case UnaryOp::kRelu: {
+      // "x < 0" from the bits (sign set, not a zero, not a NaN): with any
+      // float compare here LLVM 14 (emscripten 3.1.6) emits f32.max.
+      using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+      U b;
+      std::memcpy(&b, &x, sizeof b);
+      const U sign = U(1) << (8 * sizeof(T) - 1);
+      const T inf = std::numeric_limits<T>::infinity();
+      U inf_bits;
+      std::memcpy(&inf_bits, &inf, sizeof inf_bits);
+      const bool negative = (b & sign) != 0 && (b & ~sign) != 0 && (b & ~sign) <= inf_bits;
+      return pick(negative, x, T(0));
+    }
   }
   return std::numeric_limits<T>::signaling_NaN();
 }

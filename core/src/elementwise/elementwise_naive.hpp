@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "core/src/registry/kernel_table.hpp"
@@ -16,9 +17,9 @@ namespace tessera::core::naive {
 namespace elementwise_def {
 
 // The definitions, one scalar function per op. Those that treat -0 and NaN
-// specially select on the bits: LLVM 14 for wasm turns float forms such as
-// `x < 0 ? 0 : x` into f32.max, which maps -0 to +0 (seen with Debian's
-// emscripten 3.1.6).
+// specially return operands by their bits: LLVM 14 for wasm turns float
+// forms such as `x < 0 ? 0 : x` into f32.max, which maps -0 to +0 (seen
+// with Debian's emscripten 3.1.6).
 template <class T>
 using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
 
@@ -59,9 +60,15 @@ T max(T a, T b) {
 template <class T> T abs(T x) { return value<T>(bits(x) & ~kSignBit<T>); }
 template <class T> T neg(T x) { return value<T>(bits(x) ^ kSignBit<T>); }
 template <class T> T sqrt(T x) { return std::sqrt(x); }
+// x < 0 ? 0 : x, decided on the bits alone (no float compare at all): with
+// a float compare, even one selecting integers, Debian's emscripten 3.1.6
+// (LLVM 14) still emits f32.max, turning -0 into +0 and NaNs canonical.
 template <class T>
 T relu(T x) {
-  return value<T>(x < T(0) ? Bits<T>(0) : bits(x));
+  const Bits<T> b = bits(x), magnitude = b & ~kSignBit<T>;
+  const Bits<T> inf = bits(std::numeric_limits<T>::infinity());
+  const bool negative = (b & kSignBit<T>) != 0 && magnitude != 0 && magnitude <= inf;
+  return value<T>(negative ? Bits<T>(0) : b);
 }
 
 #define TESSERA_NAIVE_BINARY_(name, id)                                      \
