@@ -17,6 +17,7 @@ using Args = std::vector<std::string>;
 int run_info(const Args& args);
 int run_selftest(const Args& args);
 int run_gemm(const Args& args);
+int run_elementwise(const Args& args);
 
 // Prints "tessera-cli: <message>" to stderr and returns kExitUsage.
 int usage_error(const std::string& message);

@@ -31,7 +31,7 @@ constinit const KernelTable kKernelTable = {
     KernelFamily::kOptimized,
     Isa::kNeon,
     {&platform::CpuFeatures::neon},
-    elementwise::elementwise_kernels<simd::neon::F32>(),
+    elementwise::elementwise_kernels<simd::neon::F32, simd::neon::F64>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
 };
 
