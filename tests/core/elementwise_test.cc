@@ -184,7 +184,7 @@ TEST_CASE("bad arguments are errors naming the argument, nothing written") {
     CHECK(buf == std::vector<float>(16, 1.0f));
   }
   SUBCASE("null with zero length is a valid no-op") {
-    CHECK(try_add(context, {}, {}, {}).ok());
+    CHECK(try_add(context, std::span<const float>(), std::span<const float>(), std::span<float>()).ok());
   }
   CHECK(y == std::vector<float>(8, 42.0f));
 }

@@ -137,7 +137,11 @@ if(EMSCRIPTEN)
       "SHELL:--pre-js \"${_pool_js}\""
       "-sPTHREAD_POOL_SIZE=tesseraPthreadPoolSize()"
       -sPTHREAD_POOL_SIZE_STRICT=2
-      "-sINITIAL_MEMORY=${TESSERA_WASM_INITIAL_MEMORY}")
+      "-sINITIAL_MEMORY=${TESSERA_WASM_INITIAL_MEMORY}"
+      # A fixed memory makes Emscripten's malloc abort the whole module when
+      # the heap is full (ABORTING_MALLOC defaults on without growth); a
+      # library reports out-of-memory and stays usable instead.
+      -sABORTING_MALLOC=0)
   else()
     target_link_options(tessera_options INTERFACE -sALLOW_MEMORY_GROWTH=1)
   endif()

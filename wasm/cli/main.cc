@@ -36,6 +36,14 @@ constexpr const char* kUsage =
     "                    the median GFLOP/s; --check compares with the naive\n"
     "                    family (exit 1 on mismatch); --hash prints FNV-1a 64 of\n"
     "                    the output bits (comparable across builds)\n"
+    "  elementwise OP N [--dtype f32|f64] [--isa L] [--reps R] [--check]\n"
+    "       [--hash] [--seed S]\n"
+    "                    one elementwise op (add sub mul div min max abs neg\n"
+    "                    sqrt relu) on N seeded elements (sqrt gets |a|, div\n"
+    "                    a divisor without zeros): median time; --check\n"
+    "                    compares with the naive family bit for bit (exit 1 on\n"
+    "                    mismatch); --hash prints FNV-1a 64 of the output bits\n"
+    "                    (the same on every level and target)\n"
     "  dot N [--dtype f32|f64] [--incx I] [--incy I] [--threads N] [--isa L]\n"
     "       [--reps R] [--check] [--hash] [--seed S]\n"
     "  gemv M N [--dtype f32|f64] [--trans] [--col-major] [--incx I] [--incy I]\n"
@@ -53,6 +61,7 @@ const Command kCommands[] = {
     {"info", &run_info},
     {"selftest", &run_selftest},
     {"gemm", &run_gemm},
+    {"elementwise", &run_elementwise},
     {"dot", &run_dot},
     {"gemv", &run_gemv},
 };

@@ -18,43 +18,61 @@ namespace {
 std::vector<float> inputs(std::size_t n, std::uint32_t seed) {
   std::vector<float> v(n);
   std::uint32_t s = seed * 2654435761u + 1;
-  const float specials[] = {NAN, -0.0f, INFINITY, -INFINITY, 1e-45f};
+  const float specials[] = {NAN, -0.0f, 0.0f, INFINITY, -INFINITY, 1e-45f, -1e-40f};
   for (std::size_t i = 0; i < n; ++i) {
     s = s * 1664525u + 1013904223u;
     v[i] = (static_cast<float>(s >> 8) / 16777216.0f - 0.5f) * 8.0f;
-    if (i % 97 == 3) v[i] = specials[(i / 97) % 5];
+    if (i % 97 == 3) v[i] = specials[(i / 97) % 7];
   }
   return v;
 }
 
-bool same(float a, float b) {
-  if (std::isnan(a) && std::isnan(b)) return true;
+// Same bits; a NaN matches any NaN where the op leaves the payload open
+// (arithmetic: add sub mul div sqrt).
+template <class T>
+bool same(T a, T b, bool exact_nan) {
+  if (!exact_nan && std::isnan(a) && std::isnan(b)) return true;
   return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
-using Runner = Status (*)(const Context&, const std::vector<float>&,
-                          const std::vector<float>&, std::vector<float>&);
-
-struct Check {
-  const char* op;
-  Runner run;
-};
-
-const Check kChecks[] = {
-    {"add", [](const Context& c, const std::vector<float>& a,
-               const std::vector<float>& b, std::vector<float>& y) {
-       return try_add(c, a, b, y);
-     }},
-    {"mul", [](const Context& c, const std::vector<float>& a,
-               const std::vector<float>& b, std::vector<float>& y) {
-       return try_mul(c, a, b, y);
-     }},
-    {"relu", [](const Context& c, const std::vector<float>& a,
-                const std::vector<float>&, std::vector<float>& y) {
-       return try_relu(c, a, y);
-     }},
-};
-
+// One elementwise op (binary: same shape, scalar rhs, row broadcast; or
+// unary) in one dtype, on `context` and the naive family: mismatching
+// elements.
+template <class T>
+std::size_t elementwise_mismatches(const Context& naive, const Context& context, bool binary,
+                                   int op, std::size_t n) {
+  const auto fa = inputs(n, 1), fb = inputs(n, 2);
+  std::vector<T> a(fa.begin(), fa.end()), b(fb.begin(), fb.end());
+  const bool exact_nan = binary ? (static_cast<BinaryOp>(op) == BinaryOp::kMin ||
+                                   static_cast<BinaryOp>(op) == BinaryOp::kMax)
+                                : static_cast<UnaryOp>(op) != UnaryOp::kSqrt;
+  std::size_t bad = 0;
+  const int forms = binary ? 3 : 1;
+  for (int form = 0; form < forms; ++form) {
+    std::vector<T> expected(n), actual(n);
+    auto run = [&](const Context& c, std::vector<T>& out) {
+      if (!binary) return try_unary(c, static_cast<UnaryOp>(op), a, out);
+      const auto bop = static_cast<BinaryOp>(op);
+      if (form == 0) return try_binary(c, bop, {1, n}, {a}, {b}, out);
+      if (form == 1) {
+        return try_binary(c, bop, {1, n}, {a},
+                          {std::span<const T>(b).first(1), Broadcast::kScalar}, out);
+      }
+      // A row vector: n = rows x 17 when 17 divides n, else 1 x n.
+      const std::size_t cols = n != 0 && n % 17 == 0 ? 17 : n;
+      const std::size_t rows = cols == 0 ? 0 : n / cols;
+      return try_binary(c, bop, {rows, cols}, {a},
+                        {std::span<const T>(b).first(cols), Broadcast::kRow}, out);
+    };
+    if (binary && form == 1 && n == 0) continue;  // a scalar needs an element
+    if (!run(naive, expected).ok() || !run(context, actual).ok()) {
+      ++bad;
+      continue;
+    }
+    for (std::size_t i = 0; i < n; ++i) bad += same(expected[i], actual[i], exact_nan) ? 0 : 1;
+  }
+  return bad;
+}
 
 // GEMM against the naive family: each element within the k-scaled rounding
 // bound 2 (k + 4) eps sum_p |a_ip b_pj| (+ |beta c|), on shapes that cross
@@ -142,7 +160,7 @@ int run_selftest(const Args& args) {
     return kExitFailure;
   }
 
-  const std::size_t lengths[] = {0, 1, 3, 17, 64, 1000, 65537};
+  const std::size_t lengths[] = {0, 1, 3, 17, 64, 1000, 1003, 65537};
   int failures = 0, passes = 0;
   for (Isa isa : supported_isas()) {
     if (static_cast<int>(isa) > static_cast<int>(current.isa())) continue;
@@ -153,22 +171,21 @@ int run_selftest(const Args& args) {
       std::fprintf(stderr, "tessera-cli: %s\n", s.to_string().c_str());
       return kExitFailure;
     }
-    for (const Check& check : kChecks) {
-      std::size_t bad = 0;
-      for (std::size_t n : lengths) {
-        const auto a = inputs(n, 1), b = inputs(n, 2);
-        std::vector<float> expected(n), actual(n);
-        Status s1 = check.run(naive, a, b, expected);
-        Status s2 = check.run(context, a, b, actual);
-        if (!s1.ok() || !s2.ok()) {
-          ++bad;
-          continue;
+    for (int dtype = 0; dtype < 2; ++dtype) {
+      for (int k = 0; k < kBinaryOpCount + kUnaryOpCount; ++k) {
+        const bool binary = k < kBinaryOpCount;
+        const int op = binary ? k : k - kBinaryOpCount;
+        std::size_t bad = 0;
+        for (std::size_t n : lengths) {
+          bad += dtype == 1 ? elementwise_mismatches<double>(naive, context, binary, op, n)
+                            : elementwise_mismatches<float>(naive, context, binary, op, n);
         }
-        for (std::size_t i = 0; i < n; ++i) bad += same(expected[i], actual[i]) ? 0 : 1;
+        std::printf("%s %-6s %s %-8s\n", bad == 0 ? "PASS" : "FAIL",
+                    binary ? binary_op_name(static_cast<BinaryOp>(op))
+                           : unary_op_name(static_cast<UnaryOp>(op)),
+                    dtype == 1 ? "f64" : "f32", isa_name(isa));
+        (bad == 0 ? passes : failures) += 1;
       }
-      std::printf("%s %-6s f32 %-8s\n", bad == 0 ? "PASS" : "FAIL", check.op,
-                  isa_name(isa));
-      (bad == 0 ? passes : failures) += 1;
     }
     for (int f64 = 0; f64 < 2; ++f64) {
       const std::size_t bad = f64 ? gemm_mismatches<double>(naive, context)

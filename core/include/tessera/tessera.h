@@ -55,14 +55,118 @@ TSR_API void tsr_context_destroy(tsr_context* context);
 TSR_API tsr_status tsr_context_isa(const tsr_context* context,
                                    const char** name);
 
-/* out[i] = a[i] + b[i], i < n. out may equal a or b; no other overlap. */
+/* ---- Elementwise, f32 and f64 (tessera/elementwise.hpp) -----------------
+ * Every result is one exactly rounded IEEE operation (or a sign-bit /
+ * selection operation), the same bits on every ISA level and target and for
+ * every thread count. min / max are NumPy's np.minimum / np.maximum (IEEE
+ * 754-2019 minimum / maximum): a NaN operand is returned unchanged (a's if
+ * both are NaN) and -0 < +0. A NaN produced by arithmetic (0/0, sqrt(-1)) has
+ * an unspecified payload.
+ * Same-shape forms: n elements each; out may equal a, b or x exactly, no
+ * other overlap. */
+/* out[i] = a[i] + b[i], i < n. */
 TSR_API tsr_status tsr_add_f32(const tsr_context* context, const float* a,
                                const float* b, float* out, size_t n);
+TSR_API tsr_status tsr_add_f64(const tsr_context* context, const double* a,
+                               const double* b, double* out, size_t n);
+/* out[i] = a[i] - b[i], i < n. */
+TSR_API tsr_status tsr_sub_f32(const tsr_context* context, const float* a,
+                               const float* b, float* out, size_t n);
+TSR_API tsr_status tsr_sub_f64(const tsr_context* context, const double* a,
+                               const double* b, double* out, size_t n);
+/* out[i] = a[i] * b[i], i < n. */
 TSR_API tsr_status tsr_mul_f32(const tsr_context* context, const float* a,
                                const float* b, float* out, size_t n);
-/* out[i] = x[i] < 0 ? 0 : x[i]. */
+TSR_API tsr_status tsr_mul_f64(const tsr_context* context, const double* a,
+                               const double* b, double* out, size_t n);
+/* out[i] = a[i] / b[i] (IEEE division), i < n. */
+TSR_API tsr_status tsr_div_f32(const tsr_context* context, const float* a,
+                               const float* b, float* out, size_t n);
+TSR_API tsr_status tsr_div_f64(const tsr_context* context, const double* a,
+                               const double* b, double* out, size_t n);
+/* out[i] = minimum(a[i], b[i]): NaN propagates, -0 < +0, i < n. */
+TSR_API tsr_status tsr_min_f32(const tsr_context* context, const float* a,
+                               const float* b, float* out, size_t n);
+TSR_API tsr_status tsr_min_f64(const tsr_context* context, const double* a,
+                               const double* b, double* out, size_t n);
+/* out[i] = maximum(a[i], b[i]): NaN propagates, -0 < +0, i < n. */
+TSR_API tsr_status tsr_max_f32(const tsr_context* context, const float* a,
+                               const float* b, float* out, size_t n);
+TSR_API tsr_status tsr_max_f64(const tsr_context* context, const double* a,
+                               const double* b, double* out, size_t n);
+/* out[i] = |x[i]| (clears the sign bit). */
+TSR_API tsr_status tsr_abs_f32(const tsr_context* context, const float* x,
+                               float* out, size_t n);
+TSR_API tsr_status tsr_abs_f64(const tsr_context* context, const double* x,
+                               double* out, size_t n);
+/* out[i] = -x[i] (flips the sign bit). */
+TSR_API tsr_status tsr_neg_f32(const tsr_context* context, const float* x,
+                               float* out, size_t n);
+TSR_API tsr_status tsr_neg_f64(const tsr_context* context, const double* x,
+                               double* out, size_t n);
+/* out[i] = sqrt(x[i]), correctly rounded. */
+TSR_API tsr_status tsr_sqrt_f32(const tsr_context* context, const float* x,
+                                float* out, size_t n);
+TSR_API tsr_status tsr_sqrt_f64(const tsr_context* context, const double* x,
+                                double* out, size_t n);
+/* out[i] = x[i] < 0 ? 0 : x[i] (NaN and -0 pass through). */
 TSR_API tsr_status tsr_relu_f32(const tsr_context* context, const float* x,
                                 float* out, size_t n);
+TSR_API tsr_status tsr_relu_f64(const tsr_context* context, const double* x,
+                                double* out, size_t n);
+
+/* Broadcasting forms: out is a rows x cols row-major matrix, out[r][c] =
+ * A(r, c) op B(r, c), where an operand of shape
+ *   TSR_BROADCAST_FULL    has rows * cols elements, X(r, c) = x[r * cols + c];
+ *   TSR_BROADCAST_ROW     has cols elements (a 1 x cols row), X(r, c) = x[c];
+ *   TSR_BROADCAST_COLUMN  has rows elements (a rows x 1 column), X(r, c) = x[r];
+ *   TSR_BROADCAST_SCALAR  has 1 element, X(r, c) = x[0].
+ * A scalar operand on either side is rows = 1, cols = n with that operand
+ * TSR_BROADCAST_SCALAR. out may equal a FULL operand exactly; it must not
+ * overlap a broadcast operand at all. */
+typedef enum tsr_broadcast {
+  TSR_BROADCAST_FULL = 0,
+  TSR_BROADCAST_ROW = 1,
+  TSR_BROADCAST_COLUMN = 2,
+  TSR_BROADCAST_SCALAR = 3,
+  TSR_BROADCAST_ENUM_MAX_ = 0x7fffffff
+} tsr_broadcast;
+TSR_API tsr_status tsr_add_broadcast_f32(const tsr_context* context, size_t rows,
+                                         size_t cols, const float* a, tsr_broadcast a_shape,
+                                         const float* b, tsr_broadcast b_shape, float* out);
+TSR_API tsr_status tsr_add_broadcast_f64(const tsr_context* context, size_t rows,
+                                         size_t cols, const double* a, tsr_broadcast a_shape,
+                                         const double* b, tsr_broadcast b_shape, double* out);
+TSR_API tsr_status tsr_sub_broadcast_f32(const tsr_context* context, size_t rows,
+                                         size_t cols, const float* a, tsr_broadcast a_shape,
+                                         const float* b, tsr_broadcast b_shape, float* out);
+TSR_API tsr_status tsr_sub_broadcast_f64(const tsr_context* context, size_t rows,
+                                         size_t cols, const double* a, tsr_broadcast a_shape,
+                                         const double* b, tsr_broadcast b_shape, double* out);
+TSR_API tsr_status tsr_mul_broadcast_f32(const tsr_context* context, size_t rows,
+                                         size_t cols, const float* a, tsr_broadcast a_shape,
+                                         const float* b, tsr_broadcast b_shape, float* out);
+TSR_API tsr_status tsr_mul_broadcast_f64(const tsr_context* context, size_t rows,
+                                         size_t cols, const double* a, tsr_broadcast a_shape,
+                                         const double* b, tsr_broadcast b_shape, double* out);
+TSR_API tsr_status tsr_div_broadcast_f32(const tsr_context* context, size_t rows,
+                                         size_t cols, const float* a, tsr_broadcast a_shape,
+                                         const float* b, tsr_broadcast b_shape, float* out);
+TSR_API tsr_status tsr_div_broadcast_f64(const tsr_context* context, size_t rows,
+                                         size_t cols, const double* a, tsr_broadcast a_shape,
+                                         const double* b, tsr_broadcast b_shape, double* out);
+TSR_API tsr_status tsr_min_broadcast_f32(const tsr_context* context, size_t rows,
+                                         size_t cols, const float* a, tsr_broadcast a_shape,
+                                         const float* b, tsr_broadcast b_shape, float* out);
+TSR_API tsr_status tsr_min_broadcast_f64(const tsr_context* context, size_t rows,
+                                         size_t cols, const double* a, tsr_broadcast a_shape,
+                                         const double* b, tsr_broadcast b_shape, double* out);
+TSR_API tsr_status tsr_max_broadcast_f32(const tsr_context* context, size_t rows,
+                                         size_t cols, const float* a, tsr_broadcast a_shape,
+                                         const float* b, tsr_broadcast b_shape, float* out);
+TSR_API tsr_status tsr_max_broadcast_f64(const tsr_context* context, size_t rows,
+                                         size_t cols, const double* a, tsr_broadcast a_shape,
+                                         const double* b, tsr_broadcast b_shape, double* out);
 
 /* ---- Execution policy, resolved policy, counters -------------------------
  * (design.md §Execution policy). A zero-initialised tsr_execution_policy

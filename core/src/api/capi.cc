@@ -6,21 +6,18 @@
 #include <string>
 #include <string_view>
 
+#include "core/src/api/capi_support.hpp"
 #include "core/src/registry/isa_levels.hpp"
 #include "tessera/blas1.hpp"
 #include "tessera/elementwise.hpp"
 #include "tessera/gemm.hpp"
 #include "tessera/execution.hpp"
 
-struct tsr_context {
-  tessera::Context context;
-};
-
 namespace {
-
 thread_local std::string t_last_error;
+}  // namespace
 
-tsr_status report(const tessera::Status& status) {
+tsr_status tessera::capi::report(const tessera::Status& status) {
   if (status.ok()) {
     t_last_error.clear();
     return TSR_OK;
@@ -29,9 +26,10 @@ tsr_status report(const tessera::Status& status) {
   return static_cast<tsr_status>(status.code());
 }
 
-tessera::Context context_of(const tsr_context* context) {
-  return context != nullptr ? context->context : tessera::Context();
-}
+namespace {
+
+using tessera::capi::context_of;
+using tessera::capi::report;
 
 // JSON handed out by the *_json calls: valid until this thread's next call.
 thread_local std::string t_json;
@@ -166,21 +164,6 @@ tsr_status tsr_context_isa(const tsr_context* context, const char** name) {
   if (!status.ok()) return report(status);
   *name = tessera::isa_name(c.isa());
   return report({});
-}
-
-tsr_status tsr_add_f32(const tsr_context* context, const float* a,
-                       const float* b, float* out, size_t n) {
-  return report(tessera::try_add(context_of(context), {a, n}, {b, n}, {out, n}));
-}
-
-tsr_status tsr_mul_f32(const tsr_context* context, const float* a,
-                       const float* b, float* out, size_t n) {
-  return report(tessera::try_mul(context_of(context), {a, n}, {b, n}, {out, n}));
-}
-
-tsr_status tsr_relu_f32(const tsr_context* context, const float* x, float* out,
-                        size_t n) {
-  return report(tessera::try_relu(context_of(context), {x, n}, {out, n}));
 }
 
 void tsr_execution_policy_init(tsr_execution_policy* policy) {

@@ -1,6 +1,14 @@
-// Elementwise drivers: validate, then split [0, n) with execute_ranges and
-// call the context's kernel on each block.
+// Elementwise drivers: validate, then split the flat output [0, rows*cols)
+// with execute_ranges and call the context's kernels on each block. A block
+// of a broadcasting op is walked row segment by row segment; each segment is
+// one kernel call of the form its operands need (vector ⊙ vector, vector ⊙
+// scalar, scalar ⊙ vector). Every element is one fixed operation, so where
+// the blocks fall never changes a bit.
 #include "tessera/elementwise.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
 
 #include "core/src/api/context_state.hpp"
 #include "core/src/api/validate.hpp"
@@ -9,76 +17,220 @@
 namespace tessera {
 namespace {
 
-// 16 Ki floats (64 KiB per operand) per block at least: below that a
-// fork/join costs more than the streaming work it would share. Blocks are
-// cut at multiples of 64 elements (a 256-byte line pair, every SIMD width)
-// so no vector straddles two workers.
+// 16 Ki elements (64 or 128 KiB per operand) per block at least: below that
+// a fork/join costs more than the streaming work it would share. Blocks are
+// cut at multiples of 64 elements (every SIMD width, whole cache lines) so
+// no vector straddles two workers.
 constexpr core::RangeSchedule kStreamingSchedule = {16 * 1024, 64, 0, 0};
 
-Status check_lengths(std::size_t n, std::size_t other, const char* name) {
-  if (other != n) {
+template <class T>
+const core::ElementwiseOps<T>& ops_of(const core::KernelTable& table) {
+  if constexpr (sizeof(T) == 4) {
+    return table.elementwise.f32;
+  } else {
+    return table.elementwise.f64;
+  }
+}
+
+const char* shape_name(Broadcast shape) {
+  switch (shape) {
+    case Broadcast::kFull: return "full";
+    case Broadcast::kRow: return "row";
+    case Broadcast::kColumn: return "column";
+    case Broadcast::kScalar: return "scalar";
+  }
+  return "?";
+}
+
+std::string extent_text(Extent e) {
+  return std::to_string(e.rows) + " x " + std::to_string(e.cols);
+}
+
+// The element count `shape` needs against `e`, or an error naming `name`.
+Status operand_size(Broadcast shape, Extent e, std::size_t n, const char* name,
+                    std::size_t* out) {
+  switch (shape) {
+    case Broadcast::kFull: *out = n; return {};
+    case Broadcast::kRow: *out = e.cols; return {};
+    case Broadcast::kColumn: *out = e.rows; return {};
+    case Broadcast::kScalar: *out = 1; return {};
+  }
+  return Status::invalid_argument(std::string(name) + " has an unknown broadcast shape (" +
+                                  std::to_string(static_cast<int>(shape)) + ")");
+}
+
+template <class T>
+Status check_operand(const Operand<T>& x, Extent e, std::size_t n, const char* name,
+                     const T* out) {
+  std::size_t need = 0;
+  TESSERA_RETURN_IF_ERROR(operand_size(x.shape, e, n, name, &need));
+  if (x.data.size() != need) {
     return Status::invalid_argument(
-        std::string(name) + " has " + std::to_string(other) +
-        " elements but the first input has " + std::to_string(n));
+        std::string(name) + " has " + std::to_string(x.data.size()) + " elements but a " +
+        shape_name(x.shape) + " operand of a " + extent_text(e) + " output needs " +
+        std::to_string(need));
+  }
+  TESSERA_RETURN_IF_ERROR(core::check_pointer(x.data.data(), need, name));
+  if (x.shape == Broadcast::kFull) {
+    return core::check_in_place_or_disjoint(x.data.data(), out, n * sizeof(T), name, "out");
+  }
+  // A broadcast operand is read again for later rows: writing over it
+  // would change the inputs of elements not yet computed.
+  if (core::ranges_overlap(x.data.data(), need * sizeof(T), out, n * sizeof(T))) {
+    return Status::invalid_argument(std::string("out overlaps ") + name + ", a " +
+                                    shape_name(x.shape) +
+                                    " (broadcast) operand: it must not overlap out at all");
   }
   return {};
 }
 
-Status binary(const Context& context, std::span<const float> a,
-              std::span<const float> b, std::span<float> out,
-              core::BinaryF32Fn core::ElementwiseKernels::*entry) {
+// Where row r's elements [c0, c0 + len) of one operand come from: a pointer
+// to len elements, or one value.
+template <class T>
+struct RowSource {
+  const T* p = nullptr;  // null: use `s`
+  T s{};
+};
+
+template <class T>
+RowSource<T> row_source(const Operand<T>& x, std::size_t cols, std::size_t r, std::size_t c0) {
+  const T* d = x.data.data();
+  switch (x.shape) {
+    case Broadcast::kFull: return {d + r * cols + c0, T{}};
+    case Broadcast::kRow: return {d + c0, T{}};
+    case Broadcast::kColumn: return {nullptr, d[r]};
+    case Broadcast::kScalar: return {nullptr, d[0]};
+  }
+  return {};
+}
+
+template <class T>
+void segment(const core::ElementwiseOps<T>& k, int op, RowSource<T> a, RowSource<T> b, T* y,
+             std::size_t len) {
+  if (a.p != nullptr && b.p != nullptr) {
+    k.binary[op](a.p, b.p, y, len);
+  } else if (a.p != nullptr) {
+    k.binary_scalar_rhs[op](a.p, b.s, y, len);
+  } else if (b.p != nullptr) {
+    k.binary_scalar_lhs[op](a.s, b.p, y, len);
+  } else {
+    // Both scalar: one value for the segment, computed by the same kernel.
+    k.binary_scalar_rhs[op](&a.s, b.s, y, 1);
+    std::fill(y + 1, y + len, y[0]);
+  }
+}
+
+template <class T>
+Status binary(const Context& context, BinaryOp op, Extent e, Operand<T> a, Operand<T> b,
+              std::span<T> out) {
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
-  const std::size_t n = a.size();
-  TESSERA_RETURN_IF_ERROR(check_lengths(n, b.size(), "b"));
-  TESSERA_RETURN_IF_ERROR(check_lengths(n, out.size(), "out"));
-  TESSERA_RETURN_IF_ERROR(core::check_pointer(a.data(), n, "a"));
-  TESSERA_RETURN_IF_ERROR(core::check_pointer(b.data(), n, "b"));
+  const int index = static_cast<int>(op);
+  if (index < 0 || index >= kBinaryOpCount) {
+    return Status::invalid_argument("op is not a binary operation (" + std::to_string(index) +
+                                    ")");
+  }
+  if (e.cols != 0 && e.rows > std::numeric_limits<std::size_t>::max() / sizeof(T) / e.cols) {
+    return Status::invalid_argument("extent " + extent_text(e) + " is too large");
+  }
+  const std::size_t n = e.rows * e.cols;
+  if (out.size() != n) {
+    return Status::invalid_argument("out has " + std::to_string(out.size()) +
+                                    " elements but the " + extent_text(e) + " output needs " +
+                                    std::to_string(n));
+  }
   TESSERA_RETURN_IF_ERROR(core::check_pointer(out.data(), n, "out"));
-  const std::size_t bytes = n * sizeof(float);
-  TESSERA_RETURN_IF_ERROR(
-      core::check_in_place_or_disjoint(a.data(), out.data(), bytes, "a", "out"));
-  TESSERA_RETURN_IF_ERROR(
-      core::check_in_place_or_disjoint(b.data(), out.data(), bytes, "b", "out"));
+  TESSERA_RETURN_IF_ERROR(check_operand(a, e, n, "a", out.data()));
+  TESSERA_RETURN_IF_ERROR(check_operand(b, e, n, "b", out.data()));
+  if (n == 0) return {};
 
-  const core::BinaryF32Fn fn = state->table->elementwise.*entry;
-  if (fn == nullptr) return Status::internal("kernel table has no entry");
+  const core::ElementwiseOps<T>& k = ops_of<T>(*state->table);
+  if (k.binary[index] == nullptr || k.binary_scalar_rhs[index] == nullptr ||
+      k.binary_scalar_lhs[index] == nullptr) {
+    return Status::internal(std::string("kernel table has no ") + binary_op_name(op));
+  }
+  const std::size_t cols = e.cols;
+  T* y = out.data();
+  core::execute_ranges(
+      state->range_target(), n, kStreamingSchedule, [&](std::size_t begin, std::size_t end) {
+        std::size_t r = begin / cols, c0 = begin % cols, pos = begin;
+        while (pos < end) {
+          const std::size_t len = std::min(cols - c0, end - pos);
+          segment(k, index, row_source(a, cols, r, c0), row_source(b, cols, r, c0), y + pos,
+                  len);
+          pos += len;
+          ++r;
+          c0 = 0;
+        }
+      });
+  return {};
+}
+
+template <class T>
+Status unary(const Context& context, UnaryOp op, std::span<const T> x, std::span<T> out) {
+  const detail::ContextState* state = nullptr;
+  TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
+  const int index = static_cast<int>(op);
+  if (index < 0 || index >= kUnaryOpCount) {
+    return Status::invalid_argument("op is not a unary operation (" + std::to_string(index) +
+                                    ")");
+  }
+  const std::size_t n = x.size();
+  if (out.size() != n) {
+    return Status::invalid_argument("out has " + std::to_string(out.size()) +
+                                    " elements but x has " + std::to_string(n));
+  }
+  TESSERA_RETURN_IF_ERROR(core::check_pointer(x.data(), n, "x"));
+  TESSERA_RETURN_IF_ERROR(core::check_pointer(out.data(), n, "out"));
+  TESSERA_RETURN_IF_ERROR(
+      core::check_in_place_or_disjoint(x.data(), out.data(), n * sizeof(T), "x", "out"));
+  if (n == 0) return {};
+  const core::UnaryFn<T> fn = ops_of<T>(*state->table).unary[index];
+  if (fn == nullptr) return Status::internal(std::string("kernel table has no ") + unary_op_name(op));
   core::execute_ranges(state->range_target(), n, kStreamingSchedule,
                        [&](std::size_t begin, std::size_t end) {
-                         fn(a.data() + begin, b.data() + begin,
-                            out.data() + begin, end - begin);
+                         fn(x.data() + begin, out.data() + begin, end - begin);
                        });
   return {};
 }
 
 }  // namespace
 
-Status try_add(const Context& context, std::span<const float> a,
-               std::span<const float> b, std::span<float> out) {
-  return binary(context, a, b, out, &core::ElementwiseKernels::add_f32);
+const char* binary_op_name(BinaryOp op) noexcept {
+  switch (op) {
+#define TESSERA_NAME_(name, id) \
+  case BinaryOp::id: return #name;
+    TESSERA_ELEMENTWISE_BINARY_OPS(TESSERA_NAME_)
+#undef TESSERA_NAME_
+  }
+  return "?";
 }
 
-Status try_mul(const Context& context, std::span<const float> a,
-               std::span<const float> b, std::span<float> out) {
-  return binary(context, a, b, out, &core::ElementwiseKernels::mul_f32);
+const char* unary_op_name(UnaryOp op) noexcept {
+  switch (op) {
+#define TESSERA_NAME_(name, id) \
+  case UnaryOp::id: return #name;
+    TESSERA_ELEMENTWISE_UNARY_OPS(TESSERA_NAME_)
+#undef TESSERA_NAME_
+  }
+  return "?";
 }
 
-Status try_relu(const Context& context, std::span<const float> x,
-                std::span<float> out) {
-  const detail::ContextState* state = nullptr;
-  TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
-  const std::size_t n = x.size();
-  TESSERA_RETURN_IF_ERROR(check_lengths(n, out.size(), "out"));
-  TESSERA_RETURN_IF_ERROR(core::check_pointer(x.data(), n, "x"));
-  TESSERA_RETURN_IF_ERROR(core::check_pointer(out.data(), n, "out"));
-  TESSERA_RETURN_IF_ERROR(core::check_in_place_or_disjoint(
-      x.data(), out.data(), n * sizeof(float), "x", "out"));
-  const core::UnaryF32Fn fn = state->table->elementwise.relu_f32;
-  core::execute_ranges(state->range_target(), n, kStreamingSchedule,
-                       [&](std::size_t begin, std::size_t end) {
-                         fn(x.data() + begin, out.data() + begin, end - begin);
-                       });
-  return {};
+Status try_binary(const Context& context, BinaryOp op, Extent extent, Operand<float> a,
+                  Operand<float> b, std::span<float> out) {
+  return binary(context, op, extent, a, b, out);
+}
+Status try_binary(const Context& context, BinaryOp op, Extent extent, Operand<double> a,
+                  Operand<double> b, std::span<double> out) {
+  return binary(context, op, extent, a, b, out);
+}
+Status try_unary(const Context& context, UnaryOp op, std::span<const float> x,
+                 std::span<float> out) {
+  return unary(context, op, x, out);
+}
+Status try_unary(const Context& context, UnaryOp op, std::span<const double> x,
+                 std::span<double> out) {
+  return unary(context, op, x, out);
 }
 
 }  // namespace tessera

@@ -33,7 +33,7 @@ constinit const KernelTable kKernelTable = {
     KernelFamily::kOptimized,
     Isa::kAvx2,
     {&platform::CpuFeatures::avx2, &platform::CpuFeatures::fma},
-    elementwise::elementwise_kernels<simd::avx2::F32>(),
+    elementwise::elementwise_kernels<simd::avx2::F32, simd::avx2::F64>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
     blas1::blas1_kernels<simd::avx2::F32, simd::avx2::F64>(),
 };

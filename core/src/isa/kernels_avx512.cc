@@ -38,7 +38,7 @@ constinit const KernelTable kKernelTable = {
     // baseline), so the compiler may use any of them.
     {&platform::CpuFeatures::avx512f, &platform::CpuFeatures::avx512vl,
      &platform::CpuFeatures::avx512bw, &platform::CpuFeatures::avx512dq},
-    elementwise::elementwise_kernels<simd::avx512::F32>(),
+    elementwise::elementwise_kernels<simd::avx512::F32, simd::avx512::F64>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
     blas1::blas1_kernels<simd::avx512::F32, simd::avx512::F64>(),
 };

@@ -32,7 +32,7 @@ constinit const KernelTable kKernelTable = {
     KernelFamily::kOptimized,
     Isa::kNeon,
     {&platform::CpuFeatures::neon},
-    elementwise::elementwise_kernels<simd::neon::F32>(),
+    elementwise::elementwise_kernels<simd::neon::F32, simd::neon::F64>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
     blas1::blas1_kernels<simd::neon::F32, simd::neon::F64>(),
 };

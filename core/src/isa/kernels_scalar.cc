@@ -29,7 +29,7 @@ constinit const KernelTable kKernelTable = {
     KernelFamily::kOptimized,
     Isa::kScalar,
     {},
-    elementwise::elementwise_kernels<simd::scalar::F32>(),
+    elementwise::elementwise_kernels<simd::scalar::F32, simd::scalar::F64>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
     blas1::blas1_kernels<simd::scalar::F32, simd::scalar::F64>(),
 };

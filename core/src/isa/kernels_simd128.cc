@@ -29,7 +29,7 @@ constinit const KernelTable kKernelTable = {
     KernelFamily::kOptimized,
     Isa::kSimd128,
     {&platform::CpuFeatures::simd128},
-    elementwise::elementwise_kernels<simd::simd128::F32>(),
+    elementwise::elementwise_kernels<simd::simd128::F32, simd::simd128::F64>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
     blas1::blas1_kernels<simd::simd128::F32, simd::simd128::F64>(),
 };

@@ -35,7 +35,7 @@ constinit const KernelTable kKernelTable = {
     KernelFamily::kOptimized,
     Isa::kSse2,
     {&platform::CpuFeatures::sse2},
-    elementwise::elementwise_kernels<simd::sse2::F32>(),
+    elementwise::elementwise_kernels<simd::sse2::F32, simd::sse2::F64>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
     blas1::blas1_kernels<simd::sse2::F32, simd::sse2::F64>(),
 };

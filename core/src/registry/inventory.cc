@@ -15,10 +15,22 @@ struct Entry {
 
 // Every operation a table may provide, in inventory order.
 std::vector<Entry> entries_of(const core::KernelTable& t) {
-  return {
-      {"add", "f32", t.elementwise.add_f32 != nullptr},
-      {"mul", "f32", t.elementwise.mul_f32 != nullptr},
-      {"relu", "f32", t.elementwise.relu_f32 != nullptr},
+  std::vector<Entry> entries;
+  // Every elementwise op with every operand form, per dtype (the scalar
+  // and broadcast forms are entries of the same table).
+  const auto add_elementwise = [&](const char* dtype, const auto& ops) {
+    for (int i = 0; i < kBinaryOpCount; ++i) {
+      entries.push_back({binary_op_name(static_cast<BinaryOp>(i)), dtype,
+                         ops.binary[i] != nullptr && ops.binary_scalar_rhs[i] != nullptr &&
+                             ops.binary_scalar_lhs[i] != nullptr});
+    }
+    for (int i = 0; i < kUnaryOpCount; ++i) {
+      entries.push_back({unary_op_name(static_cast<UnaryOp>(i)), dtype, ops.unary[i] != nullptr});
+    }
+  };
+  add_elementwise("f32", t.elementwise.f32);
+  add_elementwise("f64", t.elementwise.f64);
+  entries.insert(entries.end(), {
       {"gemm", "f32", t.gemm.f32 != nullptr || t.gemm.naive_f32 != nullptr},
       {"gemm", "f64", t.gemm.f64 != nullptr || t.gemm.naive_f64 != nullptr},
       {"dot", "f32", t.blas1.f32.dot != nullptr || t.blas1.f32.naive_dot != nullptr},
@@ -27,7 +39,8 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
                           t.blas1.f32.naive_gemv != nullptr},
       {"gemv", "f64", (t.blas1.f64.gemv_rows != nullptr && t.blas1.f64.gemv_cols != nullptr) ||
                           t.blas1.f64.naive_gemv != nullptr},
-  };
+  });
+  return entries;
 }
 
 }  // namespace

@@ -9,19 +9,35 @@
 
 #include "core/src/blas1/blas1_kernel.hpp"
 #include "core/src/gemm/gemm_kernel.hpp"
+#include "tessera/elementwise.hpp"
 #include "tessera/isa.hpp"
 #include "tessera/platform/cpu_features.hpp"
 
 namespace tessera::core {
 
-using BinaryF32Fn = void (*)(const float* a, const float* b, float* y,
-                             std::size_t n);
-using UnaryF32Fn = void (*)(const float* x, float* y, std::size_t n);
+// Elementwise kernel forms, per dtype T, indexed by tessera::BinaryOp /
+// UnaryOp (tessera/elementwise.hpp): y = a ⊙ b (same shape), y = a ⊙ s,
+// y = s ⊙ b, y = f(x). Broadcast shapes are rows of these (the driver).
+template <class T>
+using BinaryFn = void (*)(const T* a, const T* b, T* y, std::size_t n);
+template <class T>
+using BinaryScalarRhsFn = void (*)(const T* a, T s, T* y, std::size_t n);
+template <class T>
+using BinaryScalarLhsFn = void (*)(T s, const T* b, T* y, std::size_t n);
+template <class T>
+using UnaryFn = void (*)(const T* x, T* y, std::size_t n);
+
+template <class T>
+struct ElementwiseOps {
+  BinaryFn<T> binary[kBinaryOpCount] = {};
+  BinaryScalarRhsFn<T> binary_scalar_rhs[kBinaryOpCount] = {};
+  BinaryScalarLhsFn<T> binary_scalar_lhs[kBinaryOpCount] = {};
+  UnaryFn<T> unary[kUnaryOpCount] = {};
+};
 
 struct ElementwiseKernels {
-  BinaryF32Fn add_f32 = nullptr;
-  BinaryF32Fn mul_f32 = nullptr;
-  UnaryF32Fn relu_f32 = nullptr;
+  ElementwiseOps<float> f32;
+  ElementwiseOps<double> f64;
 };
 
 // One CPU feature flag of platform::CpuFeatures (&CpuFeatures::avx2).

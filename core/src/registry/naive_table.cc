@@ -10,7 +10,7 @@ constinit const KernelTable kNaiveKernelTable = {
     KernelFamily::kNaive,
     Isa::kScalar,
     {},
-    {&naive::add_f32, &naive::mul_f32, &naive::relu_f32},
+    naive::elementwise_kernels(),
     {nullptr, nullptr, &naive::gemm_f32, &naive::gemm_f64},
     naive::blas1_kernels(),
 };

@@ -5,6 +5,8 @@
 
 #include <immintrin.h>
 
+#include "core/src/simd/ieee_minmax.hpp"
+
 namespace tessera::simd::avx2 {
 
 struct F32 {
@@ -23,6 +25,20 @@ struct F32 {
     return _mm256_andnot_ps(_mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_LT_OQ),
                             x);
   }
+  static Reg sub(Reg a, Reg b) { return _mm256_sub_ps(a, b); }
+  static Reg div(Reg a, Reg b) { return _mm256_div_ps(a, b); }
+  static Reg sqrt(Reg x) { return _mm256_sqrt_ps(x); }
+  static Reg abs(Reg x) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x); }
+  static Reg neg(Reg x) { return _mm256_xor_ps(_mm256_set1_ps(-0.0f), x); }
+  using Mask = Reg;
+  static Mask lt(Reg a, Reg b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+  static Mask eq(Reg a, Reg b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
+  static Mask is_nan(Reg x) { return _mm256_cmp_ps(x, x, _CMP_UNORD_Q); }
+  static Reg select(Mask m, Reg t, Reg f) { return _mm256_blendv_ps(f, t, m); }
+  static Reg bit_or(Reg a, Reg b) { return _mm256_or_ps(a, b); }
+  static Reg bit_and(Reg a, Reg b) { return _mm256_and_ps(a, b); }
+  static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
+  static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
 };
 
 struct F64 {
@@ -41,6 +57,20 @@ struct F64 {
     return _mm256_andnot_pd(_mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_LT_OQ),
                             x);
   }
+  static Reg sub(Reg a, Reg b) { return _mm256_sub_pd(a, b); }
+  static Reg div(Reg a, Reg b) { return _mm256_div_pd(a, b); }
+  static Reg sqrt(Reg x) { return _mm256_sqrt_pd(x); }
+  static Reg abs(Reg x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
+  static Reg neg(Reg x) { return _mm256_xor_pd(_mm256_set1_pd(-0.0), x); }
+  using Mask = Reg;
+  static Mask lt(Reg a, Reg b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
+  static Mask eq(Reg a, Reg b) { return _mm256_cmp_pd(a, b, _CMP_EQ_OQ); }
+  static Mask is_nan(Reg x) { return _mm256_cmp_pd(x, x, _CMP_UNORD_Q); }
+  static Reg select(Mask m, Reg t, Reg f) { return _mm256_blendv_pd(f, t, m); }
+  static Reg bit_or(Reg a, Reg b) { return _mm256_or_pd(a, b); }
+  static Reg bit_and(Reg a, Reg b) { return _mm256_and_pd(a, b); }
+  static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
+  static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
 };
 
 }  // namespace tessera::simd::avx2

@@ -3,6 +3,8 @@
 
 #include <immintrin.h>
 
+#include "core/src/simd/ieee_minmax.hpp"
+
 namespace tessera::simd::avx512 {
 
 struct F32 {
@@ -22,6 +24,23 @@ struct F32 {
         _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ);
     return _mm512_mask_mov_ps(x, negative, _mm512_setzero_ps());
   }
+  static Reg sub(Reg a, Reg b) { return _mm512_sub_ps(a, b); }
+  static Reg div(Reg a, Reg b) { return _mm512_div_ps(a, b); }
+  // The masked form with x as pass-through: the plain intrinsic's
+  // _mm512_undefined_ps() trips GCC 12's -Wmaybe-uninitialized.
+  static Reg sqrt(Reg x) { return _mm512_mask_sqrt_ps(x, static_cast<__mmask16>(-1), x); }
+  // andnot / xor on floats are AVX512DQ, which this level is compiled with.
+  static Reg abs(Reg x) { return _mm512_andnot_ps(_mm512_set1_ps(-0.0f), x); }
+  static Reg neg(Reg x) { return _mm512_xor_ps(_mm512_set1_ps(-0.0f), x); }
+  using Mask = __mmask16;
+  static Mask lt(Reg a, Reg b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
+  static Mask eq(Reg a, Reg b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
+  static Mask is_nan(Reg x) { return _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q); }
+  static Reg select(Mask m, Reg t, Reg f) { return _mm512_mask_blend_ps(m, f, t); }
+  static Reg bit_or(Reg a, Reg b) { return _mm512_or_ps(a, b); }
+  static Reg bit_and(Reg a, Reg b) { return _mm512_and_ps(a, b); }
+  static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
+  static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
 };
 
 struct F64 {
@@ -41,6 +60,23 @@ struct F64 {
         _mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_LT_OQ);
     return _mm512_mask_mov_pd(x, negative, _mm512_setzero_pd());
   }
+  static Reg sub(Reg a, Reg b) { return _mm512_sub_pd(a, b); }
+  static Reg div(Reg a, Reg b) { return _mm512_div_pd(a, b); }
+  // The masked form with x as pass-through: the plain intrinsic's
+  // _mm512_undefined_pd() trips GCC 12's -Wmaybe-uninitialized.
+  static Reg sqrt(Reg x) { return _mm512_mask_sqrt_pd(x, static_cast<__mmask8>(-1), x); }
+  // andnot / xor on floats are AVX512DQ, which this level is compiled with.
+  static Reg abs(Reg x) { return _mm512_andnot_pd(_mm512_set1_pd(-0.0), x); }
+  static Reg neg(Reg x) { return _mm512_xor_pd(_mm512_set1_pd(-0.0), x); }
+  using Mask = __mmask8;
+  static Mask lt(Reg a, Reg b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
+  static Mask eq(Reg a, Reg b) { return _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ); }
+  static Mask is_nan(Reg x) { return _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q); }
+  static Reg select(Mask m, Reg t, Reg f) { return _mm512_mask_blend_pd(m, f, t); }
+  static Reg bit_or(Reg a, Reg b) { return _mm512_or_pd(a, b); }
+  static Reg bit_and(Reg a, Reg b) { return _mm512_and_pd(a, b); }
+  static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
+  static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
 };
 
 }  // namespace tessera::simd::avx512

@@ -3,6 +3,8 @@
 
 #include <arm_neon.h>
 
+#include "core/src/simd/ieee_minmax.hpp"
+
 namespace tessera::simd::neon {
 
 struct F32 {
@@ -21,6 +23,27 @@ struct F32 {
   static Reg relu(Reg x) {
     return vbslq_f32(vcltq_f32(x, vdupq_n_f32(0.0f)), vdupq_n_f32(0.0f), x);
   }
+  static Reg sub(Reg a, Reg b) { return vsubq_f32(a, b); }
+  static Reg div(Reg a, Reg b) { return vdivq_f32(a, b); }
+  static Reg sqrt(Reg x) { return vsqrtq_f32(x); }
+  // FABS / FNEG are sign-bit operations, NaN included.
+  static Reg abs(Reg x) { return vabsq_f32(x); }
+  static Reg neg(Reg x) { return vnegq_f32(x); }
+  using Mask = uint32x4_t;
+  static Mask lt(Reg a, Reg b) { return vcltq_f32(a, b); }
+  static Mask eq(Reg a, Reg b) { return vceqq_f32(a, b); }
+  static Mask is_nan(Reg x) {
+    return vmvnq_u32(vceqq_f32(x, x));
+  }
+  static Reg select(Mask m, Reg t, Reg f) { return vbslq_f32(m, t, f); }
+  static Reg bit_or(Reg a, Reg b) {
+    return vreinterpretq_f32_u32(vorrq_u32(vreinterpretq_u32_f32(a), vreinterpretq_u32_f32(b)));
+  }
+  static Reg bit_and(Reg a, Reg b) {
+    return vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(a), vreinterpretq_u32_f32(b)));
+  }
+  static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
+  static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
 };
 
 struct F64 {
@@ -38,6 +61,27 @@ struct F64 {
   static Reg relu(Reg x) {
     return vbslq_f64(vcltq_f64(x, vdupq_n_f64(0.0)), vdupq_n_f64(0.0), x);
   }
+  static Reg sub(Reg a, Reg b) { return vsubq_f64(a, b); }
+  static Reg div(Reg a, Reg b) { return vdivq_f64(a, b); }
+  static Reg sqrt(Reg x) { return vsqrtq_f64(x); }
+  // FABS / FNEG are sign-bit operations, NaN included.
+  static Reg abs(Reg x) { return vabsq_f64(x); }
+  static Reg neg(Reg x) { return vnegq_f64(x); }
+  using Mask = uint64x2_t;
+  static Mask lt(Reg a, Reg b) { return vcltq_f64(a, b); }
+  static Mask eq(Reg a, Reg b) { return vceqq_f64(a, b); }
+  static Mask is_nan(Reg x) {
+    return vreinterpretq_u64_u32(vmvnq_u32(vreinterpretq_u32_u64(vceqq_f64(x, x))));
+  }
+  static Reg select(Mask m, Reg t, Reg f) { return vbslq_f64(m, t, f); }
+  static Reg bit_or(Reg a, Reg b) {
+    return vreinterpretq_f64_u64(vorrq_u64(vreinterpretq_u64_f64(a), vreinterpretq_u64_f64(b)));
+  }
+  static Reg bit_and(Reg a, Reg b) {
+    return vreinterpretq_f64_u64(vandq_u64(vreinterpretq_u64_f64(a), vreinterpretq_u64_f64(b)));
+  }
+  static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
+  static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
 };
 
 }  // namespace tessera::simd::neon

@@ -3,6 +3,7 @@
 // -ffp-contract=off like every kernel file, so a*b+c stays two roundings.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -24,23 +25,59 @@ struct Vec {
   static Reg mul(Reg a, Reg b) { return a * b; }
   // a*b + c with two roundings (never fused): see -ffp-contract=off.
   static Reg mul_add(Reg a, Reg b, Reg c) { return a * b + c; }
+  static Reg sub(Reg a, Reg b) { return a - b; }
+  static Reg div(Reg a, Reg b) { return a / b; }
+  static Reg sqrt(Reg x) { return std::sqrt(x); }
+
+  // Everything below decides on the bits alone, with integer operations: a
+  // float compare-and-select here gets folded by LLVM 14's wasm backend into
+  // f32.max / f32.min (seen with Debian's emscripten 3.1.6 for relu, even
+  // through a bit cast), which map -0 and NaN differently.
+  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  using SignedBits = std::make_signed_t<Bits>;
+  static constexpr Bits kSign = Bits(1) << (8 * sizeof(T) - 1);
+  static constexpr Bits kInf =
+      sizeof(T) == 4 ? Bits(0x7F800000u) : Bits(0x7FF0000000000000ull);
+  static Bits bits_of(T x) {
+    Bits b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+  }
+  static T from_bits(Bits b) {
+    T x;
+    std::memcpy(&x, &b, sizeof x);
+    return x;
+  }
+  static bool nan_bits(Bits b) { return (b & ~kSign) > kInf; }
+  // A signed integer with the order of the (non-NaN) values, -0 < +0:
+  // negative values have their magnitude bits flipped.
+  static SignedBits order_key(Bits b) {
+    const Bits flip = (b & kSign) != 0 ? ~kSign : Bits(0);
+    return static_cast<SignedBits>(b ^ flip);
+  }
+
+  static Reg abs(Reg x) { return from_bits(bits_of(x) & ~kSign); }
+  static Reg neg(Reg x) { return from_bits(bits_of(x) ^ kSign); }
+  // IEEE 754-2019 minimum / maximum, as core/src/simd/ieee_minmax.hpp.
+  static Reg min(Reg a, Reg b) {
+    const Bits x = bits_of(a), y = bits_of(b);
+    if (nan_bits(x)) return a;
+    if (nan_bits(y)) return b;
+    return from_bits(order_key(y) < order_key(x) ? y : x);
+  }
+  static Reg max(Reg a, Reg b) {
+    const Bits x = bits_of(a), y = bits_of(b);
+    if (nan_bits(x)) return a;
+    if (nan_bits(y)) return b;
+    return from_bits(order_key(x) < order_key(y) ? y : x);
+  }
   // x < 0 ? 0 : x — NaN and -0 pass through unchanged, as in the naive family.
-  // Decided on the bits alone: x is "< 0" when its sign is set and it is
-  // neither a zero nor a NaN. A float compare-and-select here gets folded by
-  // LLVM 14's wasm backend into f32.max, which maps -0 to +0 (seen with
-  // Debian's emscripten 3.1.6), even through a bit cast.
+  // x is "< 0" when its sign is set and it is neither a zero nor a NaN.
   static Reg relu(Reg x) {
-    using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-    constexpr Bits kSign = Bits(1) << (8 * sizeof(T) - 1);
-    constexpr Bits kInf = sizeof(T) == 4 ? Bits(0x7F800000u) : Bits(0x7FF0000000000000ull);
-    Bits bits;
-    std::memcpy(&bits, &x, sizeof bits);
+    const Bits bits = bits_of(x);
     const Bits magnitude = bits & ~kSign;
     const bool negative = (bits & kSign) != 0 && magnitude != 0 && magnitude <= kInf;
-    const Bits kept = negative ? Bits(0) : bits;
-    T y;
-    std::memcpy(&y, &kept, sizeof y);
-    return y;
+    return from_bits(negative ? Bits(0) : bits);
   }
 };
 

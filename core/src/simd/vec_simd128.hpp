@@ -6,6 +6,8 @@
 
 #include <wasm_simd128.h>
 
+#include "core/src/simd/ieee_minmax.hpp"
+
 namespace tessera::simd::simd128 {
 
 struct F32 {
@@ -25,6 +27,21 @@ struct F32 {
   static Reg relu(Reg x) {
     return wasm_v128_andnot(x, wasm_f32x4_lt(x, wasm_f32x4_splat(0.0f)));
   }
+  static Reg sub(Reg a, Reg b) { return wasm_f32x4_sub(a, b); }
+  static Reg div(Reg a, Reg b) { return wasm_f32x4_div(a, b); }
+  static Reg sqrt(Reg x) { return wasm_f32x4_sqrt(x); }
+  // f32x4.abs / neg are sign-bit operations (no NaN canonicalisation).
+  static Reg abs(Reg x) { return wasm_f32x4_abs(x); }
+  static Reg neg(Reg x) { return wasm_f32x4_neg(x); }
+  using Mask = v128_t;
+  static Mask lt(Reg a, Reg b) { return wasm_f32x4_lt(a, b); }
+  static Mask eq(Reg a, Reg b) { return wasm_f32x4_eq(a, b); }
+  static Mask is_nan(Reg x) { return wasm_f32x4_ne(x, x); }
+  static Reg select(Mask m, Reg t, Reg f) { return wasm_v128_bitselect(t, f, m); }
+  static Reg bit_or(Reg a, Reg b) { return wasm_v128_or(a, b); }
+  static Reg bit_and(Reg a, Reg b) { return wasm_v128_and(a, b); }
+  static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
+  static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
 };
 
 struct F64 {
@@ -44,6 +61,21 @@ struct F64 {
   static Reg relu(Reg x) {
     return wasm_v128_andnot(x, wasm_f64x2_lt(x, wasm_f64x2_splat(0.0)));
   }
+  static Reg sub(Reg a, Reg b) { return wasm_f64x2_sub(a, b); }
+  static Reg div(Reg a, Reg b) { return wasm_f64x2_div(a, b); }
+  static Reg sqrt(Reg x) { return wasm_f64x2_sqrt(x); }
+  // f32x4.abs / neg are sign-bit operations (no NaN canonicalisation).
+  static Reg abs(Reg x) { return wasm_f64x2_abs(x); }
+  static Reg neg(Reg x) { return wasm_f64x2_neg(x); }
+  using Mask = v128_t;
+  static Mask lt(Reg a, Reg b) { return wasm_f64x2_lt(a, b); }
+  static Mask eq(Reg a, Reg b) { return wasm_f64x2_eq(a, b); }
+  static Mask is_nan(Reg x) { return wasm_f64x2_ne(x, x); }
+  static Reg select(Mask m, Reg t, Reg f) { return wasm_v128_bitselect(t, f, m); }
+  static Reg bit_or(Reg a, Reg b) { return wasm_v128_or(a, b); }
+  static Reg bit_and(Reg a, Reg b) { return wasm_v128_and(a, b); }
+  static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
+  static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
 };
 
 }  // namespace tessera::simd::simd128

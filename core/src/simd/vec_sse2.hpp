@@ -6,6 +6,8 @@
 
 #include <emmintrin.h>
 
+#include "core/src/simd/ieee_minmax.hpp"
+
 namespace tessera::simd::sse2 {
 
 struct F32 {
@@ -26,6 +28,24 @@ struct F32 {
   static Reg relu(Reg x) {
     return _mm_andnot_ps(_mm_cmplt_ps(x, _mm_setzero_ps()), x);
   }
+  // Elementwise set: IEEE division and square root (correctly rounded);
+  // abs / neg touch only the sign bit.
+  static Reg sub(Reg a, Reg b) { return _mm_sub_ps(a, b); }
+  static Reg div(Reg a, Reg b) { return _mm_div_ps(a, b); }
+  static Reg sqrt(Reg x) { return _mm_sqrt_ps(x); }
+  static Reg abs(Reg x) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), x); }
+  static Reg neg(Reg x) { return _mm_xor_ps(_mm_set1_ps(-0.0f), x); }
+  using Mask = Reg;
+  static Mask lt(Reg a, Reg b) { return _mm_cmplt_ps(a, b); }
+  static Mask eq(Reg a, Reg b) { return _mm_cmpeq_ps(a, b); }
+  static Mask is_nan(Reg x) { return _mm_cmpunord_ps(x, x); }
+  static Reg select(Mask m, Reg t, Reg f) {
+    return _mm_or_ps(_mm_and_ps(m, t), _mm_andnot_ps(m, f));
+  }
+  static Reg bit_or(Reg a, Reg b) { return _mm_or_ps(a, b); }
+  static Reg bit_and(Reg a, Reg b) { return _mm_and_ps(a, b); }
+  static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
+  static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
 };
 
 struct F64 {
@@ -45,6 +65,24 @@ struct F64 {
   static Reg relu(Reg x) {
     return _mm_andnot_pd(_mm_cmplt_pd(x, _mm_setzero_pd()), x);
   }
+  // Elementwise set: IEEE division and square root (correctly rounded);
+  // abs / neg touch only the sign bit.
+  static Reg sub(Reg a, Reg b) { return _mm_sub_pd(a, b); }
+  static Reg div(Reg a, Reg b) { return _mm_div_pd(a, b); }
+  static Reg sqrt(Reg x) { return _mm_sqrt_pd(x); }
+  static Reg abs(Reg x) { return _mm_andnot_pd(_mm_set1_pd(-0.0), x); }
+  static Reg neg(Reg x) { return _mm_xor_pd(_mm_set1_pd(-0.0), x); }
+  using Mask = Reg;
+  static Mask lt(Reg a, Reg b) { return _mm_cmplt_pd(a, b); }
+  static Mask eq(Reg a, Reg b) { return _mm_cmpeq_pd(a, b); }
+  static Mask is_nan(Reg x) { return _mm_cmpunord_pd(x, x); }
+  static Reg select(Mask m, Reg t, Reg f) {
+    return _mm_or_pd(_mm_and_pd(m, t), _mm_andnot_pd(m, f));
+  }
+  static Reg bit_or(Reg a, Reg b) { return _mm_or_pd(a, b); }
+  static Reg bit_and(Reg a, Reg b) { return _mm_and_pd(a, b); }
+  static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
+  static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
 };
 
 }  // namespace tessera::simd::sse2

@@ -119,6 +119,52 @@ test('add, mul and relu are exact (one IEEE operation per element), in place too
   }
 });
 
+// The tests' own definitions (JavaScript doubles, rounded once to f32 with
+// Math.fround: exact for + - * / sqrt); min / max as np.minimum / maximum.
+const jsMinimum = (x, y) => (Number.isNaN(x) || Number.isNaN(y) ? NaN
+  : x === y ? (Object.is(x, -0) || Object.is(y, -0) ? -0 : x) : Math.min(x, y));
+const jsMaximum = (x, y) => (Number.isNaN(x) || Number.isNaN(y) ? NaN
+  : x === y ? (Object.is(x, 0) || Object.is(y, 0) ? 0 : x) : Math.max(x, y));
+const binaryRefs = {
+  add: (x, y) => x + y, sub: (x, y) => x - y, mul: (x, y) => x * y, div: (x, y) => x / y,
+  min: jsMinimum, max: jsMaximum,
+};
+const unaryRefs = { abs: Math.abs, neg: (x) => -x, sqrt: Math.sqrt, relu: (x) => (x < 0 ? 0 : x) };
+
+test('every elementwise kernel, f32 and f64, matches its definition bit for bit (specials included)', async () => {
+  const t = await load({ threads: 2 });
+  try {
+    for (const [Type, round] of [[Float32Array, Math.fround], [Float64Array, (x) => x]]) {
+      for (const n of [0, 1, 7, 65, 16411]) {
+        const a = seeded(Type, n, n, 1), b = seeded(Type, n, n, 2);
+        const specials = [-0, 0, NaN, Infinity, -Infinity, 1e-45, -5e-324, 1, -1];
+        for (let i = 0; i < n; i += 5) a[i] = specials[(i / 5) % specials.length];
+        for (let i = 0; i < n; i += 7) b[i] = specials[(i / 7) % specials.length];
+        const same = (x, y) => (Number.isNaN(x) ? Number.isNaN(y) : Object.is(x, y));
+        for (const [op, ref] of Object.entries(binaryRefs)) {
+          const out = await t[op](a, b);
+          assert.ok(out instanceof Type, `${op} returns ${Type.name}`);
+          for (let i = 0; i < n; ++i) {
+            const want = round(ref(a[i], b[i]));
+            assert.ok(same(want, out[i]), `${op} ${Type.name} [${i}]: ${a[i]}, ${b[i]} -> ${out[i]}, want ${want}`);
+          }
+        }
+        for (const [op, ref] of Object.entries(unaryRefs)) {
+          const out = t[`${op}Sync`](a);
+          assert.ok(out instanceof Type, `${op} returns ${Type.name}`);
+          for (let i = 0; i < n; ++i) {
+            const want = round(ref(a[i]));
+            assert.ok(same(want, out[i]), `${op} ${Type.name} [${i}]: ${a[i]} -> ${out[i]}, want ${want}`);
+          }
+        }
+      }
+    }
+    await assert.rejects(t.sub(new Float32Array(2), new Float64Array(2)), TesseraError);
+  } finally {
+    await t.dispose();
+  }
+});
+
 test('worker mode (worker_threads in Node): the same results, tensors in shared memory without copies', async () => {
   const t = await load({ threads: 2, mode: 'worker' });
   try {

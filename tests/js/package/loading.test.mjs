@@ -112,7 +112,8 @@ test('bad kernel inputs are errors naming the argument, and nothing is written',
     await rejectsWith(t.add(a, 5), 'invalid-argument', /b must be a Float32Array/);
     await rejectsWith(t.add(a, b, new Float64Array(12)), 'invalid-argument', /out must be f32/);
     await rejectsWith(t.relu(a, a.subarray(2, 14)), 'invalid-argument', /elements|overlap/);
-    await rejectsWith(t.add(new Float64Array(3), new Float64Array(3)), 'invalid-argument', /no f64 kernel/);
+    await rejectsWith(t.add(new Float64Array(3), new Float32Array(3)), 'invalid-argument', /a is f64 but b is f32/);
+    await rejectsWith(t.sqrt(new Float64Array(3), new Float32Array(3)), 'invalid-argument', /out must be f64/);
     assert.throws(() => t.alloc(Int32Array, 4), (e) => e.code === 'invalid-argument');
     assert.throws(() => t.alloc(Float32Array, -1), (e) => e.code === 'invalid-argument');
   } finally {
@@ -167,6 +168,9 @@ test('tensors stay valid when the heap grows; out-of-memory leaves the instance 
   const threaded = await load({ threads: 2 });  // fixed heap: the same rule
   try {
     assert.throws(() => threaded.alloc(Float32Array, 2 ** 29), (e) => e.code === 'out-of-memory');
+    // More than the fixed heap but within the 32-bit address space: malloc
+    // itself must fail (not abort the module).
+    assert.throws(() => threaded.alloc(Float32Array, 80 << 20), (e) => e.code === 'out-of-memory');
     assert.deepEqual(Array.from(await threaded.add(Float32Array.of(1), Float32Array.of(2))), [3]);
   } finally {
     await threaded.dispose();

@@ -157,6 +157,13 @@ export async function kernels(t: Tessera): Promise<void> {
   expectType<Float32Array>()(await t.mul(ta, ta));
   expectType<Float32Array>()(await t.relu(a32));
   expectType<Tensor<Float32Array>>()(await t.relu(ta, ta));
+  // The rest of the set, and f64: the result has the operands' type.
+  expectType<Float32Array>()(await t.div(a32, b32));
+  expectType<Float64Array>()(await t.add(a64, b64));
+  expectType<Float64Array>()(await t.max(a64, b64));
+  expectType<Tensor<Float64Array>>()(await t.sub(td, td, td));
+  expectType<Float64Array>()(await t.sqrt(a64));
+  expectType<Tensor<Float64Array>>()(await t.neg(td, td));
 
   expectType<Counters>()(await t.counters());
   const c = await t.counters();
@@ -174,10 +181,10 @@ export async function kernels(t: Tessera): Promise<void> {
   await t.gemm({ m: 1, n: 1, k: 1, a: new Int32Array(1), b: new Int32Array(1) });
   // @ts-expect-error a plain array is not an operand
   await t.add([1, 2], [3, 4]);
-  // @ts-expect-error add has no f64 kernel
-  await t.add(a64, b64);
-  // @ts-expect-error relu has no f64 kernel
-  await t.relu(td);
+  // @ts-expect-error a and b must share the element type
+  await t.add(a32, b64);
+  // @ts-expect-error out must have the operand's element type
+  await t.abs(a64, a32);
   // @ts-expect-error a and b must share the element type
   await t.gemm({ m: 1, n: 1, k: 1, a: a32, b: b64 });
   // @ts-expect-error c must have the operands' element type

@@ -329,22 +329,87 @@ export interface Tessera {
   /** General matrix multiply, f64 (see {@link GemmArgs}). @returns `c`, or a new Float64Array. */
   gemm<C extends Operand64 = Float64Array>(args: GemmArgs<Float64Array, C>): Promise<C>;
   /**
-   * out[i] = a[i] + b[i] (f32). `out` may be the very same array or tensor
-   * as `a` or `b`; any other overlap is an error.
-   * @returns `out`, or a new Float32Array.
+   * out[i] = a[i] + b[i], f32 or f64 (a, b and out share the type). Same bits on
+   * every target. `out` may be the very same array or tensor as `a` or `b`;
+   * any other overlap is an error.
+   * @returns `out`, or a new array of the operands' type.
    */
   add<O extends Operand32 = Float32Array>(a: Operand32, b: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.add} (f64). */
+  add<O extends Operand64 = Float64Array>(a: Operand64, b: Operand64, out?: O): Promise<O>;
   /**
-   * out[i] = a[i] * b[i] (f32). `out` may be the very same array or tensor
-   * as `a` or `b`; any other overlap is an error.
-   * @returns `out`, or a new Float32Array.
+   * out[i] = a[i] - b[i], f32 or f64 (a, b and out share the type). Same bits on
+   * every target. `out` may be the very same array or tensor as `a` or `b`;
+   * any other overlap is an error.
+   * @returns `out`, or a new array of the operands' type.
+   */
+  sub<O extends Operand32 = Float32Array>(a: Operand32, b: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.sub} (f64). */
+  sub<O extends Operand64 = Float64Array>(a: Operand64, b: Operand64, out?: O): Promise<O>;
+  /**
+   * out[i] = a[i] * b[i], f32 or f64 (a, b and out share the type). Same bits on
+   * every target. `out` may be the very same array or tensor as `a` or `b`;
+   * any other overlap is an error.
+   * @returns `out`, or a new array of the operands' type.
    */
   mul<O extends Operand32 = Float32Array>(a: Operand32, b: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.mul} (f64). */
+  mul<O extends Operand64 = Float64Array>(a: Operand64, b: Operand64, out?: O): Promise<O>;
   /**
-   * out[i] = x[i] < 0 ? 0 : x[i] (f32). `out` may be the very same array or tensor as `x`.
-   * @returns `out`, or a new Float32Array.
+   * out[i] = a[i] / b[i] (IEEE division, correctly rounded), f32 or f64 (a, b and out share the type). Same bits on
+   * every target. `out` may be the very same array or tensor as `a` or `b`;
+   * any other overlap is an error.
+   * @returns `out`, or a new array of the operands' type.
+   */
+  div<O extends Operand32 = Float32Array>(a: Operand32, b: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.div} (f64). */
+  div<O extends Operand64 = Float64Array>(a: Operand64, b: Operand64, out?: O): Promise<O>;
+  /**
+   * out[i] = minimum(a[i], b[i]) as NumPy's np.minimum: a NaN operand propagates, -0 < +0, f32 or f64 (a, b and out share the type). Same bits on
+   * every target. `out` may be the very same array or tensor as `a` or `b`;
+   * any other overlap is an error.
+   * @returns `out`, or a new array of the operands' type.
+   */
+  min<O extends Operand32 = Float32Array>(a: Operand32, b: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.min} (f64). */
+  min<O extends Operand64 = Float64Array>(a: Operand64, b: Operand64, out?: O): Promise<O>;
+  /**
+   * out[i] = maximum(a[i], b[i]) as NumPy's np.maximum: a NaN operand propagates, -0 < +0, f32 or f64 (a, b and out share the type). Same bits on
+   * every target. `out` may be the very same array or tensor as `a` or `b`;
+   * any other overlap is an error.
+   * @returns `out`, or a new array of the operands' type.
+   */
+  max<O extends Operand32 = Float32Array>(a: Operand32, b: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.max} (f64). */
+  max<O extends Operand64 = Float64Array>(a: Operand64, b: Operand64, out?: O): Promise<O>;
+  /**
+   * out[i] = |x[i]| (clears the sign bit), f32 or f64. `out` may be the very same array or tensor as `x`.
+   * @returns `out`, or a new array of the operand's type.
+   */
+  abs<O extends Operand32 = Float32Array>(x: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.abs} (f64). */
+  abs<O extends Operand64 = Float64Array>(x: Operand64, out?: O): Promise<O>;
+  /**
+   * out[i] = -x[i] (flips the sign bit), f32 or f64. `out` may be the very same array or tensor as `x`.
+   * @returns `out`, or a new array of the operand's type.
+   */
+  neg<O extends Operand32 = Float32Array>(x: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.neg} (f64). */
+  neg<O extends Operand64 = Float64Array>(x: Operand64, out?: O): Promise<O>;
+  /**
+   * out[i] = sqrt(x[i]), correctly rounded, f32 or f64. `out` may be the very same array or tensor as `x`.
+   * @returns `out`, or a new array of the operand's type.
+   */
+  sqrt<O extends Operand32 = Float32Array>(x: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.sqrt} (f64). */
+  sqrt<O extends Operand64 = Float64Array>(x: Operand64, out?: O): Promise<O>;
+  /**
+   * out[i] = x[i] < 0 ? 0 : x[i] (NaN and -0 pass through), f32 or f64. `out` may be the very same array or tensor as `x`.
+   * @returns `out`, or a new array of the operand's type.
    */
   relu<O extends Operand32 = Float32Array>(x: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.relu} (f64). */
+  relu<O extends Operand64 = Float64Array>(x: Operand64, out?: O): Promise<O>;
 
   /**
    * A tensor of `length` elements in the wasm heap (contents unspecified).
@@ -380,10 +445,44 @@ export interface InlineTessera extends Tessera {
   gemmSync<C extends Operand64 = Float64Array>(args: GemmArgs<Float64Array, C>): C;
   /** {@link Tessera.add}, blocking. @throws {TesseraError} */
   addSync<O extends Operand32 = Float32Array>(a: Operand32, b: Operand32, out?: O): O;
+  /** {@link Tessera.add} (f64), blocking. @throws {TesseraError} */
+  addSync<O extends Operand64 = Float64Array>(a: Operand64, b: Operand64, out?: O): O;
+  /** {@link Tessera.sub}, blocking. @throws {TesseraError} */
+  subSync<O extends Operand32 = Float32Array>(a: Operand32, b: Operand32, out?: O): O;
+  /** {@link Tessera.sub} (f64), blocking. @throws {TesseraError} */
+  subSync<O extends Operand64 = Float64Array>(a: Operand64, b: Operand64, out?: O): O;
   /** {@link Tessera.mul}, blocking. @throws {TesseraError} */
   mulSync<O extends Operand32 = Float32Array>(a: Operand32, b: Operand32, out?: O): O;
+  /** {@link Tessera.mul} (f64), blocking. @throws {TesseraError} */
+  mulSync<O extends Operand64 = Float64Array>(a: Operand64, b: Operand64, out?: O): O;
+  /** {@link Tessera.div}, blocking. @throws {TesseraError} */
+  divSync<O extends Operand32 = Float32Array>(a: Operand32, b: Operand32, out?: O): O;
+  /** {@link Tessera.div} (f64), blocking. @throws {TesseraError} */
+  divSync<O extends Operand64 = Float64Array>(a: Operand64, b: Operand64, out?: O): O;
+  /** {@link Tessera.min}, blocking. @throws {TesseraError} */
+  minSync<O extends Operand32 = Float32Array>(a: Operand32, b: Operand32, out?: O): O;
+  /** {@link Tessera.min} (f64), blocking. @throws {TesseraError} */
+  minSync<O extends Operand64 = Float64Array>(a: Operand64, b: Operand64, out?: O): O;
+  /** {@link Tessera.max}, blocking. @throws {TesseraError} */
+  maxSync<O extends Operand32 = Float32Array>(a: Operand32, b: Operand32, out?: O): O;
+  /** {@link Tessera.max} (f64), blocking. @throws {TesseraError} */
+  maxSync<O extends Operand64 = Float64Array>(a: Operand64, b: Operand64, out?: O): O;
+  /** {@link Tessera.abs}, blocking. @throws {TesseraError} */
+  absSync<O extends Operand32 = Float32Array>(x: Operand32, out?: O): O;
+  /** {@link Tessera.abs} (f64), blocking. @throws {TesseraError} */
+  absSync<O extends Operand64 = Float64Array>(x: Operand64, out?: O): O;
+  /** {@link Tessera.neg}, blocking. @throws {TesseraError} */
+  negSync<O extends Operand32 = Float32Array>(x: Operand32, out?: O): O;
+  /** {@link Tessera.neg} (f64), blocking. @throws {TesseraError} */
+  negSync<O extends Operand64 = Float64Array>(x: Operand64, out?: O): O;
+  /** {@link Tessera.sqrt}, blocking. @throws {TesseraError} */
+  sqrtSync<O extends Operand32 = Float32Array>(x: Operand32, out?: O): O;
+  /** {@link Tessera.sqrt} (f64), blocking. @throws {TesseraError} */
+  sqrtSync<O extends Operand64 = Float64Array>(x: Operand64, out?: O): O;
   /** {@link Tessera.relu}, blocking. @throws {TesseraError} */
   reluSync<O extends Operand32 = Float32Array>(x: Operand32, out?: O): O;
+  /** {@link Tessera.relu} (f64), blocking. @throws {TesseraError} */
+  reluSync<O extends Operand64 = Float64Array>(x: Operand64, out?: O): O;
 
   /** {@link Tessera.alloc}. @throws {TesseraError} `'invalid-argument'`, `'out-of-memory'`, `'disposed'`. */
   alloc(Type: Float32ArrayConstructor, length: number): Tensor<Float32Array>;

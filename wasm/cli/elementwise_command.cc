@@ -1,0 +1,207 @@
+// tessera-cli elementwise OP N [--dtype f32|f64] [--isa L] [--reps R]
+//                              [--check] [--hash] [--seed S]
+//
+// Runs one elementwise op (add sub mul div min max; abs neg sqrt relu) over
+// N seeded elements (elementwise_problem.hpp: the operands the pinned
+// cross-target test uses; sqrt gets |a| and div's divisor has no zeros, so
+// no arithmetic NaN, whose bits vary by CPU, enters the output), and prints
+// the median time of the repetitions. --check compares the output with the
+// naive family bit for bit (every op is exactly rounded; exit 1 on a
+// mismatch); --hash prints FNV-1a 64 of the output bits, the same on every
+// ISA level and target.
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "elementwise_problem.hpp"
+#include "tessera/tessera.hpp"
+
+namespace tessera::cli {
+namespace {
+
+struct Options {
+  bool binary = true;
+  BinaryOp binary_op = BinaryOp::kAdd;
+  UnaryOp unary_op = UnaryOp::kAbs;
+  std::size_t n = 0;
+  Dtype dtype = Dtype::kF32;
+  const char* isa = nullptr;
+  int reps = 5;
+  bool check = false;
+  bool hash = false;
+  std::uint64_t seed = 1;
+};
+
+// A non-negative decimal integer no larger than `max`.
+bool parse_count(const std::string& text, std::uint64_t max, std::uint64_t* out) {
+  if (text.empty() || text.size() > 19) return false;
+  std::uint64_t value = 0;
+  for (char ch : text) {
+    if (ch < '0' || ch > '9') return false;
+    value = value * 10 + static_cast<std::uint64_t>(ch - '0');
+  }
+  if (value > max) return false;
+  *out = value;
+  return true;
+}
+
+std::string op_names() {
+  std::string text;
+  for (int i = 0; i < kBinaryOpCount; ++i) text += std::string(i ? ", " : "") + binary_op_name(static_cast<BinaryOp>(i));
+  for (int i = 0; i < kUnaryOpCount; ++i) text += std::string(", ") + unary_op_name(static_cast<UnaryOp>(i));
+  return text;
+}
+
+bool parse_op(const std::string& name, Options* o) {
+  for (int i = 0; i < kBinaryOpCount; ++i) {
+    if (name == binary_op_name(static_cast<BinaryOp>(i))) {
+      o->binary = true;
+      o->binary_op = static_cast<BinaryOp>(i);
+      return true;
+    }
+  }
+  for (int i = 0; i < kUnaryOpCount; ++i) {
+    if (name == unary_op_name(static_cast<UnaryOp>(i))) {
+      o->binary = false;
+      o->unary_op = static_cast<UnaryOp>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+int parse(const Args& args, Options* o) {
+  std::vector<std::string> positional;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const bool has_value = i + 1 < args.size();
+    const std::string v = has_value ? args[i + 1] : std::string();
+    std::uint64_t x = 0;
+    if (a == "--dtype") {
+      if (v != "f32" && v != "f64") {
+        return usage_error("elementwise: --dtype must be f32 or f64 (got '" + v + "')");
+      }
+      o->dtype = v == "f32" ? Dtype::kF32 : Dtype::kF64;
+      ++i;
+    } else if (a == "--isa") {
+      Isa isa;
+      if (!parse_isa(v, &isa)) return usage_error("elementwise: --isa '" + v + "' is not a level");
+      o->isa = isa_name(isa);
+      ++i;
+    } else if (a == "--reps") {
+      if (!parse_count(v, 100000, &x) || x < 1) {
+        return usage_error("elementwise: --reps must be an integer in [1, 100000] (got '" + v + "')");
+      }
+      o->reps = static_cast<int>(x);
+      ++i;
+    } else if (a == "--seed") {
+      if (!parse_count(v, ~std::uint64_t(0), &x)) {
+        return usage_error("elementwise: --seed must be a non-negative integer (got '" + v + "')");
+      }
+      o->seed = x;
+      ++i;
+    } else if (a == "--check") {
+      o->check = true;
+    } else if (a == "--hash") {
+      o->hash = true;
+    } else if (a.size() > 1 && a[0] == '-') {
+      return usage_error("elementwise: unknown option '" + a + "'");
+    } else {
+      positional.push_back(a);
+    }
+  }
+  if (positional.size() != 2) return usage_error("elementwise: expected OP N");
+  if (!parse_op(positional[0], o)) {
+    return usage_error("elementwise: unknown op '" + positional[0] + "' (" + op_names() + ")");
+  }
+  std::uint64_t n = 0;
+  // 2^31 elements at most: a run of the CLI, not a memory test.
+  if (!parse_count(positional[1], std::uint64_t(1) << 31, &n)) {
+    return usage_error("elementwise: N must be an integer in [0, 2^31] (got '" + positional[1] + "')");
+  }
+  o->n = static_cast<std::size_t>(n);
+  return kExitOk;
+}
+
+int fail(const Status& status) {
+  std::fprintf(stderr, "tessera-cli: %s\n", status.to_string().c_str());
+  return status.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitFailure;
+}
+
+template <class T>
+Status apply(const Context& c, const Options& o, const std::vector<T>& a, const std::vector<T>& b,
+             std::vector<T>& out) {
+  if (o.binary) return try_binary(c, o.binary_op, {1, o.n}, {a}, {b}, out);
+  return try_unary(c, o.unary_op, a, out);
+}
+
+template <class T>
+int run(const Options& o) {
+  ContextOptions options;
+  if (o.isa != nullptr) {
+    Isa isa;
+    parse_isa(o.isa, &isa);
+    options.isa = isa;
+  }
+  Context context;
+  if (Status s = Context::create(options, &context); !s.ok()) return fail(s);
+  std::vector<T> a(o.n), b(o.n), out(o.n);
+  if (o.binary) {
+    fill_elementwise_operands(a.data(), b.data(), o.n, o.seed);
+  } else {
+    fill_unary_operand(a.data(), o.n, o.seed, o.unary_op == UnaryOp::kSqrt);
+  }
+  const char* op = o.binary ? binary_op_name(o.binary_op) : unary_op_name(o.unary_op);
+  std::printf("elementwise %s n=%zu %s isa=%s\n", op, o.n, dtype_name(o.dtype),
+              isa_name(context.isa()));
+  std::vector<double> seconds;
+  for (int r = 0; r < o.reps; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Status s = apply(context, o, a, b, out);
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (!s.ok()) return fail(s);
+  }
+  std::sort(seconds.begin(), seconds.end());
+  const double median = seconds[seconds.size() / 2];
+  std::printf("time: median %.6f s of %d (min %.6f, max %.6f)\n", median, o.reps, seconds.front(),
+              seconds.back());
+  std::printf("Gelem/s: %.3f\n", median > 0 ? static_cast<double>(o.n) / median / 1e9 : 0.0);
+
+  int exit_code = kExitOk;
+  if (o.check) {
+    ContextOptions naive_options;
+    naive_options.family = KernelFamily::kNaive;
+    Context naive;
+    if (Status s = Context::create(naive_options, &naive); !s.ok()) return fail(s);
+    std::vector<T> expected(o.n);
+    if (Status s = apply(naive, o, a, b, expected); !s.ok()) return fail(s);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < o.n; ++i) {
+      bad += std::memcmp(&expected[i], &out[i], sizeof(T)) == 0 ? 0 : 1;
+    }
+    std::printf("check: %s against the naive family (%zu elements differ in their bits)\n",
+                bad == 0 ? "ok" : "MISMATCH", bad);
+    if (bad != 0) exit_code = kExitFailure;
+  }
+  if (o.hash) {
+    std::printf("hash: %016" PRIx64 " (FNV-1a 64 of the %s output bits, %s)\n",
+                fnv1a64(out.data(), out.size() * sizeof(T)), dtype_name(o.dtype),
+                isa_name(context.isa()));
+  }
+  return exit_code;
+}
+
+}  // namespace
+
+int run_elementwise(const Args& args) {
+  Options o;
+  if (const int code = parse(args, &o); code != kExitOk) return code;
+  return o.dtype == Dtype::kF32 ? run<float>(o) : run<double>(o);
+}
+
+}  // namespace tessera::cli
