@@ -186,3 +186,110 @@ test('worker mode (worker_threads in Node): the same results, tensors in shared 
     await t.dispose();
   }
 });
+
+// BLAS vector entry i of `count` entries with increment `inc` (negative:
+// from the far end).
+const at = (i, count, inc) => (inc > 0 ? i * inc : (count - 1 - i) * -inc);
+
+function referenceGemv({ m, n, a, x, y, alpha = 1, beta = 0, trans = false, lda = n, incx = 1, incy = 1 }, eps) {
+  const lengthX = trans ? m : n, lengthY = trans ? n : m;
+  const ref = [], bound = [];
+  // As BLAS: with m or n zero, y is left as it is (not scaled by beta).
+  if (m === 0 || n === 0) return { ref: Array.from({ length: lengthY }, (_, i) => y[at(i, lengthY, incy)]), bound: new Array(lengthY).fill(0) };
+  for (let i = 0; i < lengthY; ++i) {
+    let sum = 0, magnitude = 0;
+    for (let j = 0; j < lengthX; ++j) {
+      const aij = trans ? a[j * lda + i] : a[i * lda + j];
+      const term = aij * x[at(j, lengthX, incx)];
+      sum += term;
+      magnitude += Math.abs(term);
+    }
+    const y0 = beta === 0 ? 0 : beta * y[at(i, lengthY, incy)];
+    ref.push(alpha * sum + y0);
+    bound.push(4 * (lengthX + 2) * eps * (Math.abs(alpha) * magnitude + Math.abs(y0)));
+  }
+  return { ref, bound };
+}
+
+for (const { name, options } of builds) {
+  test(`gemv and dot match a double-precision reference (${name} build): transposes, padded lda, negative increments`, async () => {
+    const t = await load(options);
+    try {
+      let seed = 40;
+      for (const [Type, dtype] of [[Float32Array, 'f32'], [Float64Array, 'f64']]) {
+        for (const [m, n] of [[1, 1], [7, 5], [33, 130], [130, 17], [0, 4], [4, 0]]) {
+          for (const trans of [false, true]) {
+            for (const [incx, incy] of [[1, 1], [2, -3], [-1, 2]]) {
+              const lda = n + 3, lengthX = trans ? m : n, lengthY = trans ? n : m;
+              const a = seeded(Type, Math.max(1, m * lda), seed, 1);
+              const x = seeded(Type, Math.max(1, (lengthX - 1) * Math.abs(incx) + 1), seed, 2);
+              const y = seeded(Type, Math.max(1, (lengthY - 1) * Math.abs(incy) + 1), seed++, 3);
+              const y0 = y.slice();
+              const args = { m, n, a, x, y, alpha: 1.25, beta: -0.5, trans, lda, incx, incy };
+              assert.equal(await t.gemv(args), y, 'gemv returns the y it was given');
+              const { ref, bound } = referenceGemv({ ...args, y: y0 }, eps[dtype]);
+              for (let i = 0; i < lengthY; ++i) {
+                const got = y[at(i, lengthY, incy)];
+                assert.ok(Math.abs(got - ref[i]) <= bound[i], `${dtype} ${m}x${n} trans=${trans} inc ${incx},${incy}: y[${i}] = ${got}, reference ${ref[i]}`);
+              }
+              // Entries between the strides are left as they were.
+              const touched = new Set(Array.from({ length: lengthY }, (_, i) => at(i, lengthY, incy)));
+              for (let i = 0; i < y.length; ++i) if (!touched.has(i)) assert.equal(y[i], y0[i], `y[${i}] is between strides`);
+            }
+          }
+        }
+        for (const [count, incx, incy] of [[0, 1, 1], [1, 1, 1], [5000, 1, 1], [4097, 2, -1], [331, -3, 2]]) {
+          const x = seeded(Type, Math.max(1, (count - 1) * Math.abs(incx) + 1), seed, 4);
+          const y = seeded(Type, Math.max(1, (count - 1) * Math.abs(incy) + 1), seed++, 5);
+          let sum = 0, magnitude = 0;
+          for (let i = 0; i < count; ++i) {
+            const term = x[at(i, count, incx)] * y[at(i, count, incy)];
+            sum += term;
+            magnitude += Math.abs(term);
+          }
+          const got = await t.dot(x, y, { n: count, incx, incy });
+          assert.equal(typeof got, 'number');
+          assert.ok(Math.abs(got - sum) <= 4 * (count + 2) * eps[dtype] * magnitude, `${dtype} dot n=${count} inc ${incx},${incy}: ${got} vs ${sum}`);
+        }
+      }
+      // Defaults: n from x's length; y omitted in gemv makes a new array.
+      assert.equal(t.dotSync(Float32Array.of(1, 2, 3), Float32Array.of(4, 5, 6)), 32);
+      assert.deepEqual(Array.from(t.gemvSync({ m: 2, n: 2, a: Float64Array.of(1, 2, 3, 4), x: Float64Array.of(1, 1) })), [3, 7]);
+      // Bad input: named, nothing written.
+      const y = Float32Array.of(9, 9);
+      assert.throws(() => t.gemvSync({ m: 2, n: 2, a: new Float32Array(4), x: new Float32Array(2), y, incy: 0 }),
+                    (e) => e.code === 'invalid-argument' && /incy/.test(e.message));
+      assert.deepEqual(Array.from(y), [9, 9]);
+      assert.throws(() => t.gemvSync({ m: 2, n: 2, a: new Float32Array(3), x: new Float32Array(2) }),
+                    (e) => e.code === 'invalid-argument' && /\ba\b/.test(e.message));
+      assert.throws(() => t.dotSync(new Float32Array(4), new Float32Array(3)),
+                    (e) => e.code === 'invalid-argument' && /\by\b/.test(e.message));
+      assert.throws(() => t.dotSync(new Float32Array(4), new Float64Array(4)), (e) => e.code === 'invalid-argument');
+      assert.throws(() => t.gemvSync({ m: 1, n: 1, a: new Float32Array(1), x: new Float32Array(1), bogus: 1 }),
+                    (e) => e.code === 'invalid-argument' && /bogus/.test(e.message));
+    } finally {
+      await t.dispose();
+    }
+  });
+}
+
+test('gemv and dot give the same bits at 1, 2, 3 and 4 threads and in both builds, inline and in worker mode', async () => {
+  const m = 515, n = 263;
+  const a = seeded(Float32Array, m * n, 7, 1), x = seeded(Float32Array, n, 7, 2), xt = seeded(Float32Array, m, 7, 3);
+  const big = seeded(Float32Array, 300007, 7, 4), big2 = seeded(Float32Array, 300007, 7, 5);
+  const results = [];
+  for (const options of [{ threads: 1 }, { threads: 2 }, { threads: 3 }, { threads: 4 }, { threads: 3, mode: 'worker' }]) {
+    const t = await load(options);
+    try {
+      const y = await t.gemv({ m, n, a, x });
+      const yt = await t.gemv({ m, n, a, x: xt, trans: true });
+      const d = await t.dot(big, big2);
+      results.push({ options, y: fnv1a64(y), yt: fnv1a64(yt), d: fnv1a64(Float32Array.of(d)) });
+    } finally {
+      await t.dispose();
+    }
+  }
+  for (const r of results.slice(1)) {
+    assert.deepEqual({ y: r.y, yt: r.yt, d: r.d }, { y: results[0].y, yt: results[0].yt, d: results[0].d }, JSON.stringify(r.options));
+  }
+});

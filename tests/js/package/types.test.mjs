@@ -16,7 +16,7 @@ test('index.d.ts declares every kernel of the binding table, async and Sync, for
   const arrays = { f32: 'Float32Array|Operand32', f64: 'Float64Array|Operand64' };
   for (const [name, entry] of Object.entries(bindings.kernels)) {
     for (const form of [name, `${name}Sync`]) {
-      const declarations = types.split('\n').filter((line) => new RegExp(`^\\s*${form}<`).test(line));
+      const declarations = types.split("\n").filter((line) => new RegExp(`^\\s*${form}[<(]`).test(line));
       assert.ok(declarations.length > 0, `index.d.ts has no declaration of ${form}`);
       for (const dtype of ['f32', 'f64']) {
         const typed = declarations.some((line) => new RegExp(arrays[dtype]).test(line));

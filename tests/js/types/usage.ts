@@ -123,6 +123,13 @@ export async function kernels(t: Tessera): Promise<void> {
   // gemm: the result has the operands' type; with c, c's own type.
   expectType<Float32Array>()(await t.gemm({ m: 2, n: 2, k: 3, a: a32, b: b32 }));
   expectType<Float64Array>()(await t.gemm({ m: 2, n: 2, k: 3, a: a64, b: b64 }));
+  // gemv and dot.
+  expectType<Float32Array>()(await t.gemv({ m: 2, n: 3, a: a32, x: b32 }));
+  expectType<Float64Array>()(await t.gemv({ m: 2, n: 3, a: a64, x: b64, trans: true, incx: -1, lda: 3, threads: 'serial' }));
+  expectType<number>()(await t.dot(a32, b32));
+  expectType<number>()(await t.dot(a64, b64, { n: 2, incx: 2, incy: -1, threads: 0 }));
+  // @ts-expect-error x and y must have the same element type
+  await t.dot(a32, b64);
   const full: GemmArgs<Float64Array> = {
     m: 2, n: 2, k: 3, a: a64, b: b64, c: new Float64Array(4),
     alpha: 2, beta: 0.5, transA: true, transB: false, lda: 2, ldb: 2, ldc: 2, threads: 'serial',
@@ -217,6 +224,8 @@ export async function inlineMode(): Promise<void> {
   expectType<Float64Array>()(t.gemmSync({ m: 2, n: 2, k: 3, a: new Float64Array(6), b: new Float64Array(6) }));
   expectType<Tensor<Float64Array>>()(t.gemmSync({ m: 2, n: 2, k: 1, a: new Float64Array(2), b: new Float64Array(2), c: y }));
   expectType<Float32Array>()(t.addSync(a, b));
+  expectType<Float32Array>()(t.gemvSync({ m: 2, n: 3, a, x: b }));
+  expectType<number>()(t.dotSync(a, b, { incx: 1 }));
   expectType<Tensor<Float32Array>>()(t.addSync(x, b, x));
   expectType<typeof a>()(t.mulSync(a, b, a));
   expectType<Float32Array>()(t.reluSync(x));

@@ -300,6 +300,54 @@ export interface GemmArgs<A extends FloatArray = FloatArray, C extends Operand<A
   threads?: 'serial' | number;
 }
 
+/**
+ * Arguments of `gemv`: y <- alpha op(A) x + beta y, A m x n row-major, op(A)
+ * A or its transpose (then x has m entries and y n). x and y follow BLAS
+ * increments: entry i is at i * inc, and a negative increment walks the
+ * array from its far end. Results are the same, bit for bit, for every
+ * thread count.
+ * @typeParam A The element array: Float32Array or Float64Array; a, x and y share it.
+ * @typeParam Y The type of `y`, which the call returns.
+ */
+export interface GemvArgs<A extends FloatArray = FloatArray, Y extends Operand<A> = Operand<A>> {
+  /** Rows of A: an integer >= 0. */
+  m: number;
+  /** Columns of A: an integer >= 0. */
+  n: number;
+  /** A: m rows of `lda` elements (the last row: only its used part). */
+  a: Operand<A>;
+  /** x: (trans ? m : n) entries, `incx` apart. */
+  x: Operand<A>;
+  /** y, written in place: (trans ? n : m) entries, `incy` apart; not the same array as `a` or `x`. Omitted: a new array (then `beta` must be 0). */
+  y?: Y;
+  /** Scale of op(A) x; default 1. */
+  alpha?: number;
+  /** Scale of y; default 0 (y is then not read). As in BLAS, when m or n is 0, y is left unchanged. */
+  beta?: number;
+  /** Use A transposed; default false. */
+  trans?: boolean;
+  /** Elements between rows of A; default n. */
+  lda?: number;
+  /** Step between entries of x: a non-zero integer, default 1. */
+  incx?: number;
+  /** Step between entries of y: a non-zero integer, default 1. */
+  incy?: number;
+  /** Participants: `'serial'`, 0 (default: automatic) or n > 0. */
+  threads?: 'serial' | number;
+}
+
+/** Options of `dot`. */
+export interface DotOptions {
+  /** Entries to multiply; default: as many as x holds at step `incx`. */
+  n?: number;
+  /** Step between entries of x: a non-zero integer, default 1. */
+  incx?: number;
+  /** Step between entries of y: a non-zero integer, default 1. */
+  incy?: number;
+  /** Participants: `'serial'`, 0 (default: automatic) or n > 0. */
+  threads?: 'serial' | number;
+}
+
 /** An f32 operand: a Float32Array or an f32 tensor. */
 export type Operand32 = Operand<Float32Array>;
 /** An f64 operand: a Float64Array or an f64 tensor. */
@@ -328,6 +376,21 @@ export interface Tessera {
   gemm<C extends Operand32 = Float32Array>(args: GemmArgs<Float32Array, C>): Promise<C>;
   /** General matrix multiply, f64 (see {@link GemmArgs}). @returns `c`, or a new Float64Array. */
   gemm<C extends Operand64 = Float64Array>(args: GemmArgs<Float64Array, C>): Promise<C>;
+  /**
+   * Matrix-vector multiply (see {@link GemvArgs}), f32 or f64.
+   * @returns `y`, or a new array of the operands' type when `y` is omitted.
+   */
+  gemv<Y extends Operand32 = Float32Array>(args: GemvArgs<Float32Array, Y>): Promise<Y>;
+  /** Matrix-vector multiply, f64 (see {@link GemvArgs}). */
+  gemv<Y extends Operand64 = Float64Array>(args: GemvArgs<Float64Array, Y>): Promise<Y>;
+  /**
+   * The dot product of x and y (f32 or f64; both the same type), summed in
+   * fixed blocks combined in a fixed order: the same bits for every thread
+   * count and on every target.
+   */
+  dot(x: Operand32, y: Operand32, options?: DotOptions): Promise<number>;
+  /** {@link Tessera.dot} (f64). */
+  dot(x: Operand64, y: Operand64, options?: DotOptions): Promise<number>;
   /**
    * out[i] = a[i] + b[i], f32 or f64 (a, b and out share the type). Same bits on
    * every target. `out` may be the very same array or tensor as `a` or `b`;
@@ -443,6 +506,14 @@ export interface InlineTessera extends Tessera {
   gemmSync<C extends Operand32 = Float32Array>(args: GemmArgs<Float32Array, C>): C;
   /** {@link Tessera.gemm} (f64), blocking. @throws {TesseraError} */
   gemmSync<C extends Operand64 = Float64Array>(args: GemmArgs<Float64Array, C>): C;
+  /** {@link Tessera.gemv}, blocking. @throws {TesseraError} */
+  gemvSync<Y extends Operand32 = Float32Array>(args: GemvArgs<Float32Array, Y>): Y;
+  /** {@link Tessera.gemv} (f64), blocking. @throws {TesseraError} */
+  gemvSync<Y extends Operand64 = Float64Array>(args: GemvArgs<Float64Array, Y>): Y;
+  /** {@link Tessera.dot}, blocking. @throws {TesseraError} */
+  dotSync(x: Operand32, y: Operand32, options?: DotOptions): number;
+  /** {@link Tessera.dot} (f64), blocking. @throws {TesseraError} */
+  dotSync(x: Operand64, y: Operand64, options?: DotOptions): number;
   /** {@link Tessera.add}, blocking. @throws {TesseraError} */
   addSync<O extends Operand32 = Float32Array>(a: Operand32, b: Operand32, out?: O): O;
   /** {@link Tessera.add} (f64), blocking. @throws {TesseraError} */

@@ -256,6 +256,28 @@ function functionFor(owner, entry, dtype, what) {
   return owner.module[`_${name}`];
 }
 
+function checkKeys(what, object, known) {
+  for (const key of Object.keys(object)) {
+    if (!known.includes(key)) throw invalid(`${what}: unknown option "${key}" (known: ${known.join(', ')})`);
+  }
+}
+
+// The C API's threads argument: -1 serial, 0 automatic, n participants.
+function threadsOption(what, threads = 0) {
+  if (threads === 'serial') return -1;
+  if (Number.isInteger(threads) && threads >= 0) return threads;
+  throw invalid(`${what}: threads must be 'serial' or an integer >= 0 (0: automatic)`);
+}
+
+// BLAS increments: any non-zero integer (the C API rejects 0 and names it;
+// here it must at least be an integer to size the copies).
+function checkIncrement(what, key, inc) {
+  if (!Number.isInteger(inc)) throw invalid(`${what}: ${key} must be a non-zero integer (got ${String(inc)})`);
+}
+
+// Elements a BLAS vector of `count` entries with increment `inc` spans.
+const stridedSpan = (count, inc) => (count === 0 ? 0 : (count - 1) * Math.max(1, Math.abs(inc)) + 1);
+
 function call(owner, what, body) {
   if (owner.disposed) throw new TesseraError('disposed', `${what}: this tessera instance was disposed`);
   const ops = new Operands(owner, what);
@@ -310,6 +332,88 @@ const kinds = {
     });
   },
 
+  // name(x, y, { n, incx, incy, threads }?): the dot product
+  // sum over i < n of x[i * incx] * y[i * incy] (BLAS strides; a negative
+  // increment walks the array from its far end), as a number.
+  dot(owner, name, entry, [x, y, options = {}, ...rest]) {
+    const what = name;
+    if (rest.length > 0 || options === null || typeof options !== 'object') {
+      throw invalid(`${what}(x, y, { n, incx, incy, threads }?): bad arguments`);
+    }
+    checkKeys(what, options, ['n', 'incx', 'incy', 'threads']);
+    const lengthX = elementCount(x, what, 'x');
+    const dtype = dtypeOfOperand(x);
+    if (dtypeOfOperand(y) !== dtype) throw invalid(`${what}: x is ${dtype} but y is ${dtypeOfOperand(y) ?? typeof y}`);
+    const incx = options.incx ?? 1, incy = options.incy ?? 1;
+    checkIncrement(what, 'incx', incx);
+    checkIncrement(what, 'incy', incy);
+    const n = options.n ?? (lengthX === 0 ? 0 : Math.floor((lengthX - 1) / Math.abs(incx)) + 1);
+    if (!(Number.isInteger(n) && n >= 0)) throw invalid(`${what}: n must be an integer >= 0 (got ${String(n)})`);
+    const threads = threadsOption(what, options.threads);
+    const fn = functionFor(owner, entry, dtype, what);
+    const result = new dtypes[dtype].Array(1);
+    return call(owner, what, (ops) => {
+      const [px, py, pr] = ops.place([[x, 'x', dtype, stridedSpan(n, incx), false],
+                                      [y, 'y', dtype, stridedSpan(n, incy), false],
+                                      [result, 'result', dtype, 1, true, false]]);
+      owner.check(fn(owner.context, BigInt(n), px, BigInt(incx), py, BigInt(incy), pr, threads), what);
+      return result;
+    })[0];
+  },
+
+  // gemv({ m, n, a, x, y, alpha, beta, trans, lda, incx, incy, threads }):
+  // y <- alpha op(A) x + beta y, A m x n row-major (BLAS strides for x and y).
+  gemv(owner, name, entry, [args, ...rest]) {
+    const what = name;
+    if (rest.length > 0 || args === null || typeof args !== 'object') {
+      throw invalid(`${what}({ m, n, a, x, y, ... }): one options object`);
+    }
+    checkKeys(what, args, ['m', 'n', 'a', 'x', 'y', 'alpha', 'beta', 'trans', 'lda', 'incx', 'incy', 'threads']);
+    const { m, n, a, x } = args;
+    for (const [key, v] of [['m', m], ['n', n]]) {
+      if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
+    }
+    const trans = args.trans ?? false;
+    if (typeof trans !== 'boolean') throw invalid(`${what}: trans must be a boolean`);
+    const lda = args.lda ?? n;
+    if (!(Number.isInteger(lda) && lda >= Math.max(1, n))) {
+      throw invalid(`${what}: lda must be an integer >= ${Math.max(1, n)} (the row length; got ${String(lda)})`);
+    }
+    const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
+    if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
+    if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
+    const incx = args.incx ?? 1, incy = args.incy ?? 1;
+    checkIncrement(what, 'incx', incx);
+    checkIncrement(what, 'incy', incy);
+    const threads = threadsOption(what, args.threads);
+    elementCount(a, what, 'a');
+    const dtype = dtypeOfOperand(a);
+    if (dtypeOfOperand(x) !== dtype) throw invalid(`${what}: a is ${dtype} but x is ${dtypeOfOperand(x) ?? typeof x}`);
+    const lengthX = trans ? m : n, lengthY = trans ? n : m;
+    const needA = m === 0 || n === 0 ? 0 : (m - 1) * lda + n;
+    const needX = stridedSpan(lengthX, incx), needY = stridedSpan(lengthY, incy);
+    let y = args.y;
+    if (y === undefined) {
+      if (beta !== 0) throw invalid(`${what}: y is required when beta != 0`);
+      y = new dtypes[dtype].Array(needY);
+    }
+    elementCount(y, what, 'y');
+    if (dtypeOfOperand(y) !== dtype) throw invalid(`${what}: y must be ${dtype} like a`);
+    checkNoPartialOverlap(what, [['a', a], ['x', x], ['y', y]]);
+    if (ArrayBuffer.isView(y) && (y === a || y === x)) throw invalid(`${what}: y must not be the same array as a or x`);
+    const fn = functionFor(owner, entry, dtype, what);
+    return call(owner, what, (ops) => {
+      // y is read when beta != 0, and when it is strided (the elements
+      // between the strides are copied back unchanged).
+      const [pa, px, py] = ops.place([[a, 'a', dtype, needA, false], [x, 'x', dtype, needX, false],
+                                      [y, 'y', dtype, needY, true, beta !== 0 || Math.abs(incy) !== 1]]);
+      const big = BigInt;
+      owner.check(fn(owner.context, 0, trans ? 1 : 0, big(m), big(n), alpha, pa, big(lda),
+                     px, big(incx), beta, py, big(incy), threads), what);
+      return y;
+    });
+  },
+
   // gemm({ m, n, k, a, b, c, alpha, beta, transA, transB, lda, ldb, ldc,
   // threads }): C <- alpha op(A) op(B) + beta C, row-major.
   gemm(owner, name, entry, [args, ...rest]) {
@@ -317,10 +421,7 @@ const kinds = {
     if (rest.length > 0 || args === null || typeof args !== 'object') {
       throw invalid(`${what}({ m, n, k, a, b, c, ... }): one options object`);
     }
-    const known = ['m', 'n', 'k', 'a', 'b', 'c', 'alpha', 'beta', 'transA', 'transB', 'lda', 'ldb', 'ldc', 'threads'];
-    for (const key of Object.keys(args)) {
-      if (!known.includes(key)) throw invalid(`${what}: unknown option "${key}" (known: ${known.join(', ')})`);
-    }
+    checkKeys(what, args, ['m', 'n', 'k', 'a', 'b', 'c', 'alpha', 'beta', 'transA', 'transB', 'lda', 'ldb', 'ldc', 'threads']);
     const { m, n, k, a, b } = args;
     for (const [key, v] of [['m', m], ['n', n], ['k', k]]) {
       if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
@@ -337,10 +438,7 @@ const kinds = {
     const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
     if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
     if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
-    const threads = args.threads ?? 0;
-    if (!(threads === 'serial' || (Number.isInteger(threads) && threads >= 0))) {
-      throw invalid(`${what}: threads must be 'serial' or an integer >= 0 (0: automatic)`);
-    }
+    const threads = threadsOption(what, args.threads);
     elementCount(a, what, 'a');
     const dtype = dtypeOfOperand(a);
     if (dtypeOfOperand(b) !== dtype) throw invalid(`${what}: a is ${dtype} but b is ${dtypeOfOperand(b) ?? typeof b}`);
@@ -364,7 +462,7 @@ const kinds = {
                                       [c, 'c', dtype, needC, true, beta !== 0 || ldc !== n]]);
       const big = BigInt;
       owner.check(fn(owner.context, 0, transA ? 1 : 0, transB ? 1 : 0, big(m), big(n), big(k), alpha,
-                     pa, big(lda), pb, big(ldb), beta, pc, big(ldc), threads === 'serial' ? -1 : threads), what);
+                     pa, big(lda), pb, big(ldb), beta, pc, big(ldc), threads), what);
       return c;
     });
   },

@@ -30,7 +30,15 @@ class WorkerTensor {
   }
 }
 
-const outputIndex = { binary: 2, unary: 1 };
+// Where each kind's output array is: an argument position, or a key of the
+// options object (dot returns a number).
+const outputOf = {
+  binary: (args) => args[2],
+  unary: (args) => args[1],
+  gemm: (args) => args[0]?.c,
+  gemv: (args) => args[0]?.y,
+  dot: () => undefined,
+};
 
 class WorkerTessera {
   constructor(worker, info, memory) {
@@ -88,7 +96,7 @@ class WorkerTessera {
 
   async kernel(name, kind, args) {
     const encoded = args.map((a) => this.encode(a));
-    const output = kind === 'gemm' ? args[0]?.c : args[outputIndex[kind]];
+    const output = outputOf[kind]?.(args);
     const result = await this.request(name, encoded);
     if (output instanceof WorkerTensor) {
       if (this.memory === null) output.local.set(result);
