@@ -1,6 +1,9 @@
 #include "bench_support.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 
 namespace tessera::bench {
@@ -32,5 +35,28 @@ std::vector<std::string> unset_variables(const std::vector<std::string>& names) 
   }
   return removed;
 }
+
+namespace {
+constexpr const char* kReexecMarker = "TESSERA_BENCH_OPENBLAS_REMOVED";
+}  // namespace
+
+void reexec_without_openblas_overrides(char** argv, const char* bench) {
+#if defined(__linux__)
+  if (std::getenv(kReexecMarker) != nullptr) return;
+  const std::vector<std::string> removed =
+      unset_variables({"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"});
+  if (removed.empty()) return;
+  std::string joined;
+  for (const std::string& r : removed) joined += (joined.empty() ? "" : " ") + r;
+  setenv(kReexecMarker, joined.c_str(), 1);
+  execv("/proc/self/exe", argv);
+  std::fprintf(stderr, "%s: re-exec failed; OpenBLAS initialised with %s\n", bench, joined.c_str());
+#else
+  (void)argv;
+  (void)bench;
+#endif
+}
+
+const char* openblas_overrides_removed() { return std::getenv(kReexecMarker); }
 
 }  // namespace tessera::bench

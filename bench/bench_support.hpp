@@ -37,4 +37,11 @@ Summary summarize(std::vector<double> values);
 // (e.g. OPENBLAS_CORETYPE); returns what was removed, for the report.
 std::vector<std::string> unset_variables(const std::vector<std::string>& names);
 
+// OpenBLAS reads OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE when it loads, before
+// main() could unset them: if either is set, re-executes this program
+// without them (once). `bench` names the program in a failure message.
+void reexec_without_openblas_overrides(char** argv, const char* bench);
+// What the re-exec removed ("OPENBLAS_CORETYPE ..."), or null.
+const char* openblas_overrides_removed();
+
 }  // namespace tessera::bench

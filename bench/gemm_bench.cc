@@ -49,8 +49,6 @@ using Clock = std::chrono::steady_clock;
 using tessera::bench::Summary;
 using tessera::bench::summarize;
 
-constexpr const char* kReexecMarker = "TESSERA_BENCH_GEMM_REMOVED";
-
 // ---- FMA peak: independent register-only FMA chains ----------------------
 // 16 chains of zmm, 12 of ymm (16 would spill with the two operands in the
 // 16 ymm registers): enough for two FMA pipes of latency 4-5 either way.
@@ -319,26 +317,11 @@ std::vector<int> parse_list(const char* text) {
   return out;
 }
 
-void reexec_without_openblas_overrides(char** argv) {
-#if defined(__linux__)
-  if (std::getenv(kReexecMarker) != nullptr) return;
-  const std::vector<std::string> removed =
-      tessera::bench::unset_variables({"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"});
-  if (removed.empty()) return;
-  std::string joined;
-  for (const std::string& r : removed) joined += (joined.empty() ? "" : " ") + r;
-  setenv(kReexecMarker, joined.c_str(), 1);
-  execv("/proc/self/exe", argv);
-  std::fprintf(stderr, "bench-gemm: re-exec failed; OpenBLAS initialised with %s\n", joined.c_str());
-#else
-  (void)argv;
-#endif
-}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  reexec_without_openblas_overrides(argv);
+  tessera::bench::reexec_without_openblas_overrides(argv, "bench-gemm");
   bool quick = false;
   // Default CSV next to the executable (build/<dir>/bench/), not in the
   // source tree.
@@ -389,7 +372,7 @@ int main(int argc, char** argv) {
   }
   std::printf("tessera %s, isa %s, context width %d\n", TESSERA_VERSION_STRING,
               tessera::isa_name(context.isa()), context.resolved_policy().effective_threads);
-  if (const char* removed = std::getenv(kReexecMarker)) {
+  if (const char* removed = tessera::bench::openblas_overrides_removed()) {
     std::printf("removed for this process (OpenBLAS runs at half speed with them): %s\n", removed);
   }
 #if defined(TESSERA_BENCH_HAVE_OPENBLAS)

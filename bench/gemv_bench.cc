@@ -46,8 +46,6 @@ using Clock = std::chrono::steady_clock;
 using tessera::bench::Summary;
 using tessera::bench::summarize;
 
-constexpr const char* kReexecMarker = "TESSERA_BENCH_GEMV_REMOVED";
-
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -207,22 +205,6 @@ std::vector<int> parse_list(const char* text) {
   return out;
 }
 
-void reexec_without_openblas_overrides(char** argv) {
-#if defined(__linux__)
-  if (std::getenv(kReexecMarker) != nullptr) return;
-  const std::vector<std::string> removed =
-      tessera::bench::unset_variables({"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"});
-  if (removed.empty()) return;
-  std::string joined;
-  for (const std::string& r : removed) joined += (joined.empty() ? "" : " ") + r;
-  setenv(kReexecMarker, joined.c_str(), 1);
-  execv("/proc/self/exe", argv);
-  std::fprintf(stderr, "bench-gemv: re-exec failed; OpenBLAS initialised with %s\n",
-               joined.c_str());
-#else
-  (void)argv;
-#endif
-}
 
 void print_row(const Case& c, int threads, const Result& r, const Summary& bw) {
   char shape[32];
@@ -247,7 +229,7 @@ void print_row(const Case& c, int threads, const Result& r, const Summary& bw) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  reexec_without_openblas_overrides(argv);
+  tessera::bench::reexec_without_openblas_overrides(argv, "bench-gemv");
   bool quick = false;
   std::vector<int> thread_counts = {1, 2};
   for (int i = 1; i < argc; ++i) {
@@ -265,7 +247,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (const char* removed = std::getenv(kReexecMarker)) {
+  if (const char* removed = tessera::bench::openblas_overrides_removed()) {
     std::printf("removed from the environment before OpenBLAS loaded: %s\n", removed);
   }
 #if defined(TESSERA_BENCH_HAVE_OPENBLAS)
