@@ -3,7 +3,8 @@
 //
 // Runs B independent C_i = A_i B_i (row-major, alpha 1, beta 0, entries
 // packed tightly: strided batched GEMM) on seeded inputs and prints the
-// batch plan's choice and the median time and GFLOP/s. --check compares
+// batch plan's choice (try_plan_gemm_batched) and the median time and
+// GFLOP/s. --check compares
 // every entry with the naive family's single gemm within the k-scaled
 // rounding bound (exit 1 on mismatch); --hash prints FNV-1a 64 of the whole
 // C buffer (the inputs are those of tests/core/gemm_batched_portable_bits_test.cc,
@@ -113,6 +114,11 @@ int run(const Options& o) {
   if (Status s = Context::create(options, &context); !s.ok()) return fail(s);
   const Parallelism parallelism = o.threads > 0 ? Parallelism::threads(o.threads) : Parallelism();
 
+  GemmBatchedPlan plan;
+  if (Status s = try_plan_gemm_batched(context, o.dtype, o.batch, o.m, o.n, o.k, parallelism, &plan);
+      !s.ok()) {
+    return fail(s);
+  }
   const double elems = static_cast<double>(o.batch) *
                        (static_cast<double>(o.m) * static_cast<double>(o.k) +
                         static_cast<double>(o.k) * static_cast<double>(o.n) +
@@ -147,6 +153,7 @@ int run(const Options& o) {
   std::printf("gemm-batched %s: %" PRId64 " x %" PRId64 "x%" PRId64 "x%" PRId64 " on %s, %d participant(s)\n",
               dtype_name(o.dtype), o.batch, o.m, o.n, o.k, isa_name(context.isa()),
               context.resolved_policy().effective_threads);
+  std::printf("  plan: %s\n", plan.to_string().c_str());
   std::printf("time: median %.6f s of %d (min %.6f, max %.6f)\n", median, o.reps, seconds.front(),
               seconds.back());
   std::printf("GFLOP/s: %.2f\n", median > 0 ? flops / median / 1e9 : 0.0);

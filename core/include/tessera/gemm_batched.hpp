@@ -24,10 +24,25 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "tessera/gemm.hpp"
 
 namespace tessera {
+
+// What a batched gemm call on this context would do with its participants,
+// and why (pure: nothing runs). kind: "serial", "batch_parallel" (whole
+// entries per worker, each serial) or "sequential_internal" (entries in
+// order, each using up to `workers`).
+struct GemmBatchedPlan {
+  std::string kind;
+  int workers = 1;
+  std::string reason;
+  std::string to_string() const;  // "batch_parallel(2): 1000 elements of ..."
+};
+Status try_plan_gemm_batched(const Context& context, Dtype dtype, std::int64_t batch,
+                             std::int64_t m, std::int64_t n, std::int64_t k,
+                             Parallelism parallelism, GemmBatchedPlan* out);
 
 Status try_gemm_strided_batched(const Context& context, Layout layout, Transpose trans_a,
                                 Transpose trans_b, std::int64_t m, std::int64_t n,

@@ -16,33 +16,23 @@
 namespace tessera::gemm_detail {
 namespace {
 
-core::BatchPlan resolve_plan(const detail::ContextState& state, const BatchCall<float>* f32,
-                             const BatchCall<double>* f64) {
-  core::BatchShape shape;
-  if (f32 != nullptr) {
-    shape = {static_cast<std::uint64_t>(f32->batch), static_cast<std::uint64_t>(f32->m),
-             static_cast<std::uint64_t>(f32->n), static_cast<std::uint64_t>(f32->k), 4};
-  } else {
-    shape = {static_cast<std::uint64_t>(f64->batch), static_cast<std::uint64_t>(f64->m),
-             static_cast<std::uint64_t>(f64->n), static_cast<std::uint64_t>(f64->k), 8};
-  }
+// The batch plan for `batch` entries of m x n x k on `state`: the one place
+// a call and try_plan_gemm_batched resolve it, so the plan shows what runs.
+core::BatchPlan plan_for(const detail::ContextState& state, std::int64_t batch, std::int64_t m,
+                         std::int64_t n, std::int64_t k, std::size_t element_bytes,
+                         Parallelism request) {
   // Inside a parallel region (without nested parallelism) everything runs
   // on the calling thread, as single gemm does there.
   if (state.nested_call()) return {core::BatchPlanKind::kSerial, 1, "nested call"};
+  const core::BatchShape shape{static_cast<std::uint64_t>(batch), static_cast<std::uint64_t>(m),
+                               static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(k),
+                               element_bytes};
   core::BatchFacts facts;
   facts.width = state.kernel_width();
   facts.pool_width = state.executor->width();
   facts.tiers = platform::pool_tier_widths(facts.pool_width, state.resolved.pool_classes);
   facts.cache = core::host_cache_facts();
-  const Parallelism request = f32 != nullptr ? f32->parallelism : f64->parallelism;
   return core::resolve_batch(shape, request, facts, state.compute_knobs, state.knobs);
-}
-
-core::BatchPlan plan_for(const detail::ContextState& state, const BatchCall<float>& call) {
-  return resolve_plan(state, &call, nullptr);
-}
-core::BatchPlan plan_for(const detail::ContextState& state, const BatchCall<double>& call) {
-  return resolve_plan(state, nullptr, &call);
 }
 
 // Entry i through single gemm's path. The PackedRhs is canonical B for a
@@ -71,7 +61,8 @@ Status run_batched(const Context& context, const BatchCall<T>& call_in,
   TESSERA_RETURN_IF_ERROR(validate_batched(*state, &x, &packed));
   if (x.batch == 0 || x.m == 0 || x.n == 0) return {};
 
-  const core::BatchPlan plan = forced != nullptr ? *forced : plan_for(*state, x);
+  const core::BatchPlan plan =
+      forced != nullptr ? *forced : plan_for(*state, x.batch, x.m, x.n, x.k, sizeof(T), x.parallelism);
   switch (plan.kind) {
     case core::BatchPlanKind::kSerial:
       for (std::int64_t i = 0; i < x.batch; ++i) {
@@ -165,6 +156,34 @@ Status arrays(const Context& context, Layout layout, Transpose ta, Transpose tb,
 }  // namespace tessera::gemm_detail
 
 namespace tessera {
+
+std::string GemmBatchedPlan::to_string() const {
+  return kind + "(" + std::to_string(workers) + "): " + reason;
+}
+
+Status try_plan_gemm_batched(const Context& context, Dtype dtype, std::int64_t batch,
+                             std::int64_t m, std::int64_t n, std::int64_t k,
+                             Parallelism parallelism, GemmBatchedPlan* out) {
+  if (out == nullptr) return Status::invalid_argument("out is null");
+  const detail::ContextState* state = nullptr;
+  TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
+  if (dtype != Dtype::kF32 && dtype != Dtype::kF64) {
+    return Status::invalid_argument("dtype is not a Dtype value (got " +
+                                    std::to_string(static_cast<int>(dtype)) + ")");
+  }
+  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(batch, "batch"));
+  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(m, "m"));
+  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(n, "n"));
+  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(k, "k"));
+  TESSERA_RETURN_IF_ERROR(gemm_detail::check_mnk(m, n, k));
+  TESSERA_RETURN_IF_ERROR(gemm_detail::check_parallelism(parallelism));
+  const core::BatchPlan plan = gemm_detail::plan_for(
+      *state, batch, m, n, k, dtype == Dtype::kF32 ? 4 : 8, parallelism);
+  out->kind = core::batch_plan_kind_name(plan.kind);
+  out->workers = plan.workers;
+  out->reason = plan.reason;
+  return {};
+}
 
 Status try_gemm_strided_batched(const Context& context, Layout layout, Transpose trans_a,
                                 Transpose trans_b, std::int64_t m, std::int64_t n,
