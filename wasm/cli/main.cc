@@ -36,6 +36,11 @@ constexpr const char* kUsage =
     "                    the median GFLOP/s; --check compares with the naive\n"
     "                    family (exit 1 on mismatch); --hash prints FNV-1a 64 of\n"
     "                    the output bits (comparable across builds)\n"
+    "  gemm-batched B M N K [--dtype f32|f64] [--threads N] [--isa L] [--reps R]\n"
+    "       [--check] [--hash] [--seed S]\n"
+    "                    B strided products C_i = A_i B_i on seeded inputs:\n"
+    "                    median time and GFLOP/s; --check (per entry) and\n"
+    "                    --hash as for gemm\n"
     "  elementwise OP N [--dtype f32|f64] [--isa L] [--reps R] [--check]\n"
     "       [--hash] [--seed S]\n"
     "                    one elementwise op (add sub mul div min max abs neg\n"
@@ -61,6 +66,7 @@ const Command kCommands[] = {
     {"info", &run_info},
     {"selftest", &run_selftest},
     {"gemm", &run_gemm},
+    {"gemm-batched", &run_gemm_batched},
     {"elementwise", &run_elementwise},
     {"dot", &run_dot},
     {"gemv", &run_gemv},

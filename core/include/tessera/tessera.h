@@ -290,6 +290,48 @@ TSR_API tsr_status tsr_dgemm_packed(const tsr_context* context,
                                     double beta, double* c, int64_t ldc,
                                     int threads);
 
+/* ---- batched GEMM (tessera/gemm_batched.hpp) ----
+ * C_i = alpha * op(A_i) * op(B_i) + beta * C_i for i < batch, one m, n, k,
+ * layout, transposes, alpha, beta and leading dimensions for every entry.
+ * Strided: X_i = x + i * stride_x (elements, >= 0; a stride of 0 shares one
+ * A or B over the batch; stride_c must cover one C matrix when batch > 1).
+ * Pointer arrays: X_i = x[i]. Prepacked: one tsr_packed_rhs for every A_i.
+ * Every argument (and entry) is validated before anything is written; C
+ * entries must not overlap each other or any input entry. Each C_i has the
+ * bits tsr_sgemm/tsr_dgemm give for that entry, for any thread count. */
+TSR_API tsr_status tsr_sgemm_strided_batched(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a,
+    tsr_transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+    const float* a, int64_t lda, int64_t stride_a, const float* b, int64_t ldb,
+    int64_t stride_b, float beta, float* c, int64_t ldc, int64_t stride_c,
+    int64_t batch, int threads);
+TSR_API tsr_status tsr_dgemm_strided_batched(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a,
+    tsr_transpose trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+    const double* a, int64_t lda, int64_t stride_a, const double* b,
+    int64_t ldb, int64_t stride_b, double beta, double* c, int64_t ldc,
+    int64_t stride_c, int64_t batch, int threads);
+TSR_API tsr_status tsr_sgemm_batched(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a,
+    tsr_transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+    const float* const* a, int64_t lda, const float* const* b, int64_t ldb,
+    float beta, float* const* c, int64_t ldc, int64_t batch, int threads);
+TSR_API tsr_status tsr_dgemm_batched(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a,
+    tsr_transpose trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+    const double* const* a, int64_t lda, const double* const* b, int64_t ldb,
+    double beta, double* const* c, int64_t ldc, int64_t batch, int threads);
+TSR_API tsr_status tsr_sgemm_packed_strided_batched(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a,
+    int64_t m, float alpha, const float* a, int64_t lda, int64_t stride_a,
+    const tsr_packed_rhs* b, float beta, float* c, int64_t ldc,
+    int64_t stride_c, int64_t batch, int threads);
+TSR_API tsr_status tsr_dgemm_packed_strided_batched(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a,
+    int64_t m, double alpha, const double* a, int64_t lda, int64_t stride_a,
+    const tsr_packed_rhs* b, double beta, double* c, int64_t ldc,
+    int64_t stride_c, int64_t batch, int threads);
+
 
 /* ---- dot and gemv (BLAS conventions; tessera/blas1.hpp) ----
  * dot:  *result = sum_{i<n} x[i*incx] * y[i*incy]

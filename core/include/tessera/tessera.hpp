@@ -6,6 +6,7 @@
 #include "tessera/elementwise.hpp"
 #include "tessera/error.hpp"
 #include "tessera/gemm.hpp"
+#include "tessera/gemm_batched.hpp"
 #include "tessera/execution.hpp"
 #include "tessera/inventory.hpp"
 #include "tessera/isa.hpp"

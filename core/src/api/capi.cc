@@ -231,11 +231,7 @@ tsr_status tsr_context_counters(const tsr_context* context, tsr_counters* out) {
 
 // ---- GEMM ------------------------------------------------------------------
 
-struct tsr_packed_rhs {
-  tessera::PackedRhs packed;
-};
-
-namespace {
+namespace tessera::capi {
 
 tessera::Status gemm_enums_from_c(tsr_layout layout, const tsr_transpose* ta,
                                   const tsr_transpose* tb, tessera::Layout* l,
@@ -264,6 +260,13 @@ tessera::Status gemm_enums_from_c(tsr_layout layout, const tsr_transpose* ta,
 tessera::Parallelism parallelism_from_c(int threads) {
   return threads == -1 ? tessera::Parallelism::serial() : tessera::Parallelism::threads(threads);
 }
+
+}  // namespace tessera::capi
+
+namespace {
+
+using tessera::capi::gemm_enums_from_c;
+using tessera::capi::parallelism_from_c;
 
 template <class T>
 tsr_status gemm_c(const tsr_context* context, tsr_layout layout, tsr_transpose trans_a,

@@ -4,10 +4,17 @@
 #pragma once
 
 #include "tessera/context.hpp"
+#include "tessera/gemm.hpp"
 #include "tessera/tessera.h"
 
 struct tsr_context {
   tessera::Context context;
+};
+
+// Behind tsr_packed_rhs (tsr_*gemm_prepack_rhs): shared by the single and
+// batched GEMM entry points.
+struct tsr_packed_rhs {
+  tessera::PackedRhs packed;
 };
 
 namespace tessera::capi {
@@ -19,5 +26,12 @@ tsr_status report(const Status& status);
 inline Context context_of(const tsr_context* context) {
   return context != nullptr ? context->context : Context();
 }
+
+// tsr_layout / tsr_transpose -> the C++ enums (either transpose may be
+// null: not an argument of the call); an unknown value is an error naming it.
+Status gemm_enums_from_c(tsr_layout layout, const tsr_transpose* ta, const tsr_transpose* tb,
+                         Layout* l, Transpose* a, Transpose* b);
+// threads: -1 serial, 0 automatic, n exactly n.
+Parallelism parallelism_from_c(int threads);
 
 }  // namespace tessera::capi

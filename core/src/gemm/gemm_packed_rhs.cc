@@ -5,6 +5,7 @@
 #include <new>
 
 #include "core/src/gemm/gemm_call.hpp"
+#include "core/src/gemm/gemm_packed_rhs.hpp"
 #include "tessera/gemm.hpp"
 
 namespace tessera {
@@ -46,6 +47,45 @@ std::int64_t PackedRhs::n() const noexcept { return state_ ? state_->n : 0; }
 std::size_t PackedRhs::bytes() const noexcept { return state_ ? state_->bytes : 0; }
 
 namespace gemm_detail {
+
+template <class T>
+Status check_packed_rhs(const detail::ContextState& state, Layout layout, const PackedRhs& packed,
+                        const T** data, std::int64_t* n, std::int64_t* k) {
+  const detail::PackedRhsState* pb = packed.state();
+  if (pb == nullptr) return Status::invalid_argument("b is an empty PackedRhs");
+  if (pb->dtype != dtype_of<T>()) {
+    return Status::invalid_argument(std::string("b was packed as ") + dtype_name(pb->dtype) +
+                                    " but this call is " + dtype_name(dtype_of<T>()));
+  }
+  if (pb->layout != layout) {
+    return Status::invalid_argument(std::string("layout is ") + layout_name(layout) +
+                                    " but b was packed for " + layout_name(pb->layout));
+  }
+  if (pb->table != state.table) {
+    return Status::invalid_argument(
+        std::string("b was packed for ISA level ") + isa_name(pb->isa) + " (" +
+        kernel_family_name(pb->table->family) + ") but the context uses " +
+        isa_name(state.table->isa) + " (" + kernel_family_name(state.table->family) +
+        "): pack it again with this context");
+  }
+  const core::GemmKernelSet<T>* ks = kernel_set<T>(*state.table);
+  if (ks == nullptr) return Status::internal("kernel table has no gemm kernels");
+  const std::int64_t kc = blocking_of(*ks).kc;
+  if (kc != pb->kc) {
+    return Status::invalid_argument("b was packed with depth blocking kc = " + str(pb->kc) +
+                                    " but the context blocks with kc = " + str(kc) +
+                                    ": pack it again with this context");
+  }
+  *data = static_cast<const T*>(pb->data);
+  *n = pb->n;
+  *k = pb->k;
+  return {};
+}
+template Status check_packed_rhs<float>(const detail::ContextState&, Layout, const PackedRhs&,
+                                        const float**, std::int64_t*, std::int64_t*);
+template Status check_packed_rhs<double>(const detail::ContextState&, Layout, const PackedRhs&,
+                                         const double**, std::int64_t*, std::int64_t*);
+
 namespace {
 
 template <class T>
@@ -111,32 +151,9 @@ Status packed_gemm_impl(const Context& context, Layout layout, Transpose ta,
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   TESSERA_RETURN_IF_ERROR(check_enums(layout, &ta, nullptr));
-  const detail::PackedRhsState* pb = packed.state();
-  if (pb == nullptr) return Status::invalid_argument("b is an empty PackedRhs");
-  if (pb->dtype != dtype_of<T>()) {
-    return Status::invalid_argument(std::string("b was packed as ") + dtype_name(pb->dtype) +
-                                    " but this call is " + dtype_name(dtype_of<T>()));
-  }
-  if (pb->layout != layout) {
-    return Status::invalid_argument(std::string("layout is ") + layout_name(layout) +
-                                    " but b was packed for " + layout_name(pb->layout));
-  }
-  if (pb->table != state->table) {
-    return Status::invalid_argument(
-        std::string("b was packed for ISA level ") + isa_name(pb->isa) + " (" +
-        kernel_family_name(pb->table->family) + ") but the context uses " +
-        isa_name(state->table->isa) + " (" + kernel_family_name(state->table->family) +
-        "): pack it again with this context");
-  }
-  const core::GemmKernelSet<T>* ks = kernel_set<T>(*state->table);
-  if (ks == nullptr) return Status::internal("kernel table has no gemm kernels");
-  const std::int64_t kc = blocking_of(*ks).kc;
-  if (kc != pb->kc) {
-    return Status::invalid_argument("b was packed with depth blocking kc = " + str(pb->kc) +
-                                    " but the context blocks with kc = " + str(kc) +
-                                    ": pack it again with this context");
-  }
-  const std::int64_t n = pb->n, k = pb->k;
+  const T* data = nullptr;
+  std::int64_t n = 0, k = 0;
+  TESSERA_RETURN_IF_ERROR(check_packed_rhs(*state, layout, packed, &data, &n, &k));
   TESSERA_RETURN_IF_ERROR(check_dim(m, "m"));
   TESSERA_RETURN_IF_ERROR(check_mnk(m, n, k));
   TESSERA_RETURN_IF_ERROR(check_parallelism(parallelism));
@@ -149,7 +166,6 @@ Status packed_gemm_impl(const Context& context, Layout layout, Transpose ta,
 
   // The packed operand is canonical B (row-major) or canonical A
   // (column-major, computed transposed); the other side is `a`.
-  const T* data = static_cast<const T*>(pb->data);
   const bool row = layout == Layout::kRowMajor;
   return run_canonical(*state,
                        canonical_problem(layout, ta, Transpose::kNo, m, n, k, alpha, a, lda,

@@ -33,6 +33,9 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
   entries.insert(entries.end(), {
       {"gemm", "f32", t.gemm.f32 != nullptr || t.gemm.naive_f32 != nullptr},
       {"gemm", "f64", t.gemm.f64 != nullptr || t.gemm.naive_f64 != nullptr},
+      // Batched GEMM runs single gemm's kernels entry by entry.
+      {"gemm_batched", "f32", t.gemm.f32 != nullptr || t.gemm.naive_f32 != nullptr},
+      {"gemm_batched", "f64", t.gemm.f64 != nullptr || t.gemm.naive_f64 != nullptr},
       {"dot", "f32", t.blas1.f32.dot != nullptr || t.blas1.f32.naive_dot != nullptr},
       {"dot", "f64", t.blas1.f64.dot != nullptr || t.blas1.f64.naive_dot != nullptr},
       {"gemv", "f32", (t.blas1.f32.gemv_rows != nullptr && t.blas1.f32.gemv_cols != nullptr) ||

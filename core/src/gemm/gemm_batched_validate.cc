@@ -1,0 +1,167 @@
+#include "core/src/gemm/gemm_batched_validate.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/src/gemm/gemm_packed_rhs.hpp"
+#include "core/src/gemm/gemm_validate.hpp"
+
+namespace tessera::gemm_detail {
+namespace {
+
+// One entry's accessed bytes.
+struct Range {
+  std::uintptr_t begin = 0;
+  std::size_t bytes = 0;
+  std::int64_t entry = 0;
+};
+
+std::string entry_name(const char* name, std::int64_t i) {
+  return std::string(name) + "[" + str(i) + "]";
+}
+
+// The accessed range of every entry of one operand (one stored matrix shape
+// `proto`, already checked by check_stored), after checking each entry (or,
+// strided, the base pointer, the stride and the whole batch's span).
+template <class P>
+Status operand_ranges(Layout layout, std::size_t element, const Stored& proto,
+                      const BatchOperand<P>& op, const char* stride_name, std::int64_t batch,
+                      std::vector<Range>* out) {
+  out->clear();
+  if (batch == 0 || proto.bytes == 0) return {};
+  if (op.is_list) {
+    if (op.list == nullptr) {
+      return Status::invalid_argument(std::string(proto.name) + " is null (the array of " +
+                                      str(batch) + " " + proto.name + " pointers)");
+    }
+    out->reserve(static_cast<std::size_t>(batch));
+    for (std::int64_t i = 0; i < batch; ++i) {
+      const std::string name = entry_name(proto.name, i);
+      Stored s{name.c_str(), proto.ld_name, op.list[i], proto.rows, proto.cols, proto.ld};
+      TESSERA_RETURN_IF_ERROR(check_stored(layout, element, &s));
+      out->push_back({reinterpret_cast<std::uintptr_t>(s.data), s.bytes, i});
+    }
+    return {};
+  }
+  if (op.base == nullptr) {
+    return Status::invalid_argument(std::string(proto.name) + " is null but is " +
+                                    str(proto.rows) + " x " + str(proto.cols));
+  }
+  if (op.stride < 0) {
+    return Status::invalid_argument(std::string(stride_name) + " must be >= 0 (got " +
+                                    str(op.stride) + ")");
+  }
+  // The last entry must be addressable: (batch - 1) * stride elements past
+  // the base, plus one matrix.
+  std::int64_t offset = 0;
+  const std::int64_t limit = static_cast<std::int64_t>(
+      std::min<std::uint64_t>(std::numeric_limits<std::int64_t>::max(),
+                              std::numeric_limits<std::size_t>::max() / 2) / element);
+  if (!mul_ok(batch - 1, op.stride, &offset) ||
+      offset > limit - static_cast<std::int64_t>(proto.bytes / element)) {
+    return Status::invalid_argument(std::string(proto.name) + ": " + str(batch) + " entries " +
+                                    stride_name + " = " + str(op.stride) +
+                                    " apart span more memory than this target can address");
+  }
+  // A stride of 0 shares one matrix: one range stands for every entry.
+  const std::int64_t distinct = op.stride == 0 ? 1 : batch;
+  out->reserve(static_cast<std::size_t>(distinct));
+  for (std::int64_t i = 0; i < distinct; ++i) {
+    out->push_back({reinterpret_cast<std::uintptr_t>(op.at(i)), proto.bytes, i});
+  }
+  return {};
+}
+
+bool overlaps(const Range& x, const Range& y) {
+  return x.bytes != 0 && y.bytes != 0 && x.begin < y.begin + y.bytes &&
+         y.begin < x.begin + x.bytes;
+}
+
+// `c` sorted by address and pairwise disjoint; the C entry overlapping
+// `in`, or null. Disjoint sorted ranges have sorted ends, so only the last
+// C range starting below in's end can reach into it.
+const Range* c_overlapping(const std::vector<Range>& c, const Range& in) {
+  auto it = std::lower_bound(c.begin(), c.end(), in.begin + in.bytes,
+                             [](const Range& r, std::uintptr_t end) { return r.begin < end; });
+  if (it == c.begin()) return nullptr;
+  --it;
+  return overlaps(*it, in) ? &*it : nullptr;
+}
+
+}  // namespace
+
+template <class T>
+Status validate_batched(const detail::ContextState& state, BatchCall<T>* call,
+                        const T** packed_data) {
+  BatchCall<T>& x = *call;
+  const bool packed = x.packed != nullptr;
+  TESSERA_RETURN_IF_ERROR(check_enums(x.layout, &x.ta, packed ? nullptr : &x.tb));
+  TESSERA_RETURN_IF_ERROR(check_dim(x.batch, "batch"));
+  if (packed) {
+    TESSERA_RETURN_IF_ERROR(check_packed_rhs(state, x.layout, *x.packed, packed_data, &x.n, &x.k));
+    x.tb = Transpose::kNo;
+  }
+  TESSERA_RETURN_IF_ERROR(check_dim(x.m, "m"));
+  TESSERA_RETURN_IF_ERROR(check_dim(x.n, "n"));
+  TESSERA_RETURN_IF_ERROR(check_dim(x.k, "k"));
+  TESSERA_RETURN_IF_ERROR(check_mnk(x.m, x.n, x.k));
+  TESSERA_RETURN_IF_ERROR(check_parallelism(x.parallelism));
+
+  // The shape every entry shares; check_stored's pointer test is done per
+  // entry below, so the prototypes carry a non-null placeholder.
+  const bool na = x.ta == Transpose::kNo, nb = x.tb == Transpose::kNo;
+  const int placeholder = 0;
+  Stored sa{"a", "lda", &placeholder, na ? x.m : x.k, na ? x.k : x.m, x.lda};
+  Stored sb{"b", "ldb", &placeholder, nb ? x.k : x.n, nb ? x.n : x.k, x.ldb};
+  Stored sc{"c", "ldc", &placeholder, x.m, x.n, x.ldc};
+  TESSERA_RETURN_IF_ERROR(check_stored(x.layout, sizeof(T), &sa));
+  if (!packed) TESSERA_RETURN_IF_ERROR(check_stored(x.layout, sizeof(T), &sb));
+  TESSERA_RETURN_IF_ERROR(check_stored(x.layout, sizeof(T), &sc));
+
+  // Strided C entries closer than one C matrix overlap each other: say so
+  // in terms of the stride.
+  if (!x.c.is_list && x.batch > 1 && sc.bytes != 0 && x.c.stride >= 0 &&
+      static_cast<std::uint64_t>(x.c.stride) * sizeof(T) < sc.bytes) {
+    return Status::invalid_argument("stride_c = " + str(x.c.stride) +
+                                    " is smaller than the span of one c matrix (" +
+                                    str(static_cast<std::int64_t>(sc.bytes / sizeof(T))) +
+                                    " elements): c entries would overlap");
+  }
+  std::vector<Range> ra, rb, rc;
+  TESSERA_RETURN_IF_ERROR(operand_ranges(x.layout, sizeof(T), sa, x.a, "stride_a", x.batch, &ra));
+  if (!packed) {
+    TESSERA_RETURN_IF_ERROR(
+        operand_ranges(x.layout, sizeof(T), sb, x.b, "stride_b", x.batch, &rb));
+  }
+  TESSERA_RETURN_IF_ERROR(operand_ranges(x.layout, sizeof(T), sc, x.c, "stride_c", x.batch, &rc));
+
+  std::sort(rc.begin(), rc.end(), [](const Range& p, const Range& q) { return p.begin < q.begin; });
+  for (std::size_t i = 1; i < rc.size(); ++i) {
+    if (overlaps(rc[i - 1], rc[i])) {
+      return Status::invalid_argument(entry_name("c", rc[i - 1].entry) + " overlaps " +
+                                      entry_name("c", rc[i].entry) +
+                                      ": every output entry needs its own memory");
+    }
+  }
+  for (const auto* inputs : {&ra, &rb}) {
+    const char* name = inputs == &ra ? "a" : "b";
+    for (const Range& in : *inputs) {
+      if (const Range* hit = c_overlapping(rc, in)) {
+        return Status::invalid_argument(entry_name("c", hit->entry) + " overlaps " +
+                                        entry_name(name, in.entry) +
+                                        ": the output must not share memory with an input");
+      }
+    }
+  }
+  return {};
+}
+
+template Status validate_batched<float>(const detail::ContextState&, BatchCall<float>*,
+                                        const float**);
+template Status validate_batched<double>(const detail::ContextState&, BatchCall<double>*,
+                                         const double**);
+
+}  // namespace tessera::gemm_detail

@@ -1,0 +1,216 @@
+// tessera-cli gemm-batched B M N K [--dtype f32|f64] [--threads N] [--isa L]
+//                         [--reps R] [--check] [--hash] [--seed S]
+//
+// Runs B independent C_i = A_i B_i (row-major, alpha 1, beta 0, entries
+// packed tightly: strided batched GEMM) on seeded inputs and prints the
+// batch plan's choice (try_plan_gemm_batched) and the median time and
+// GFLOP/s. --check compares
+// every entry with the naive family's single gemm within the k-scaled
+// rounding bound (exit 1 on mismatch); --hash prints FNV-1a 64 of the whole
+// C buffer (the inputs are those of tests/core/gemm_batched_portable_bits_test.cc,
+// with --seed 7, so the scalar / sse2 / simd128 hashes agree across builds).
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "seeded_inputs.hpp"
+#include "tessera/tessera.hpp"
+
+namespace tessera::cli {
+namespace {
+
+struct Options {
+  std::int64_t batch = 0, m = 0, n = 0, k = 0;
+  Dtype dtype = Dtype::kF32;
+  int threads = -2;  // -2: not given (automatic)
+  bool isa_set = false;
+  Isa isa = Isa::kScalar;
+  int reps = 5;
+  bool check = false, hash = false;
+  std::uint64_t seed = 1;
+};
+
+// A non-negative decimal integer at most `max`.
+bool parse_count(const std::string& text, std::int64_t max, std::int64_t* out) {
+  if (text.empty() || text.size() > 18) return false;
+  std::int64_t v = 0;
+  for (char ch : text) {
+    if (ch < '0' || ch > '9') return false;
+    v = v * 10 + (ch - '0');
+  }
+  if (v > max) return false;
+  *out = v;
+  return true;
+}
+
+int parse(const Args& args, Options* o) {
+  std::vector<std::string> positional;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const bool has_value = i + 1 < args.size();
+    const std::string v = has_value ? args[i + 1] : std::string();
+    std::int64_t x = 0;
+    if (a == "--dtype") {
+      if (v != "f32" && v != "f64") return usage_error("gemm-batched: --dtype must be f32 or f64");
+      o->dtype = v == "f32" ? Dtype::kF32 : Dtype::kF64;
+      ++i;
+    } else if (a == "--threads") {
+      if (!parse_count(v, 4096, &x)) return usage_error("gemm-batched: --threads must be in [0, 4096]");
+      o->threads = static_cast<int>(x);
+      ++i;
+    } else if (a == "--isa") {
+      if (!parse_isa(v, &o->isa)) return usage_error("gemm-batched: --isa '" + v + "' is not a level");
+      o->isa_set = true;
+      ++i;
+    } else if (a == "--reps") {
+      if (!parse_count(v, 100000, &x) || x < 1) return usage_error("gemm-batched: --reps must be in [1, 100000]");
+      o->reps = static_cast<int>(x);
+      ++i;
+    } else if (a == "--seed") {
+      if (!parse_count(v, std::numeric_limits<std::int64_t>::max(), &x)) {
+        return usage_error("gemm-batched: --seed must be a non-negative integer");
+      }
+      o->seed = static_cast<std::uint64_t>(x);
+      ++i;
+    } else if (a == "--check") {
+      o->check = true;
+    } else if (a == "--hash") {
+      o->hash = true;
+    } else if (!a.empty() && a[0] == '-') {
+      return usage_error("gemm-batched: unknown option '" + a + "'");
+    } else {
+      positional.push_back(a);
+    }
+  }
+  if (positional.size() != 4) return usage_error("gemm-batched: expected B M N K");
+  std::int64_t* dims[4] = {&o->batch, &o->m, &o->n, &o->k};
+  for (int d = 0; d < 4; ++d) {
+    // Up to 2^20 each; the product is checked against the address space below.
+    if (!parse_count(positional[static_cast<std::size_t>(d)], std::int64_t{1} << 20, dims[d])) {
+      return usage_error("gemm-batched: B M N K must be integers in [0, 2^20] (got '" +
+                         positional[static_cast<std::size_t>(d)] + "')");
+    }
+  }
+  return kExitOk;
+}
+
+int fail(const Status& status) {
+  std::fprintf(stderr, "tessera-cli: %s\n", status.to_string().c_str());
+  return status.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitFailure;
+}
+
+template <class T>
+int run(const Options& o) {
+  ContextOptions options;
+  if (o.isa_set) options.isa = o.isa;
+  if (o.threads > 0) options.policy.num_threads = o.threads;
+  Context context;
+  if (Status s = Context::create(options, &context); !s.ok()) return fail(s);
+  const Parallelism parallelism = o.threads > 0 ? Parallelism::threads(o.threads) : Parallelism();
+
+  GemmBatchedPlan plan;
+  if (Status s = try_plan_gemm_batched(context, o.dtype, o.batch, o.m, o.n, o.k, parallelism, &plan);
+      !s.ok()) {
+    return fail(s);
+  }
+  const double elems = static_cast<double>(o.batch) *
+                       (static_cast<double>(o.m) * static_cast<double>(o.k) +
+                        static_cast<double>(o.k) * static_cast<double>(o.n) +
+                        static_cast<double>(o.m) * static_cast<double>(o.n));
+  if (elems * sizeof(T) > static_cast<double>(std::numeric_limits<std::size_t>::max() / 4)) {
+    std::fprintf(stderr, "tessera-cli: gemm-batched: the operands need %.3g bytes, more than "
+                         "this target can allocate\n", elems * sizeof(T));
+    return kExitFailure;
+  }
+  const std::int64_t sa = o.m * o.k, sb = o.k * o.n, sc = o.m * o.n;
+  std::vector<T> a(static_cast<std::size_t>(o.batch * sa)), b(static_cast<std::size_t>(o.batch * sb)),
+      c(static_cast<std::size_t>(o.batch * sc));
+  fill_seeded(a.data(), a.size(), o.seed, 1);
+  fill_seeded(b.data(), b.size(), o.seed, 2);
+  const std::int64_t lda = std::max<std::int64_t>(1, o.k), ldb = std::max<std::int64_t>(1, o.n),
+                     ldc = std::max<std::int64_t>(1, o.n);
+
+  std::vector<double> seconds;
+  for (int r = 0; r < o.reps; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Status s = try_gemm_strided_batched(context, Layout::kRowMajor, Transpose::kNo,
+                                              Transpose::kNo, o.m, o.n, o.k, T(1), a.data(), lda,
+                                              sa, b.data(), ldb, sb, T(0), c.data(), ldc, sc,
+                                              o.batch, parallelism);
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (!s.ok()) return fail(s);
+  }
+  std::sort(seconds.begin(), seconds.end());
+  const double median = seconds[seconds.size() / 2];
+  const double flops = 2.0 * static_cast<double>(o.batch) * static_cast<double>(o.m) *
+                       static_cast<double>(o.n) * static_cast<double>(o.k);
+  std::printf("gemm-batched %s: %" PRId64 " x %" PRId64 "x%" PRId64 "x%" PRId64 " on %s, %d participant(s)\n",
+              dtype_name(o.dtype), o.batch, o.m, o.n, o.k, isa_name(context.isa()),
+              context.resolved_policy().effective_threads);
+  std::printf("  plan: %s\n", plan.to_string().c_str());
+  std::printf("time: median %.6f s of %d (min %.6f, max %.6f)\n", median, o.reps, seconds.front(),
+              seconds.back());
+  std::printf("GFLOP/s: %.2f\n", median > 0 ? flops / median / 1e9 : 0.0);
+
+  int exit_code = kExitOk;
+  if (o.check) {
+    ContextOptions naive_options;
+    naive_options.family = KernelFamily::kNaive;
+    Context naive;
+    if (Status s = Context::create(naive_options, &naive); !s.ok()) return fail(s);
+    // Each element within 2 (k + 4) eps sum_p |a_ip b_pj| of the naive
+    // (double-accumulated) single gemm of its entry.
+    const double eps = std::numeric_limits<T>::epsilon();
+    std::vector<T> expected(static_cast<std::size_t>(sc));
+    std::int64_t bad = 0;
+    for (std::int64_t e = 0; e < o.batch; ++e) {
+      const T* ae = a.data() + e * sa;
+      const T* be = b.data() + e * sb;
+      const T* ce = c.data() + e * sc;
+      if (Status s = try_gemm(naive, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, o.m, o.n,
+                              o.k, T(1), ae, lda, be, ldb, T(0), expected.data(), ldc);
+          !s.ok()) {
+        return fail(s);
+      }
+      for (std::int64_t i = 0; i < o.m; ++i) {
+        for (std::int64_t j = 0; j < o.n; ++j) {
+          double magnitude = 0;
+          for (std::int64_t p = 0; p < o.k; ++p) {
+            magnitude += std::fabs(static_cast<double>(ae[i * lda + p]) *
+                                   static_cast<double>(be[p * ldb + j]));
+          }
+          const double bound = 2.0 * static_cast<double>(o.k + 4) * eps * magnitude +
+                               std::numeric_limits<T>::min();
+          const double err = std::fabs(static_cast<double>(ce[i * ldc + j]) -
+                                       static_cast<double>(expected[static_cast<std::size_t>(i * ldc + j)]));
+          if (!(err <= bound)) ++bad;
+        }
+      }
+    }
+    std::printf("check: %s against the naive family, entry by entry (%" PRId64
+                " elements outside the bound)\n", bad == 0 ? "ok" : "MISMATCH", bad);
+    if (bad != 0) exit_code = kExitFailure;
+  }
+  if (o.hash) {
+    std::printf("hash: %016" PRIx64 " (FNV-1a 64 of the %s output bits, %s)\n",
+                fnv1a64(c.data(), c.size() * sizeof(T)), dtype_name(o.dtype),
+                isa_name(context.isa()));
+  }
+  return exit_code;
+}
+
+}  // namespace
+
+int run_gemm_batched(const Args& args) {
+  Options o;
+  if (const int code = parse(args, &o); code != kExitOk) return code;
+  return o.dtype == Dtype::kF32 ? run<float>(o) : run<double>(o);
+}
+
+}  // namespace tessera::cli
