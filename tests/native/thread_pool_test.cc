@@ -299,8 +299,21 @@ TEST_CASE("a contended pool spins only briefly") {
   // kContendedSpinNs (5 us), not the 100 us budget: one or a few blocks.
   // Under qemu-user one spin block alone can take longer than 100 us of
   // wall time, so the bound is checked on native runs only.
-  if (TESSERA_TESTS_EMULATED) {
-    MESSAGE("emulated run: spin-block timing is the emulator's; bound not checked");
+  // ThreadSanitizer instruments every atomic load of the spin loop and
+  // stretches one block past 100 us (121 us seen in CI): the same holds.
+#if defined(__SANITIZE_THREAD__)
+  constexpr bool kTimingIsInstrumented = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+  constexpr bool kTimingIsInstrumented = true;
+#else
+  constexpr bool kTimingIsInstrumented = false;
+#endif
+#else
+  constexpr bool kTimingIsInstrumented = false;
+#endif
+  if (TESSERA_TESTS_EMULATED || kTimingIsInstrumented) {
+    MESSAGE("emulated or tsan run: spin-block timing is not the code's; bound not checked");
   } else {
     CHECK(last - start < kAdaptiveInitialNs);
   }
