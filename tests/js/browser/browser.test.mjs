@@ -150,12 +150,24 @@ test('inline mode on an isolated page\'s main thread: threads, correct results, 
   await page.close();
 });
 
-test('during a 1-2 s GEMM in worker mode a 10 ms timer on the page never stalls more than 50 ms', async () => {
+// What this guards: in worker mode no GEMM work runs on the page's thread. The
+// evidence is the page's 10 ms timer while GEMMs on tensors (shared memory,
+// nothing copied on the page) run back to back. Each call is made long
+// (n = 2560, hundreds of ms on 2 threads), so a call executed on the page
+// would stall the timer for a whole call, far beyond the 50 ms bound; the
+// test checks that the calls really are that long, or it could not fail.
+// Plain typed arrays are not used here: worker mode copies them on the
+// page's thread (README), which measured 83-86 ms stalls at n = 1536 on the
+// 2-core CI machine against 15 ms with tensors.
+test('during 1.5 s of GEMMs on tensors in worker mode a 10 ms timer on the page never stalls more than 50 ms', async () => {
   const { page } = await open('isolated');
   const r = await page.evaluate(async () => {
     const t = await window.tessera.load({ threads: 2 });
-    const n = 1536;
-    const a = new Float32Array(n * n).fill(0.5), b = new Float32Array(n * n).fill(0.25);
+    const n = 2560;
+    const a = await t.alloc(Float32Array, n * n), b = await t.alloc(Float32Array, n * n);
+    const c = await t.alloc(Float32Array, n * n);
+    a.data.fill(0.5);
+    b.data.fill(0.25);
     let last = performance.now(), worst = 0, ticks = 0;
     const timer = setInterval(() => {
       const now = performance.now();
@@ -165,16 +177,22 @@ test('during a 1-2 s GEMM in worker mode a 10 ms timer on the page never stalls 
     }, 10);
     const start = performance.now();
     let calls = 0;
-    while (performance.now() - start < 1000) {
-      await t.gemm({ m: n, n, k: n, a, b });
+    while (performance.now() - start < 1500) {
+      await t.gemm({ m: n, n, k: n, a, b, c });
       ++calls;
     }
     const elapsed = performance.now() - start;
     clearInterval(timer);
+    const sample = c.data[n * n - 1];
+    const { zeroCopy, threads } = t.info;
     await t.dispose();
-    return { worst, ticks, elapsed, calls };
+    return { worst, ticks, elapsed, calls, sample, zeroCopy, threads };
   });
-  assert.ok(r.elapsed >= 1000 && r.elapsed < 20000, JSON.stringify(r));
+  assert.deepEqual([r.zeroCopy, r.threads], [true, 2], JSON.stringify(r));
+  assert.equal(r.sample, 0.5 * 0.25 * 2560, JSON.stringify(r));
+  assert.ok(r.elapsed >= 1500 && r.elapsed < 30000, JSON.stringify(r));
+  assert.ok(r.elapsed / r.calls >= 100,
+    `each GEMM must take far longer than the 50 ms bound for the test to mean anything; raise n (${JSON.stringify(r)})`);
   assert.ok(r.worst <= 50, `the page's timer stalled ${r.worst.toFixed(1)} ms (${JSON.stringify(r)})`);
 });
 
