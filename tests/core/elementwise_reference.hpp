@@ -77,6 +77,22 @@ T ref_unary(UnaryOp op, T x) {
       const bool negative = (b & sign) != 0 && (b & ~sign) != 0 && (b & ~sign) <= inf_bits;
       return pick(negative, x, T(0));
     }
+    // Approximations (checked within an ulp bound, not bit for bit): the
+    // exact value in long double, rounded once.
+    case UnaryOp::kExp: return static_cast<T>(std::exp(static_cast<long double>(x)));
+    case UnaryOp::kLog: return static_cast<T>(std::log(static_cast<long double>(x)));
+    case UnaryOp::kTanh: return static_cast<T>(std::tanh(static_cast<long double>(x)));
+    case UnaryOp::kSigmoid:
+      return static_cast<T>(1.0L / (1.0L + std::exp(-static_cast<long double>(x))));
+    case UnaryOp::kGelu: {
+      const long double v = x;
+      if (std::isinf(v)) return v > 0 ? x : -T(0);
+      const long double pi = 3.141592653589793238462643383279502884L;
+      const long double u = std::sqrt(2.0L / pi) * (v + 0.044715L * v * v * v);
+      // 0.5 (1 + tanh u) = 1 / (1 + e^-2u): 1 + tanh u cancels completely
+      // in long double once u < -22.
+      return static_cast<T>(v / (1.0L + std::exp(-2.0L * u)));
+    }
   }
   return std::numeric_limits<T>::signaling_NaN();
 }
