@@ -93,7 +93,7 @@ constexpr bool unary_op_is_exact(UnaryOp op) noexcept {
 // The documented error bound of a unary op: the distance, in representable
 // values, from the correctly rounded result (0 for the exact ops). gelu's
 // holds for x >= -10: its negative tail is ill-conditioned (relative
-// condition number about 1.6 (x + 0.134 x^3), ~190 at x = -10), so the
+// condition number about 1.6 (x + 0.134 x^3), ~230 at x = -10), so the
 // rounding of the inner cubic is amplified there; for x >= -3 gelu is
 // within kGeluCoreUlpBound.
 inline constexpr double kGeluCoreUlpBound = 13.0;
