@@ -82,8 +82,12 @@ T ref_unary(UnaryOp op, T x) {
     case UnaryOp::kExp: return static_cast<T>(std::exp(static_cast<long double>(x)));
     case UnaryOp::kLog: return static_cast<T>(std::log(static_cast<long double>(x)));
     case UnaryOp::kTanh: return static_cast<T>(std::tanh(static_cast<long double>(x)));
-    case UnaryOp::kSigmoid:
-      return static_cast<T>(1.0L / (1.0L + std::exp(-static_cast<long double>(x))));
+    case UnaryOp::kSigmoid: {
+      // e^-|x| never overflows (wasi-libc's expl overflows at double's
+      // threshold, which loses sigmoid(-709.8)'s subnormal f64 result).
+      const long double e = std::exp(-std::fabs(static_cast<long double>(x)));
+      return static_cast<T>((x < 0 ? e : 1.0L) / (1.0L + e));
+    }
     case UnaryOp::kGelu: {
       const long double v = x;
       if (std::isinf(v)) return v > 0 ? x : -T(0);

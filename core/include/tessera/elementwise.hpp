@@ -91,7 +91,9 @@ constexpr bool unary_op_is_exact(UnaryOp op) noexcept {
          op == UnaryOp::kRelu;
 }
 // The documented error bound of a unary op: the distance, in representable
-// values, from the correctly rounded result (0 for the exact ops). gelu's
+// values, from the correctly rounded result (0 for the exact ops). Checks
+// against the naive family (tessera-cli --check, selftest) allow one more:
+// the naive family is the C library, itself within about 1 ulp. gelu's
 // holds for x >= -10: its negative tail is ill-conditioned (relative
 // condition number about 1.6 (x + 0.134 x^3), ~230 at x = -10), so the
 // rounding of the inner cubic is amplified there; for x >= -3 gelu is
@@ -104,9 +106,11 @@ constexpr double unary_op_ulp_bound(UnaryOp op, bool f64) noexcept {
   switch (op) {
     case UnaryOp::kExp:
     case UnaryOp::kLog: return 1.0;
-    case UnaryOp::kTanh: return f64 ? 3.0 : 1.0;
+    case UnaryOp::kTanh: return f64 ? 3.0 : 2.0;  // f32: 2 at x = 0.520136 (sweep)
     case UnaryOp::kSigmoid: return 2.0;
-    case UnaryOp::kGelu: return 192.0;
+    // 191 measured natively; 237 on wasm, whose C library's long double
+    // functions (the test reference) are less accurate.
+    case UnaryOp::kGelu: return 256.0;
     default: return 0.0;
   }
 }

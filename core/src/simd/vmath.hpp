@@ -27,7 +27,7 @@
 // mantissa width, 23 or 52).
 #pragma once
 
-#include <bit>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -81,9 +81,13 @@ struct Consts<double> {
   static constexpr double kDenormShift = 52.0;
 };
 
+// memcpy, not std::bit_cast: Emscripten 3.1.6's libc++ has no bit_cast.
 template <class T, class B>
-constexpr T from_bits(B b) {
-  return std::bit_cast<T>(b);
+T from_bits(B b) {
+  static_assert(sizeof(T) == sizeof(B));
+  T x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
 }
 
 // Nearest integer (ties to even) of |x| < 2^(mant-1), as a float value.
