@@ -77,6 +77,26 @@ T ref_unary(UnaryOp op, T x) {
       const bool negative = (b & sign) != 0 && (b & ~sign) != 0 && (b & ~sign) <= inf_bits;
       return pick(negative, x, T(0));
     }
+    // Approximations (checked within an ulp bound, not bit for bit): the
+    // exact value in long double, rounded once.
+    case UnaryOp::kExp: return static_cast<T>(std::exp(static_cast<long double>(x)));
+    case UnaryOp::kLog: return static_cast<T>(std::log(static_cast<long double>(x)));
+    case UnaryOp::kTanh: return static_cast<T>(std::tanh(static_cast<long double>(x)));
+    case UnaryOp::kSigmoid: {
+      // e^-|x| never overflows (wasi-libc's expl overflows at double's
+      // threshold, which loses sigmoid(-709.8)'s subnormal f64 result).
+      const long double e = std::exp(-std::fabs(static_cast<long double>(x)));
+      return static_cast<T>((x < 0 ? e : 1.0L) / (1.0L + e));
+    }
+    case UnaryOp::kGelu: {
+      const long double v = x;
+      if (std::isinf(v)) return v > 0 ? x : -T(0);
+      const long double pi = 3.141592653589793238462643383279502884L;
+      const long double u = std::sqrt(2.0L / pi) * (v + 0.044715L * v * v * v);
+      // 0.5 (1 + tanh u) = 1 / (1 + e^-2u): 1 + tanh u cancels completely
+      // in long double once u < -22.
+      return static_cast<T>(v / (1.0L + std::exp(-2.0L * u)));
+    }
   }
   return std::numeric_limits<T>::signaling_NaN();
 }

@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "seeded_inputs.hpp"
 
@@ -34,6 +36,35 @@ void fill_unary_operand(T* x, std::size_t n, std::uint64_t seed, bool nonnegativ
   if (nonnegative) {
     for (std::size_t i = 0; i < n; ++i) x[i] = x[i] < T(0) ? -x[i] : x[i];
   }
+}
+
+// The input of a transcendental unary op (exp log tanh sigmoid gelu): the
+// same values times 8 (exact), so the hash covers tanh's saturation and
+// gelu's tail up to its documented range; log gets |x|.
+template <class T>
+void fill_transcendental_operand(T* x, std::size_t n, std::uint64_t seed, bool nonnegative) {
+  fill_unary_operand(x, n, seed, nonnegative);
+  for (std::size_t i = 0; i < n; ++i) x[i] *= T(8);
+}
+
+// Representable values between a and b (0 if equal or both NaN; huge if
+// one is NaN or their signs differ beyond the zeros): the ulp distance the
+// transcendentals' bounds are stated in.
+template <class T>
+double ulp_distance(T a, T b) {
+  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  using S = std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>;
+  if (a != a || b != b) return (a != a && b != b) ? 0.0 : 1e300;
+  U ua, ub;
+  std::memcpy(&ua, &a, sizeof a);
+  std::memcpy(&ub, &b, sizeof b);
+  const U sign = U(1) << (8 * sizeof(T) - 1);
+  // Ordered integers: negatives mirrored below zero (-0 and +0 both 0).
+  const S ka = (ua & sign) ? -static_cast<S>(ua & ~sign) : static_cast<S>(ua);
+  const S kb = (ub & sign) ? -static_cast<S>(ub & ~sign) : static_cast<S>(ub);
+  // Both keys are below 2^63 in magnitude: the difference does not overflow.
+  const S d = ka > kb ? ka - kb : kb - ka;
+  return static_cast<double>(d);
 }
 
 }  // namespace tessera::cli

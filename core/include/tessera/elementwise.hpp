@@ -1,7 +1,8 @@
 // Elementwise kernels on f32 and f64.
 //
 // Binary:  out = a ⊙ b for ⊙ in add, sub, mul, div, min, max.
-// Unary:   out = f(x)  for f  in abs, neg, sqrt, relu.
+// Unary:   out = f(x)  for f  in abs, neg, sqrt, relu, exp, log, tanh,
+//          sigmoid, gelu.
 //
 // Semantics (identical on every ISA level and target, bit for bit):
 //   add, sub, mul, div, sqrt  one correctly rounded IEEE operation (div is a
@@ -17,6 +18,19 @@
 //   abs, neg                  sign-bit operations: clear / flip the sign,
 //                             NaN payloads included.
 //   relu                      x < 0 ? 0 : x (NaN and -0 pass through).
+//   exp, log, tanh, sigmoid,  polynomial approximations (core/src/simd/
+//   gelu                      vmath.hpp), not correctly rounded: within
+//                             unary_op_ulp_bound ulp of the exact value on
+//                             every level. gelu is the tanh form
+//                             0.5 x (1 + tanh(sqrt(2/pi)(x + 0.044715 x^3))).
+//                             Their bits are the same on the scalar, SSE2 and
+//                             SIMD128 levels (server == browser); the FMA
+//                             levels (AVX2, AVX-512, NEON) and the naive
+//                             family (the C library) differ in the last bits.
+//                             Special values: NaN -> NaN, exp overflow ->
+//                             +Inf and underflow through the subnormals to +0,
+//                             log(+-0) = -Inf, log(x < 0) = NaN, tanh(+-Inf)
+//                             = +-1, sigmoid(-Inf) = +0, gelu(-Inf) = -0.
 //
 // Operand forms of binary ops:
 //   - same shape: a, b and out have the same length;
@@ -45,7 +59,8 @@
 #define TESSERA_ELEMENTWISE_BINARY_OPS(X) \
   X(add, kAdd) X(sub, kSub) X(mul, kMul) X(div, kDiv) X(min, kMin) X(max, kMax)
 #define TESSERA_ELEMENTWISE_UNARY_OPS(X) \
-  X(abs, kAbs) X(neg, kNeg) X(sqrt, kSqrt) X(relu, kRelu)
+  X(abs, kAbs) X(neg, kNeg) X(sqrt, kSqrt) X(relu, kRelu) X(exp, kExp) X(log, kLog) \
+  X(tanh, kTanh) X(sigmoid, kSigmoid) X(gelu, kGelu)
 
 namespace tessera {
 
@@ -67,6 +82,38 @@ inline constexpr int kUnaryOpCount = 0 TESSERA_ELEMENTWISE_UNARY_OPS(TESSERA_COU
 
 const char* binary_op_name(BinaryOp op) noexcept;  // "add", ...
 const char* unary_op_name(UnaryOp op) noexcept;    // "abs", ...
+
+// True for the unary ops whose result is one exactly defined value (a
+// correctly rounded IEEE operation or a sign / selection operation): the
+// same bits on every level and target. False for the transcendentals.
+constexpr bool unary_op_is_exact(UnaryOp op) noexcept {
+  return op == UnaryOp::kAbs || op == UnaryOp::kNeg || op == UnaryOp::kSqrt ||
+         op == UnaryOp::kRelu;
+}
+// The documented error bound of a unary op: the distance, in representable
+// values, from the correctly rounded result (0 for the exact ops). Checks
+// against the naive family (tessera-cli --check, selftest) allow one more:
+// the naive family is the C library, itself within about 1 ulp. gelu's
+// holds for x >= -10: its negative tail is ill-conditioned (relative
+// condition number about 1.6 (x + 0.134 x^3), ~230 at x = -10), so the
+// rounding of the inner cubic is amplified there; for x >= -3 gelu is
+// within kGeluCoreUlpBound.
+inline constexpr double kGeluCoreUlpBound = 13.0;
+constexpr double unary_op_ulp_bound(UnaryOp op, bool f64) noexcept {
+  // The maxima measured on dense samples (tests/core/
+  // elementwise_transcendental_test.cc; f32 exhaustively: bench/
+  // vmath_ulp_bench.cc), on every level.
+  switch (op) {
+    case UnaryOp::kExp:
+    case UnaryOp::kLog: return 1.0;
+    case UnaryOp::kTanh: return f64 ? 3.0 : 2.0;  // f32: 2 at x = 0.520136 (sweep)
+    case UnaryOp::kSigmoid: return 2.0;
+    // 191 measured natively; 237 on wasm, whose C library's long double
+    // functions (the test reference) are less accurate.
+    case UnaryOp::kGelu: return 256.0;
+    default: return 0.0;
+  }
+}
 
 // The output of a broadcasting binary op: rows x cols, row-major.
 struct Extent {

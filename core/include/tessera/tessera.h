@@ -114,6 +114,41 @@ TSR_API tsr_status tsr_relu_f32(const tsr_context* context, const float* x,
                                 float* out, size_t n);
 TSR_API tsr_status tsr_relu_f64(const tsr_context* context, const double* x,
                                 double* out, size_t n);
+/* out[i] = e^x: polynomial approximation within
+ * tessera::unary_op_ulp_bound ulp (tessera/elementwise.hpp); same bits on
+ * the scalar, SSE2 and SIMD128 levels. */
+TSR_API tsr_status tsr_exp_f32(const tsr_context* context, const float* x,
+                               float* out, size_t n);
+TSR_API tsr_status tsr_exp_f64(const tsr_context* context, const double* x,
+                               double* out, size_t n);
+/* out[i] = ln x (log(+-0) = -Inf, log(x < 0) = NaN): polynomial approximation within
+ * tessera::unary_op_ulp_bound ulp (tessera/elementwise.hpp); same bits on
+ * the scalar, SSE2 and SIMD128 levels. */
+TSR_API tsr_status tsr_log_f32(const tsr_context* context, const float* x,
+                               float* out, size_t n);
+TSR_API tsr_status tsr_log_f64(const tsr_context* context, const double* x,
+                               double* out, size_t n);
+/* out[i] = tanh x: polynomial approximation within
+ * tessera::unary_op_ulp_bound ulp (tessera/elementwise.hpp); same bits on
+ * the scalar, SSE2 and SIMD128 levels. */
+TSR_API tsr_status tsr_tanh_f32(const tsr_context* context, const float* x,
+                               float* out, size_t n);
+TSR_API tsr_status tsr_tanh_f64(const tsr_context* context, const double* x,
+                               double* out, size_t n);
+/* out[i] = 1 / (1 + e^-x): polynomial approximation within
+ * tessera::unary_op_ulp_bound ulp (tessera/elementwise.hpp); same bits on
+ * the scalar, SSE2 and SIMD128 levels. */
+TSR_API tsr_status tsr_sigmoid_f32(const tsr_context* context, const float* x,
+                                  float* out, size_t n);
+TSR_API tsr_status tsr_sigmoid_f64(const tsr_context* context, const double* x,
+                                  double* out, size_t n);
+/* out[i] = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))): polynomial approximation within
+ * tessera::unary_op_ulp_bound ulp (tessera/elementwise.hpp); same bits on
+ * the scalar, SSE2 and SIMD128 levels. */
+TSR_API tsr_status tsr_gelu_f32(const tsr_context* context, const float* x,
+                               float* out, size_t n);
+TSR_API tsr_status tsr_gelu_f64(const tsr_context* context, const double* x,
+                               double* out, size_t n);
 
 /* Broadcasting forms: out is a rows x cols row-major matrix, out[r][c] =
  * A(r, c) op B(r, c), where an operand of shape

@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "core/src/registry/kernel_table.hpp"
+#include "core/src/simd/vmath.hpp"
 
 namespace tessera::core::elementwise {
 
@@ -108,11 +109,22 @@ inline void unary_body(const typename V::Scalar* x, typename V::Scalar* y,
 TESSERA_ELEMENTWISE_BINARY_OPS(TESSERA_BINARY_KERNELS_)
 #undef TESSERA_BINARY_KERNELS_
 
+// The traits plus the transcendentals of vmath.hpp under their op names.
+template <class V>
+struct WithMath : V {
+  using Reg = typename V::Reg;
+  static Reg exp(Reg x) { return simd::vexp<V>(x); }
+  static Reg log(Reg x) { return simd::vlog<V>(x); }
+  static Reg tanh(Reg x) { return simd::vtanh<V>(x); }
+  static Reg sigmoid(Reg x) { return simd::vsigmoid<V>(x); }
+  static Reg gelu(Reg x) { return simd::vgelu<V>(x); }
+};
+
 #define TESSERA_UNARY_KERNELS_(name, id)                                         \
   template <class V>                                                             \
   void name##_v(const typename V::Scalar* x, typename V::Scalar* y,             \
                 std::size_t n) {                                                 \
-    unary_body<V>(x, y, n, [](auto p) { return V::name(p); });                   \
+    unary_body<V>(x, y, n, [](auto p) { return WithMath<V>::name(p); });                 \
   }
 TESSERA_ELEMENTWISE_UNARY_OPS(TESSERA_UNARY_KERNELS_)
 #undef TESSERA_UNARY_KERNELS_

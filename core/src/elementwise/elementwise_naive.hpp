@@ -71,6 +71,27 @@ T relu(T x) {
   return value<T>(negative ? Bits<T>(0) : b);
 }
 
+// The transcendentals from the C library in long double, rounded once.
+template <class T>
+T exp(T x) { return static_cast<T>(std::exp(static_cast<long double>(x))); }
+template <class T>
+T log(T x) { return static_cast<T>(std::log(static_cast<long double>(x))); }
+template <class T>
+T tanh(T x) { return static_cast<T>(std::tanh(static_cast<long double>(x))); }
+template <class T>
+T sigmoid(T x) {
+  const long double e = std::exp(-std::fabs(static_cast<long double>(x)));
+  return static_cast<T>((std::signbit(x) ? e : 1.0L) / (1.0L + e));
+}
+template <class T>
+T gelu(T x) {
+  const long double v = x;
+  if (std::isinf(v) && v < 0) return -T(0);  // the limit, not -Inf * 0
+  const long double u = 0.797884560802865355879892119868763737L * (v + 0.044715L * v * v * v);
+  // 0.5 (1 + tanh u) as 1 / (1 + e^-2u): no cancellation for u << 0.
+  return static_cast<T>(v / (1.0L + std::exp(-2.0L * u)));
+}
+
 #define TESSERA_NAIVE_BINARY_(name, id)                                      \
   template <class T>                                                         \
   void name##_vv(const T* a, const T* b, T* y, std::size_t n) {              \
