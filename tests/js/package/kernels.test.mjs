@@ -165,6 +165,81 @@ test('every elementwise kernel, f32 and f64, matches its definition bit for bit 
   }
 });
 
+// Transcendentals: approximations, so checked within the documented ulp
+// bounds (tessera::unary_op_ulp_bound: exp 1, log 1, tanh 2 (f64 3),
+// sigmoid 2, gelu 256) against references in JavaScript doubles. For f32 a
+// double reference is exact to well under 2^-28 of an f32 ulp; for f64 V8's
+// Math functions (fdlibm) add up to 1 ulp of their own, so the f64 bounds
+// get +1. gelu is referenced as x * sigmoid(2u), u = sqrt(2/pi)(x +
+// 0.044715 x^3), the same function as 0.5 x (1 + tanh u) without its
+// cancellation for negative x; sigmoid as e^x / (1 + e^x) for x < 0, so that
+// the reference does not overflow where the result is subnormal.
+const transcendentalRefs = {
+  exp: { ref: Math.exp, bound: 1, ranges: { f32: [[-104, 89], [-1, 1]], f64: [[-746, 710], [-1, 1]] } },
+  log: { ref: Math.log, bound: 1, ranges: { f32: [[1e-40, 3e38, 'geometric'], [0.5, 2]], f64: [[5e-324, 1.7e308, 'geometric'], [0.5, 2]] } },
+  tanh: { ref: Math.tanh, bound: 2, bound64: 3, ranges: { f32: [[-12, 12], [-0.7, 0.7], [1e-30, 1, 'geometric']], f64: [[-12, 12], [-0.7, 0.7], [1e-30, 1, 'geometric']] } },
+  sigmoid: { ref: (x) => (x < 0 ? Math.exp(x) / (1 + Math.exp(x)) : 1 / (1 + Math.exp(-x))), bound: 2, ranges: { f32: [[-110, 40], [-2, 2]], f64: [[-750, 40], [-2, 2]] } },
+  gelu: {
+    ref: (x) => x / (1 + Math.exp(-2 * Math.sqrt(2 / Math.PI) * (x + 0.044715 * x * x * x))),
+    bound: 256, ranges: { f32: [[-10, 10], [1e-30, 1, 'geometric']], f64: [[-10, 10], [1e-30, 1, 'geometric']] },
+  },
+};
+
+// The number of representable values between `got` and the reference
+// rounded to the result type (as tessera's ulp_distance: -0 and +0 are one
+// value, infinities are one step past the largest finite value).
+function ulpDistance(got, want, dtype) {
+  if (Number.isNaN(got) || Number.isNaN(want)) return Number.isNaN(got) && Number.isNaN(want) ? 0 : Infinity;
+  const [Float, Int] = dtype === 'f32' ? [Float32Array, Int32Array] : [Float64Array, BigInt64Array];
+  const f = Float.of(got, want), bits = new Int(f.buffer);
+  const key = (b) => (b < 0 ? -(b & (dtype === 'f32' ? 0x7fffffff : 0x7fffffffffffffffn)) : b);
+  const d = key(bits[0]) - key(bits[1]);
+  return Math.abs(Number(d));
+}
+
+function samples(Type, ranges, perRange) {
+  const out = [];
+  for (const [lo, hi, kind] of ranges) {
+    for (let i = 0; i < perRange; ++i) {
+      const f = i / (perRange - 1);
+      out.push(kind === 'geometric' ? lo * Math.exp(Math.log(hi / lo) * f) : lo + (hi - lo) * f);
+    }
+  }
+  return Type.from(out);
+}
+
+test('exp, log, tanh, sigmoid and gelu are within their documented ulp bounds, specials exact, f32 and f64', async () => {
+  const t = await load({ threads: 2 });
+  try {
+    for (const [Type, dtype] of [[Float32Array, 'f32'], [Float64Array, 'f64']]) {
+      for (const [op, { ref, bound, bound64, ranges }] of Object.entries(transcendentalRefs)) {
+        const limit = dtype === 'f32' ? bound : (bound64 ?? bound) + 1;
+        const x = samples(Type, ranges[dtype], 6007);
+        const out = await t[op](x);
+        let worst = 0, at = 0;
+        for (let i = 0; i < x.length; ++i) {
+          const d = ulpDistance(out[i], ref(x[i]), dtype);
+          if (d > worst) [worst, at] = [d, x[i]];
+        }
+        assert.ok(worst <= limit, `${op} ${dtype}: ${worst.toFixed(2)} ulp at x = ${at} (bound ${limit})`);
+      }
+      const specials = Type.of(NaN, Infinity, -Infinity, 0, -0, -1);
+      const [e, l, th, sg, ge] = await Promise.all(['exp', 'log', 'tanh', 'sigmoid', 'gelu'].map((op) => t[op](specials)));
+      const same = (got, want, what) => assert.ok(Number.isNaN(want) ? Number.isNaN(got) : Object.is(got, want),
+        `${what} ${dtype}: ${got}, want ${want}`);
+      [NaN, Infinity, 0, 1, 1].forEach((w, i) => same(e[i], w, `exp(${specials[i]})`));
+      [NaN, Infinity, NaN, -Infinity, -Infinity, NaN].forEach((w, i) => same(l[i], w, `log(${specials[i]})`));
+      [NaN, 1, -1].forEach((w, i) => same(th[i], w, `tanh(${specials[i]})`));
+      same(th[3], 0, 'tanh(0)');
+      same(th[4], -0, 'tanh(-0)');
+      [NaN, 1, 0, 0.5, 0.5].forEach((w, i) => same(sg[i], w, `sigmoid(${specials[i]})`));
+      [NaN, Infinity, -0].forEach((w, i) => same(ge[i], w, `gelu(${specials[i]})`));
+    }
+  } finally {
+    await t.dispose();
+  }
+});
+
 test('worker mode (worker_threads in Node): the same results, tensors in shared memory without copies', async () => {
   const t = await load({ threads: 2, mode: 'worker' });
   try {

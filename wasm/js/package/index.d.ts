@@ -473,6 +473,41 @@ export interface Tessera {
   relu<O extends Operand32 = Float32Array>(x: Operand32, out?: O): Promise<O>;
   /** {@link Tessera.relu} (f64). */
   relu<O extends Operand64 = Float64Array>(x: Operand64, out?: O): Promise<O>;
+  /**
+   * out[i] = e^x[i], within 1 ulp (f32 and f64); overflow gives +Infinity, underflow goes through the subnormals to +0. The bits are the same in every JavaScript engine and on native SSE2. `out` may be the very same array or tensor as `x`.
+   * @returns `out`, or a new array of the operand's type.
+   */
+  exp<O extends Operand32 = Float32Array>(x: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.exp} (f64). */
+  exp<O extends Operand64 = Float64Array>(x: Operand64, out?: O): Promise<O>;
+  /**
+   * out[i] = ln x[i], within 1 ulp; log(±0) = -Infinity, log(x < 0) = NaN. The bits are the same in every JavaScript engine and on native SSE2. `out` may be the very same array or tensor as `x`.
+   * @returns `out`, or a new array of the operand's type.
+   */
+  log<O extends Operand32 = Float32Array>(x: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.log} (f64). */
+  log<O extends Operand64 = Float64Array>(x: Operand64, out?: O): Promise<O>;
+  /**
+   * out[i] = tanh x[i], within 2 ulp (f32) / 3 ulp (f64); tanh(±Infinity) = ±1. The bits are the same in every JavaScript engine and on native SSE2. `out` may be the very same array or tensor as `x`.
+   * @returns `out`, or a new array of the operand's type.
+   */
+  tanh<O extends Operand32 = Float32Array>(x: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.tanh} (f64). */
+  tanh<O extends Operand64 = Float64Array>(x: Operand64, out?: O): Promise<O>;
+  /**
+   * out[i] = 1 / (1 + e^-x[i]), within 2 ulp; sigmoid(-Infinity) = +0. The bits are the same in every JavaScript engine and on native SSE2. `out` may be the very same array or tensor as `x`.
+   * @returns `out`, or a new array of the operand's type.
+   */
+  sigmoid<O extends Operand32 = Float32Array>(x: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.sigmoid} (f64). */
+  sigmoid<O extends Operand64 = Float64Array>(x: Operand64, out?: O): Promise<O>;
+  /**
+   * out[i] = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) (the tanh form), within 256 ulp (the negative tail is ill-conditioned; 13 ulp for x >= -3 in f32). The bits are the same in every JavaScript engine and on native SSE2. `out` may be the very same array or tensor as `x`.
+   * @returns `out`, or a new array of the operand's type.
+   */
+  gelu<O extends Operand32 = Float32Array>(x: Operand32, out?: O): Promise<O>;
+  /** {@link Tessera.gelu} (f64). */
+  gelu<O extends Operand64 = Float64Array>(x: Operand64, out?: O): Promise<O>;
 
   /**
    * A tensor of `length` elements in the wasm heap (contents unspecified).
@@ -554,6 +589,26 @@ export interface InlineTessera extends Tessera {
   reluSync<O extends Operand32 = Float32Array>(x: Operand32, out?: O): O;
   /** {@link Tessera.relu} (f64), blocking. @throws {TesseraError} */
   reluSync<O extends Operand64 = Float64Array>(x: Operand64, out?: O): O;
+  /** {@link Tessera.exp}, blocking. @throws {TesseraError} */
+  expSync<O extends Operand32 = Float32Array>(x: Operand32, out?: O): O;
+  /** {@link Tessera.exp} (f64), blocking. @throws {TesseraError} */
+  expSync<O extends Operand64 = Float64Array>(x: Operand64, out?: O): O;
+  /** {@link Tessera.log}, blocking. @throws {TesseraError} */
+  logSync<O extends Operand32 = Float32Array>(x: Operand32, out?: O): O;
+  /** {@link Tessera.log} (f64), blocking. @throws {TesseraError} */
+  logSync<O extends Operand64 = Float64Array>(x: Operand64, out?: O): O;
+  /** {@link Tessera.tanh}, blocking. @throws {TesseraError} */
+  tanhSync<O extends Operand32 = Float32Array>(x: Operand32, out?: O): O;
+  /** {@link Tessera.tanh} (f64), blocking. @throws {TesseraError} */
+  tanhSync<O extends Operand64 = Float64Array>(x: Operand64, out?: O): O;
+  /** {@link Tessera.sigmoid}, blocking. @throws {TesseraError} */
+  sigmoidSync<O extends Operand32 = Float32Array>(x: Operand32, out?: O): O;
+  /** {@link Tessera.sigmoid} (f64), blocking. @throws {TesseraError} */
+  sigmoidSync<O extends Operand64 = Float64Array>(x: Operand64, out?: O): O;
+  /** {@link Tessera.gelu}, blocking. @throws {TesseraError} */
+  geluSync<O extends Operand32 = Float32Array>(x: Operand32, out?: O): O;
+  /** {@link Tessera.gelu} (f64), blocking. @throws {TesseraError} */
+  geluSync<O extends Operand64 = Float64Array>(x: Operand64, out?: O): O;
 
   /** {@link Tessera.alloc}. @throws {TesseraError} `'invalid-argument'`, `'out-of-memory'`, `'disposed'`. */
   alloc(Type: Float32ArrayConstructor, length: number): Tensor<Float32Array>;
