@@ -24,7 +24,14 @@ void reduce(ReduceOp op, std::int64_t rows, std::int64_t cols, const T* x, std::
   for (std::int64_t r = 0; r < rows; ++r) {
     const T* row = x + r * ldx;
     if (op == ReduceOp::kMax) {
-      out[r] = row[argmax_row(row, cols)];
+      // IEEE maximum: +0 is larger than -0, whichever comes first.
+      T m = row[argmax_row(row, cols)];
+      if (m == T(0) && std::signbit(m)) {
+        for (std::int64_t j = 0; j < cols; ++j) {
+          if (row[j] == T(0) && !std::signbit(row[j])) m = T(0);
+        }
+      }
+      out[r] = m;
       continue;
     }
     long double sum = 0.0L;
