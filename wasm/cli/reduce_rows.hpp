@@ -107,7 +107,9 @@ std::size_t rows_mismatches(RowsOp op, const SeededRows<T>& in, const RowsOutput
     const bool ok = std::isnan(w) ? std::isnan(g)
                                   : (std::isinf(w) ? g == w : std::fabs(g - w) <= bound);
     if (!ok) ++bad;
-    if (bound > 0 && std::isfinite(w)) worst_ratio = std::max(worst_ratio, std::fabs(g - w) / bound);
+    if (bound > 0 && std::isfinite(w)) {
+      worst_ratio = std::max(worst_ratio, std::fabs(g - w) / bound);
+    }
   };
   for (std::int64_t r = 0; r < in.rows; ++r) {
     const T* row = in.x.data() + r * in.ld;

@@ -22,7 +22,9 @@
 //   - softmax of a fully masked row (every element -Inf) is NaN in every
 //     element (m = -Inf, exp(-Inf - -Inf) = NaN), as torch.softmax; a +Inf
 //     in a row makes the whole row NaN (exp(Inf - Inf) = NaN in the sum), as
-//     torch.softmax. log_softmax likewise.
+//     torch.softmax. log_softmax likewise. (PyTorch keeps this as intended:
+//     pytorch/pytorch#25110, "0/0 is NaN", and #6864 for +Inf; only its
+//     private _safe_softmax inside attention zeroes masked rows.)
 //   - the max of +0 and -0 is +0 (IEEE maximum); a NaN result is some NaN
 //     (payload not specified).
 //

@@ -96,7 +96,8 @@ Status dot_impl(const Context& context, std::int64_t n, const T* x, std::int64_t
     return Status(StatusCode::kOutOfMemory, "dot: cannot allocate the block partials");
   }
   T* p = partials.data();
-  core::run_bandwidth_split(*state, plan.workers, blocks, 1, [&](std::size_t begin, std::size_t end) {
+  core::run_bandwidth_split(*state, plan.workers, blocks, 1,
+                            [&](std::size_t begin, std::size_t end) {
     for (std::size_t b = begin; b < end; ++b) p[b] = block(b);
   });
   T sum = p[0];
@@ -181,7 +182,8 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
   const std::uint64_t bytes = (urows * udepth + udepth + 2 * urows) * sizeof(T);
   const std::uint64_t jobs = (urows + panel - 1) / panel;
   const core::BandwidthPlan plan = core::plan_bandwidth_workers(*state, bytes, jobs, parallelism);
-  core::run_bandwidth_split(*state, plan.workers, urows, panel, [&](std::size_t begin, std::size_t end) {
+  core::run_bandwidth_split(*state, plan.workers, urows, panel,
+                            [&](std::size_t begin, std::size_t end) {
     T sums[core::kGemvRowChunk];
     for (std::size_t i = begin; i < end; i += core::kGemvRowChunk) {
       const std::size_t count = std::min(core::kGemvRowChunk, end - i);

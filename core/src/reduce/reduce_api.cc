@@ -84,7 +84,9 @@ Status reduce_rows(const detail::ContextState& state, ReduceOp op, const RowShap
                             });
   for (std::size_t r = 0; r < shape.rows; ++r) {
     T value = p[r * shape.blocks];
-    for (std::size_t b = 1; b < shape.blocks; ++b) value = combine(op, value, p[r * shape.blocks + b]);
+    for (std::size_t b = 1; b < shape.blocks; ++b) {
+      value = combine(op, value, p[r * shape.blocks + b]);
+    }
     out[r] = value;
   }
   return {};
