@@ -58,7 +58,6 @@ struct ReduceSet {
   // Optimized family.
   BlockReduceFn<T> sum = nullptr;
   BlockReduceFn<T> max = nullptr;
-  // Softmax entries are null until the backend has a vector exp / log.
   ExpSumFn<T> exp_sum = nullptr;
   DivideFn<T> divide = nullptr;
   LogFinishFn<T> log_finish = nullptr;
