@@ -96,8 +96,8 @@ typename V::Scalar exp_sum_impl(const typename V::Scalar* x, std::size_t n,
   }
   for (; i + kL <= n; i += kL) step(i, acc[0]);
   if (i < n) {
-    // -Inf pads: exp(-Inf - shift) = 0 for every shift that leaves the row
-    // finite, so the padding adds nothing.
+    // -Inf pads: exp(-Inf - shift) = 0 for every shift but -Inf and NaN,
+    // where the row's sum is NaN already, so the padding adds nothing.
     T tail[kL];
     for (std::size_t l = 0; l < kL; ++l) {
       tail[l] = i + l < n ? x[i + l] : -std::numeric_limits<T>::infinity();
