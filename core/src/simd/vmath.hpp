@@ -27,8 +27,8 @@
 // mantissa width, 23 or 52).
 #pragma once
 
-#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -81,9 +81,14 @@ struct Consts<double> {
   static constexpr double kDenormShift = 52.0;
 };
 
+// memcpy, not std::bit_cast: Emscripten 3.1.6's libc++ (LLVM 14) has no
+// std::bit_cast. Only called at run time.
 template <class T, class B>
-constexpr T from_bits(B b) {
-  return std::bit_cast<T>(b);
+inline T from_bits(B b) {
+  static_assert(sizeof(T) == sizeof(B));
+  T t;
+  std::memcpy(&t, &b, sizeof t);
+  return t;
 }
 
 // Nearest integer (ties to even) of |x| < 2^(mant-1), as a float value.
