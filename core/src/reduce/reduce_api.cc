@@ -200,9 +200,7 @@ Status softmax_impl(const Context& context, bool log, std::int64_t rows, std::in
   }
   if (set.max == nullptr || set.exp_sum == nullptr || set.divide == nullptr ||
       set.log_finish == nullptr || set.log == nullptr) {
-    return Status(StatusCode::kUnsupported,
-                  std::string(name) + " is not implemented on " +
-                      isa_name(state->table->isa) + " (no vector exp in this build yet)");
+    return Status::internal(std::string("kernel table has no ") + name);
   }
   if (rows == 0 || cols == 0) return {};
   const RowShape<T> shape = shape_of(rows, cols, x, ldx);
