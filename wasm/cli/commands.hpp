@@ -21,6 +21,8 @@ int run_gemm_batched(const Args& args);
 int run_elementwise(const Args& args);
 int run_dot(const Args& args);
 int run_gemv(const Args& args);
+int run_reduce(const Args& args);
+int run_softmax(const Args& args);
 
 // Prints "tessera-cli: <message>" to stderr and returns kExitUsage.
 int usage_error(const std::string& message);

@@ -73,10 +73,10 @@ int print_text(const Context& context) {
     if (end == std::string::npos) break;
     start = end + 1;
   }
-  std::printf("kernels:\n  %-8s %-6s %-10s %-8s %-9s %s\n", "op", "dtype",
+  std::printf("kernels:\n  %-12s %-6s %-10s %-8s %-9s %s\n", "op", "dtype",
               "family", "isa", "runnable", "selected");
   for (const KernelRecord& r : kernel_inventory(context)) {
-    std::printf("  %-8s %-6s %-10s %-8s %-9s %s\n", r.op.c_str(),
+    std::printf("  %-12s %-6s %-10s %-8s %-9s %s\n", r.op.c_str(),
                 r.dtype.c_str(), kernel_family_name(r.family), isa_name(r.isa),
                 r.runnable ? "yes" : "no", r.selected ? "*" : "");
   }

@@ -55,6 +55,14 @@ constexpr const char* kUsage =
     "       [--threads N] [--isa L] [--reps R] [--check] [--hash] [--seed S]\n"
     "                    dot(x, y) / y = 1.5 op(A) x - 0.5 y on seeded inputs:\n"
     "                    median time and GB/s; --check and --hash as for gemm\n"
+    "  reduce OP ROWS COLS [--dtype f32|f64] [--threads N] [--isa L] [--reps R]\n"
+    "       [--check] [--hash] [--seed S]\n"
+    "                    OP (sum max mean argmax) of each row of a seeded\n"
+    "                    ROWS x COLS row-major matrix: median time and GB/s;\n"
+    "                    --check against the naive family, --hash of the output\n"
+    "  softmax ROWS COLS [--log] [--dtype f32|f64] [--threads N] [--isa L]\n"
+    "       [--reps R] [--check] [--hash] [--seed S]\n"
+    "                    softmax (--log: log-softmax) of each row, likewise\n"
     "  help              this text\n";
 
 struct Command {
@@ -70,6 +78,8 @@ const Command kCommands[] = {
     {"elementwise", &run_elementwise},
     {"dot", &run_dot},
     {"gemv", &run_gemv},
+    {"reduce", &run_reduce},
+    {"softmax", &run_softmax},
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "blas1_selftest.hpp"
+#include "reduce_selftest.hpp"
 #include "commands.hpp"
 #include "elementwise_problem.hpp"
 #include "tessera/tessera.hpp"
@@ -206,6 +207,7 @@ int run_selftest(const Args& args) {
       (bad == 0 ? passes : failures) += 1;
     }
     selftest_blas1(naive, context, &passes, &failures);
+    selftest_reduce(naive, context, &passes, &failures);
   }
   std::printf("selftest: %d passed, %d failed\n", passes, failures);
   return failures == 0 ? kExitOk : kExitFailure;

@@ -397,6 +397,51 @@ TSR_API tsr_status tsr_dgemv(const tsr_context* context, tsr_layout layout,
                              const double* x, int64_t incx, double beta,
                              double* y, int64_t incy, int threads);
 
+/* ---- Last-axis reductions and softmax, f32 and f64 (tessera/reduce.hpp) --
+ * x is rows x cols row-major, row r at x + r*ldx, ldx >= max(1, cols).
+ * tsr_{sum,max,mean}_rows_*: out[r] = sum / IEEE max / mean of row r
+ *   (out has rows elements, disjoint from x). sum of an empty row is 0, mean
+ *   NaN; max of an empty row (cols == 0, rows > 0) is an error naming cols.
+ * tsr_argmax_rows_*: out[r] = index of the first maximum of row r, or of
+ *   its first NaN (NumPy's argmax); an empty row is an error.
+ * tsr_softmax_rows_* / tsr_log_softmax_rows_*: y row r = softmax / log-softmax
+ *   of x row r, stable (row max subtracted); y may be exactly x with
+ *   ldy == ldx (in place), any other overlap is an error. A row of all -Inf
+ *   or with a +Inf or NaN gives NaN everywhere in it (as PyTorch).
+ * threads: -1 serial, 0 automatic, n > 0 exactly n (capped by the context's
+ * width and the work). Results are bit-for-bit the same for every thread
+ * count: rows are cut into fixed 4096-element blocks combined in order. */
+TSR_API tsr_status tsr_sum_rows_f32(const tsr_context* context, int64_t rows, int64_t cols,
+                                    const float* x, int64_t ldx, float* out, int threads);
+TSR_API tsr_status tsr_sum_rows_f64(const tsr_context* context, int64_t rows, int64_t cols,
+                                    const double* x, int64_t ldx, double* out, int threads);
+TSR_API tsr_status tsr_max_rows_f32(const tsr_context* context, int64_t rows, int64_t cols,
+                                    const float* x, int64_t ldx, float* out, int threads);
+TSR_API tsr_status tsr_max_rows_f64(const tsr_context* context, int64_t rows, int64_t cols,
+                                    const double* x, int64_t ldx, double* out, int threads);
+TSR_API tsr_status tsr_mean_rows_f32(const tsr_context* context, int64_t rows, int64_t cols,
+                                     const float* x, int64_t ldx, float* out, int threads);
+TSR_API tsr_status tsr_mean_rows_f64(const tsr_context* context, int64_t rows, int64_t cols,
+                                     const double* x, int64_t ldx, double* out, int threads);
+TSR_API tsr_status tsr_argmax_rows_f32(const tsr_context* context, int64_t rows, int64_t cols,
+                                       const float* x, int64_t ldx, int64_t* out,
+                                       int threads);
+TSR_API tsr_status tsr_argmax_rows_f64(const tsr_context* context, int64_t rows, int64_t cols,
+                                       const double* x, int64_t ldx, int64_t* out,
+                                       int threads);
+TSR_API tsr_status tsr_softmax_rows_f32(const tsr_context* context, int64_t rows,
+                                        int64_t cols, const float* x, int64_t ldx, float* y,
+                                        int64_t ldy, int threads);
+TSR_API tsr_status tsr_softmax_rows_f64(const tsr_context* context, int64_t rows,
+                                        int64_t cols, const double* x, int64_t ldx,
+                                        double* y, int64_t ldy, int threads);
+TSR_API tsr_status tsr_log_softmax_rows_f32(const tsr_context* context, int64_t rows,
+                                            int64_t cols, const float* x, int64_t ldx,
+                                            float* y, int64_t ldy, int threads);
+TSR_API tsr_status tsr_log_softmax_rows_f64(const tsr_context* context, int64_t rows,
+                                            int64_t cols, const double* x, int64_t ldx,
+                                            double* y, int64_t ldy, int threads);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,10 +9,8 @@
 #include "core/src/api/context_state.hpp"
 #include "core/src/api/validate.hpp"
 #include "core/src/blas1/blas1_validate.hpp"
-#include "core/src/parallel/bandwidth_resolver.hpp"
-#include "core/src/parallel/execute_ranges.hpp"
+#include "core/src/parallel/bandwidth_split.hpp"
 #include "tessera/blas1.hpp"
-#include "tessera/platform/pool_tiers.hpp"
 
 namespace tessera {
 namespace {
@@ -30,26 +28,6 @@ const core::Blas1Set<T>& set_of(const core::KernelTable& table) {
 template <class T>
 T* element0(T* p, std::int64_t len, std::int64_t inc) {
   return inc >= 0 || len == 0 ? p : p + (len - 1) * -inc;
-}
-
-core::BandwidthPlan plan_workers(const detail::ContextState& state, std::uint64_t bytes,
-                                 std::uint64_t jobs, Parallelism parallelism) {
-  if (state.nested_call()) return {};
-  core::BandwidthFacts facts;
-  facts.width = state.kernel_width();
-  facts.pool_width = state.executor->width();
-  facts.tiers = platform::pool_tier_widths(facts.pool_width, state.resolved.pool_classes);
-  facts.cache = core::host_cache_facts();
-  return core::resolve_bandwidth(bytes, jobs, parallelism, facts, state.knobs);
-}
-
-// Blocks of `multiple` units over `workers` participants.
-void run_split(const detail::ContextState& state, int workers, std::size_t total,
-               std::size_t multiple, FunctionRef<void(std::size_t, std::size_t)> fn) {
-  core::RangeTarget target = state.range_target();
-  target.width = std::min(target.width, workers);
-  const core::RangeSchedule schedule{multiple, multiple, workers, workers};
-  core::execute_ranges(target, total, schedule, fn);
 }
 
 // Scratch for a packed vector: on the stack when small, else the heap.
@@ -105,7 +83,7 @@ Status dot_impl(const Context& context, std::int64_t n, const T* x, std::int64_t
     return set.dot(x0 + off * incx, incx, y0 + off * incy, incy, count);
   };
   const core::BandwidthPlan plan =
-      plan_workers(*state, 2 * len * sizeof(T), blocks, parallelism);
+      core::plan_bandwidth_workers(*state, 2 * len * sizeof(T), blocks, parallelism);
   // The partials are added in block order whoever computed them.
   if (plan.workers <= 1) {
     T sum = block(0);
@@ -118,7 +96,8 @@ Status dot_impl(const Context& context, std::int64_t n, const T* x, std::int64_t
     return Status(StatusCode::kOutOfMemory, "dot: cannot allocate the block partials");
   }
   T* p = partials.data();
-  run_split(*state, plan.workers, blocks, 1, [&](std::size_t begin, std::size_t end) {
+  core::run_bandwidth_split(*state, plan.workers, blocks, 1,
+                            [&](std::size_t begin, std::size_t end) {
     for (std::size_t b = begin; b < end; ++b) p[b] = block(b);
   });
   T sum = p[0];
@@ -202,8 +181,9 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
 
   const std::uint64_t bytes = (urows * udepth + udepth + 2 * urows) * sizeof(T);
   const std::uint64_t jobs = (urows + panel - 1) / panel;
-  const core::BandwidthPlan plan = plan_workers(*state, bytes, jobs, parallelism);
-  run_split(*state, plan.workers, urows, panel, [&](std::size_t begin, std::size_t end) {
+  const core::BandwidthPlan plan = core::plan_bandwidth_workers(*state, bytes, jobs, parallelism);
+  core::run_bandwidth_split(*state, plan.workers, urows, panel,
+                            [&](std::size_t begin, std::size_t end) {
     T sums[core::kGemvRowChunk];
     for (std::size_t i = begin; i < end; i += core::kGemvRowChunk) {
       const std::size_t count = std::min(core::kGemvRowChunk, end - i);

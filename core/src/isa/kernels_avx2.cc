@@ -16,6 +16,7 @@
 #include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
+#include "core/src/reduce/reduce_body.hpp"
 #include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_avx2.hpp"
 
@@ -36,6 +37,7 @@ constinit const KernelTable kKernelTable = {
     elementwise::elementwise_kernels<simd::avx2::F32, simd::avx2::F64>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
     blas1::blas1_kernels<simd::avx2::F32, simd::avx2::F64>(),
+    reduce::reduce_kernels<simd::avx2::F32, simd::avx2::F64>(),
 };
 
 }  // namespace tessera::core::avx2

@@ -15,6 +15,7 @@
 #include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
+#include "core/src/reduce/reduce_body.hpp"
 #include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_neon.hpp"
 
@@ -35,6 +36,7 @@ constinit const KernelTable kKernelTable = {
     elementwise::elementwise_kernels<simd::neon::F32, simd::neon::F64>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
     blas1::blas1_kernels<simd::neon::F32, simd::neon::F64>(),
+    reduce::reduce_kernels<simd::neon::F32, simd::neon::F64>(),
 };
 
 }  // namespace tessera::core::neon

@@ -18,6 +18,7 @@
 #include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
+#include "core/src/reduce/reduce_body.hpp"
 #include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_sse2.hpp"
 
@@ -38,6 +39,7 @@ constinit const KernelTable kKernelTable = {
     elementwise::elementwise_kernels<simd::sse2::F32, simd::sse2::F64>(),
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
     blas1::blas1_kernels<simd::sse2::F32, simd::sse2::F64>(),
+    reduce::reduce_kernels<simd::sse2::F32, simd::sse2::F64>(),
 };
 
 }  // namespace tessera::core::sse2

@@ -43,6 +43,23 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
       {"gemv", "f64", (t.blas1.f64.gemv_rows != nullptr && t.blas1.f64.gemv_cols != nullptr) ||
                           t.blas1.f64.naive_gemv != nullptr},
   });
+  // Last-axis reductions (argmax runs the max kernels) and softmax.
+  const auto add_reduce = [&](const char* dtype, const auto& set) {
+    for (int i = 0; i < kReduceOpCount; ++i) {
+      const bool max = static_cast<ReduceOp>(i) == ReduceOp::kMax;
+      entries.push_back({reduce_op_name(static_cast<ReduceOp>(i)), dtype,
+                         (max ? set.max : set.sum) != nullptr || set.naive_reduce != nullptr});
+    }
+    entries.push_back({"argmax", dtype, set.max != nullptr || set.naive_argmax != nullptr});
+    const bool softmax = (set.max != nullptr && set.exp_sum != nullptr &&
+                          set.divide != nullptr && set.log_finish != nullptr &&
+                          set.log != nullptr) ||
+                         set.naive_softmax != nullptr;
+    entries.push_back({"softmax", dtype, softmax});
+    entries.push_back({"log_softmax", dtype, softmax});
+  };
+  add_reduce("f32", t.reduce.f32);
+  add_reduce("f64", t.reduce.f64);
   return entries;
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/src/blas1/blas1_kernel.hpp"
 #include "core/src/gemm/gemm_kernel.hpp"
+#include "core/src/reduce/reduce_kernel.hpp"
 #include "tessera/elementwise.hpp"
 #include "tessera/isa.hpp"
 #include "tessera/platform/cpu_features.hpp"
@@ -54,6 +55,7 @@ struct KernelTable {
   ElementwiseKernels elementwise;
   GemmKernels gemm;
   Blas1Kernels blas1;  // dot, gemv
+  ReduceKernels reduce;  // last-axis reductions, softmax
 };
 
 }  // namespace tessera::core

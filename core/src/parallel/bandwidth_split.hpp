@@ -1,0 +1,41 @@
+// The worker count and the split of a bandwidth-bound operation (dot, gemv,
+// last-axis reductions, softmax): the bandwidth resolver (SPEC §2.3) fed
+// with the context's facts, then execute_ranges over whole units.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "core/src/api/context_state.hpp"
+#include "core/src/parallel/bandwidth_resolver.hpp"
+#include "core/src/parallel/execute_ranges.hpp"
+#include "tessera/platform/pool_tiers.hpp"
+
+namespace tessera::core {
+
+// Workers for `bytes` touched over `jobs` indivisible units; a call nested in
+// a parallel region runs serially.
+inline BandwidthPlan plan_bandwidth_workers(const detail::ContextState& state,
+                                            std::uint64_t bytes, std::uint64_t jobs,
+                                            Parallelism parallelism) {
+  if (state.nested_call()) return {};
+  BandwidthFacts facts;
+  facts.width = state.kernel_width();
+  facts.pool_width = state.executor->width();
+  facts.tiers = platform::pool_tier_widths(facts.pool_width, state.resolved.pool_classes);
+  facts.cache = host_cache_facts();
+  return resolve_bandwidth(bytes, jobs, parallelism, facts, state.knobs);
+}
+
+// [0, total) in blocks of `multiple` units over `workers` participants.
+inline void run_bandwidth_split(const detail::ContextState& state, int workers,
+                                std::size_t total, std::size_t multiple,
+                                FunctionRef<void(std::size_t, std::size_t)> fn) {
+  RangeTarget target = state.range_target();
+  target.width = std::min(target.width, workers);
+  const RangeSchedule schedule{multiple, multiple, workers, workers};
+  execute_ranges(target, total, schedule, fn);
+}
+
+}  // namespace tessera::core

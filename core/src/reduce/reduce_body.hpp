@@ -1,0 +1,184 @@
+// Last-axis reduction kernel bodies (one block of one row at a time),
+// written once over a vector-traits type V (core/src/simd/vec_*.hpp) and
+// instantiated in one file per ISA (core/src/isa/kernels_<isa>.cc).
+// Operation order is part of the contract: it depends on V's lane count
+// only, never on the row, the block's position or the caller's split, and
+// uses only V::add / V::max, so backends with the same lanes (SSE2 and
+// SIMD128) give the same bits.
+#pragma once
+
+#include <cstddef>
+#include <limits>
+
+#include "core/src/reduce/reduce_kernel.hpp"
+#include "core/src/simd/vec_scalar.hpp"
+#include "core/src/simd/vmath.hpp"
+
+namespace tessera::core::reduce {
+
+// Lanes combined in a fixed order: lane 0, then lane 1, lane 2, ...
+template <class V, class Combine>
+inline typename V::Scalar fold_lanes(typename V::Reg v, Combine combine) {
+  typename V::Scalar lanes[V::kLanes];
+  V::store(lanes, v);
+  typename V::Scalar s = lanes[0];
+  for (int l = 1; l < V::kLanes; ++l) s = combine(s, lanes[l]);
+  return s;
+}
+
+// Four accumulators over x[0, n): full groups of 4 vectors in turn, then
+// single vectors into acc[0], then one partial vector padded with `pad` (the
+// operation's identity) into acc[1]; acc[0..3] are then combined as
+// (acc0 op acc1) op (acc2 op acc3). The same sequence as dot's
+// (blas1_body.hpp), for the same reasons.
+template <class V, class Op>
+inline typename V::Reg accumulate4(const typename V::Scalar* x, std::size_t n,
+                                   typename V::Scalar pad, Op op) {
+  using T = typename V::Scalar;
+  using Reg = typename V::Reg;
+  constexpr std::size_t kL = V::kLanes;
+  Reg acc[4] = {V::set1(pad), V::set1(pad), V::set1(pad), V::set1(pad)};
+  std::size_t i = 0;
+  for (; i + 4 * kL <= n; i += 4 * kL) {
+    acc[0] = op(acc[0], V::load(x + i));
+    acc[1] = op(acc[1], V::load(x + i + kL));
+    acc[2] = op(acc[2], V::load(x + i + 2 * kL));
+    acc[3] = op(acc[3], V::load(x + i + 3 * kL));
+  }
+  for (; i + kL <= n; i += kL) acc[0] = op(acc[0], V::load(x + i));
+  if (i < n) {
+    T tail[kL];
+    for (std::size_t l = 0; l < kL; ++l) tail[l] = i + l < n ? x[i + l] : pad;
+    acc[1] = op(acc[1], V::load(tail));
+  }
+  return op(op(acc[0], acc[1]), op(acc[2], acc[3]));
+}
+
+template <class V>
+typename V::Scalar sum_block(const typename V::Scalar* x, std::size_t n) {
+  using T = typename V::Scalar;
+  const auto add = [](typename V::Reg a, typename V::Reg b) { return V::add(a, b); };
+  return fold_lanes<V>(accumulate4<V>(x, n, T(0), add), [](T a, T b) { return a + b; });
+}
+
+// IEEE maximum (NaN wins, +0 > -0); -Inf pads, so it never changes a result.
+template <class V>
+typename V::Scalar max_block(const typename V::Scalar* x, std::size_t n) {
+  using T = typename V::Scalar;
+  const auto max = [](typename V::Reg a, typename V::Reg b) { return V::max(a, b); };
+  return fold_lanes<V>(accumulate4<V>(x, n, -std::numeric_limits<T>::infinity(), max),
+                       [](T a, T b) { return simd::scalar::Vec<T>::max(a, b); });
+}
+
+// Softmax pieces over one block, with the backend's vector exp / log
+// (core/src/simd/vmath.hpp). exp_sum: e = exp(x - shift), four accumulators
+// in the order of accumulate4, stored into y when kStore (element i is read
+// before y[i] is written, so y may be x).
+template <class V, bool kStore>
+typename V::Scalar exp_sum_impl(const typename V::Scalar* x, std::size_t n,
+                                typename V::Scalar shift, typename V::Scalar* y) {
+  using T = typename V::Scalar;
+  using Reg = typename V::Reg;
+  constexpr std::size_t kL = V::kLanes;
+  const Reg s = V::set1(shift);
+  Reg acc[4] = {V::zero(), V::zero(), V::zero(), V::zero()};
+  auto step = [&](std::size_t i, Reg& a) {
+    const Reg e = simd::vexp<V>(V::sub(V::load(x + i), s));
+    if constexpr (kStore) V::store(y + i, e);
+    a = V::add(a, e);
+  };
+  std::size_t i = 0;
+  for (; i + 4 * kL <= n; i += 4 * kL) {
+    step(i, acc[0]);
+    step(i + kL, acc[1]);
+    step(i + 2 * kL, acc[2]);
+    step(i + 3 * kL, acc[3]);
+  }
+  for (; i + kL <= n; i += kL) step(i, acc[0]);
+  if (i < n) {
+    // -Inf pads: exp(-Inf - shift) = 0 for every shift but -Inf and NaN,
+    // where the row's sum is NaN already, so the padding adds nothing.
+    T tail[kL];
+    for (std::size_t l = 0; l < kL; ++l) {
+      tail[l] = i + l < n ? x[i + l] : -std::numeric_limits<T>::infinity();
+    }
+    const Reg e = simd::vexp<V>(V::sub(V::load(tail), s));
+    if constexpr (kStore) {
+      T lanes[kL];
+      V::store(lanes, e);
+      for (std::size_t l = 0; i + l < n; ++l) y[i + l] = lanes[l];
+    }
+    acc[1] = V::add(acc[1], e);
+  }
+  return fold_lanes<V>(V::add(V::add(acc[0], acc[1]), V::add(acc[2], acc[3])),
+                       [](T a, T b) { return a + b; });
+}
+
+template <class V>
+typename V::Scalar exp_sum_block(const typename V::Scalar* x, std::size_t n,
+                                 typename V::Scalar shift, typename V::Scalar* y) {
+  return y != nullptr ? exp_sum_impl<V, true>(x, n, shift, y)
+                      : exp_sum_impl<V, false>(x, n, shift, y);
+}
+
+// y[i] /= divisor: a true division, as the reference's exp / sum.
+template <class V>
+void divide_block(typename V::Scalar* y, std::size_t n, typename V::Scalar divisor) {
+  using T = typename V::Scalar;
+  constexpr std::size_t kL = V::kLanes;
+  const typename V::Reg d = V::set1(divisor);
+  std::size_t i = 0;
+  for (; i + kL <= n; i += kL) V::store(y + i, V::div(V::load(y + i), d));
+  if (i < n) {
+    T lanes[kL] = {};
+    for (std::size_t l = 0; i + l < n; ++l) lanes[l] = y[i + l];
+    V::store(lanes, V::div(V::load(lanes), d));
+    for (std::size_t l = 0; i + l < n; ++l) y[i + l] = lanes[l];
+  }
+}
+
+// y[i] = (x[i] - shift) - log_sum (y may be x).
+template <class V>
+void log_finish_block(const typename V::Scalar* x, std::size_t n, typename V::Scalar shift,
+                      typename V::Scalar log_sum, typename V::Scalar* y) {
+  using T = typename V::Scalar;
+  using Reg = typename V::Reg;
+  constexpr std::size_t kL = V::kLanes;
+  const Reg s = V::set1(shift), l = V::set1(log_sum);
+  std::size_t i = 0;
+  for (; i + kL <= n; i += kL) V::store(y + i, V::sub(V::sub(V::load(x + i), s), l));
+  if (i < n) {
+    T lanes[kL] = {};
+    for (std::size_t k = 0; i + k < n; ++k) lanes[k] = x[i + k];
+    V::store(lanes, V::sub(V::sub(V::load(lanes), s), l));
+    for (std::size_t k = 0; i + k < n; ++k) y[i + k] = lanes[k];
+  }
+}
+
+// log of a row's sum: lane 0 of the backend's vector log, so every level
+// uses its own vlog (SSE2 and SIMD128 the same one).
+template <class V>
+typename V::Scalar log_scalar(typename V::Scalar s) {
+  typename V::Scalar lanes[V::kLanes];
+  V::store(lanes, simd::vlog<V>(V::set1(s)));
+  return lanes[0];
+}
+
+template <class V>
+constexpr ReduceSet<typename V::Scalar> reduce_set() {
+  ReduceSet<typename V::Scalar> s;
+  s.sum = &sum_block<V>;
+  s.max = &max_block<V>;
+  s.exp_sum = &exp_sum_block<V>;
+  s.divide = &divide_block<V>;
+  s.log_finish = &log_finish_block<V>;
+  s.log = &log_scalar<V>;
+  return s;
+}
+
+template <class F32, class F64>
+constexpr ReduceKernels reduce_kernels() {
+  return {reduce_set<F32>(), reduce_set<F64>()};
+}
+
+}  // namespace tessera::core::reduce
