@@ -37,6 +37,10 @@ struct F32 {
   static Reg select(Mask m, Reg t, Reg f) { return _mm256_blendv_ps(f, t, m); }
   static Reg bit_or(Reg a, Reg b) { return _mm256_or_ps(a, b); }
   static Reg bit_and(Reg a, Reg b) { return _mm256_and_ps(a, b); }
+  // vmath.hpp: shift each lane's bit pattern left / right (logical) by the
+  // mantissa width (23), to build 2^n and to read a float's exponent field.
+  static Reg shl_mant(Reg x) { return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(x), 23)); }
+  static Reg shr_mant(Reg x) { return _mm256_castsi256_ps(_mm256_srli_epi32(_mm256_castps_si256(x), 23)); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
 };
@@ -69,6 +73,9 @@ struct F64 {
   static Reg select(Mask m, Reg t, Reg f) { return _mm256_blendv_pd(f, t, m); }
   static Reg bit_or(Reg a, Reg b) { return _mm256_or_pd(a, b); }
   static Reg bit_and(Reg a, Reg b) { return _mm256_and_pd(a, b); }
+  // vmath.hpp: bit-pattern shifts by the mantissa width (52).
+  static Reg shl_mant(Reg x) { return _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_castpd_si256(x), 52)); }
+  static Reg shr_mant(Reg x) { return _mm256_castsi256_pd(_mm256_srli_epi64(_mm256_castpd_si256(x), 52)); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
 };

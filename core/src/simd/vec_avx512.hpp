@@ -39,6 +39,10 @@ struct F32 {
   static Reg select(Mask m, Reg t, Reg f) { return _mm512_mask_blend_ps(m, f, t); }
   static Reg bit_or(Reg a, Reg b) { return _mm512_or_ps(a, b); }
   static Reg bit_and(Reg a, Reg b) { return _mm512_and_ps(a, b); }
+  // vmath.hpp: shift each lane's bit pattern left / right (logical) by the
+  // mantissa width (23), to build 2^n and to read a float's exponent field.
+  static Reg shl_mant(Reg x) { return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_castps_si512(x), 23)); }
+  static Reg shr_mant(Reg x) { return _mm512_castsi512_ps(_mm512_srli_epi32(_mm512_castps_si512(x), 23)); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
 };
@@ -75,6 +79,9 @@ struct F64 {
   static Reg select(Mask m, Reg t, Reg f) { return _mm512_mask_blend_pd(m, f, t); }
   static Reg bit_or(Reg a, Reg b) { return _mm512_or_pd(a, b); }
   static Reg bit_and(Reg a, Reg b) { return _mm512_and_pd(a, b); }
+  // vmath.hpp: bit-pattern shifts by the mantissa width (52).
+  static Reg shl_mant(Reg x) { return _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_castpd_si512(x), 52)); }
+  static Reg shr_mant(Reg x) { return _mm512_castsi512_pd(_mm512_srli_epi64(_mm512_castpd_si512(x), 52)); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
 };

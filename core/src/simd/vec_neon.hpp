@@ -42,6 +42,11 @@ struct F32 {
   static Reg bit_and(Reg a, Reg b) {
     return vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(a), vreinterpretq_u32_f32(b)));
   }
+  // vmath.hpp: shift each lane's bit pattern left / right (logical) by the
+  // mantissa width (23), to build 2^n and to read a float's exponent field.
+  static Reg shl_mant(Reg x) { return vreinterpretq_f32_u32(vshlq_n_u32(vreinterpretq_u32_f32(x), 23)); }
+  static Reg shr_mant(Reg x) { return vreinterpretq_f32_u32(vshrq_n_u32(vreinterpretq_u32_f32(x), 23)); }
+
   static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
 };
@@ -80,6 +85,10 @@ struct F64 {
   static Reg bit_and(Reg a, Reg b) {
     return vreinterpretq_f64_u64(vandq_u64(vreinterpretq_u64_f64(a), vreinterpretq_u64_f64(b)));
   }
+  // vmath.hpp: bit-pattern shifts by the mantissa width (52).
+  static Reg shl_mant(Reg x) { return vreinterpretq_f64_u64(vshlq_n_u64(vreinterpretq_u64_f64(x), 52)); }
+  static Reg shr_mant(Reg x) { return vreinterpretq_f64_u64(vshrq_n_u64(vreinterpretq_u64_f64(x), 52)); }
+
   static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
 };

@@ -71,6 +71,21 @@ struct Vec {
     if (nan_bits(y)) return b;
     return from_bits(order_key(x) < order_key(y) ? y : x);
   }
+  // vmath.hpp: compare masks, select and bit operations (decided on bits,
+  // see above), and the bit-pattern shifts by the mantissa width that build
+  // 2^n and read the exponent field.
+  using Mask = bool;
+  static Mask lt(Reg a, Reg b) { return a < b; }
+  static Mask eq(Reg a, Reg b) { return a == b; }
+  static Mask is_nan(Reg x) { return nan_bits(bits_of(x)); }
+  static Reg select(Mask m, Reg t, Reg f) {
+    return from_bits(m ? bits_of(t) : bits_of(f));
+  }
+  static Reg bit_or(Reg a, Reg b) { return from_bits(bits_of(a) | bits_of(b)); }
+  static Reg bit_and(Reg a, Reg b) { return from_bits(bits_of(a) & bits_of(b)); }
+  static constexpr int kMantBits = sizeof(T) == 4 ? 23 : 52;
+  static Reg shl_mant(Reg x) { return from_bits(bits_of(x) << kMantBits); }
+  static Reg shr_mant(Reg x) { return from_bits(bits_of(x) >> kMantBits); }
   // x < 0 ? 0 : x — NaN and -0 pass through unchanged, as in the naive family.
   // x is "< 0" when its sign is set and it is neither a zero nor a NaN.
   static Reg relu(Reg x) {

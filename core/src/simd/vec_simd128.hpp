@@ -40,6 +40,10 @@ struct F32 {
   static Reg select(Mask m, Reg t, Reg f) { return wasm_v128_bitselect(t, f, m); }
   static Reg bit_or(Reg a, Reg b) { return wasm_v128_or(a, b); }
   static Reg bit_and(Reg a, Reg b) { return wasm_v128_and(a, b); }
+  // vmath.hpp: shift each lane's bit pattern left / right (logical) by the
+  // mantissa width (23), to build 2^n and to read a float's exponent field.
+  static Reg shl_mant(Reg x) { return wasm_i32x4_shl(x, 23); }
+  static Reg shr_mant(Reg x) { return wasm_u32x4_shr(x, 23); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
 };
@@ -74,6 +78,9 @@ struct F64 {
   static Reg select(Mask m, Reg t, Reg f) { return wasm_v128_bitselect(t, f, m); }
   static Reg bit_or(Reg a, Reg b) { return wasm_v128_or(a, b); }
   static Reg bit_and(Reg a, Reg b) { return wasm_v128_and(a, b); }
+  // vmath.hpp: bit-pattern shifts by the mantissa width (52).
+  static Reg shl_mant(Reg x) { return wasm_i64x2_shl(x, 52); }
+  static Reg shr_mant(Reg x) { return wasm_u64x2_shr(x, 52); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
 };

@@ -1,0 +1,254 @@
+// Vectorised transcendentals written once over the vector traits V
+// (vec_scalar / sse2 / avx2 / avx512 / neon / simd128), f32 and f64:
+//
+//   template <class V> typename V::Reg vexp(typename V::Reg x);      e^x
+//   template <class V> typename V::Reg vlog(typename V::Reg x);      ln x
+//   template <class V> typename V::Reg vtanh(typename V::Reg x);     tanh x
+//   template <class V> typename V::Reg vsigmoid(typename V::Reg x);  1/(1+e^-x)
+//   template <class V> typename V::Reg vgelu(typename V::Reg x);
+//       0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), evaluated as the
+//       identical x * sigmoid(2u) so the negative tail does not cancel.
+//
+// These signatures are stable (other kernels call them: softmax, GEMM
+// epilogues). Only trait operations are used, so SSE2 and SIMD128 (mul_add =
+// multiply then add, same order) give the same bits; FMA levels differ in the
+// last bits. The polynomials are Taylor series truncated where the remainder
+// is far below half an ulp on the reduced range; the rounding of the final
+// steps dominates the error (measured figures: docs/design.md).
+//
+// Special values: NaN in -> NaN out (quieted); exp(+Inf)=+Inf, exp(-Inf)=+0,
+// overflow -> +Inf, underflow rounds through the subnormals to +0;
+// log(+-0)=-Inf, log(x<0)=NaN, log(+Inf)=+Inf; tanh(+-Inf)=+-1, tanh keeps
+// the sign of zero and reaches +-1 exactly; sigmoid(-Inf)=+0,
+// sigmoid(+Inf)=1; gelu(+Inf)=+Inf, gelu(-Inf)=-0 (the limit).
+//
+// Trait operations used beyond arithmetic: lt, eq, is_nan, select, bit_or,
+// bit_and, min, max, and shl_mant / shr_mant (bit-pattern shift by the
+// mantissa width, 23 or 52).
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace tessera::simd {
+
+namespace vmath_detail {
+
+template <class T>
+struct Consts;
+
+template <>
+struct Consts<float> {
+  static constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23: round to integer
+  static constexpr float kBias = 127.0f;
+  static constexpr float kTwoPowMant = 8388608.0f;  // 2^23
+  static constexpr float kLog2e = 1.44269504088896341f;
+  // ln 2 split so that n * kLn2Hi is exact for |n| < 2^15.
+  static constexpr float kLn2Hi = 0.693359375f;
+  static constexpr float kLn2Lo = -2.12194440054690583e-4f;
+  static constexpr float kExpLo = -104.0f;  // e^-104 rounds to +0
+  static constexpr float kExpHi = 89.0f;    // e^89 overflows
+  static constexpr float kTanhSat = 10.0f;  // tanh(10) rounds to 1
+  static constexpr int kExpDegree = 7;
+  static constexpr int kLogTerms = 4;
+  static constexpr std::uint32_t kMantMask = 0x007FFFFFu;
+  static constexpr std::uint32_t kOneBits = 0x3F800000u;
+  static constexpr float kMinNormal = 1.17549435e-38f;
+  static constexpr float kDenormScale = 8388608.0f;  // 2^23
+  static constexpr float kDenormShift = 23.0f;
+};
+
+template <>
+struct Consts<double> {
+  static constexpr double kMagic = 6755399441055744.0;  // 1.5 * 2^52
+  static constexpr double kBias = 1023.0;
+  static constexpr double kTwoPowMant = 4503599627370496.0;  // 2^52
+  static constexpr double kLog2e = 1.44269504088896338700e+00;
+  // ln 2 split so that n * kLn2Hi is exact for |n| < 2^20.
+  static constexpr double kLn2Hi = 6.93147180369123816490e-01;
+  static constexpr double kLn2Lo = 1.90821492927058770002e-10;
+  static constexpr double kExpLo = -746.0;
+  static constexpr double kExpHi = 710.0;
+  static constexpr double kTanhSat = 20.0;
+  static constexpr int kExpDegree = 13;
+  static constexpr int kLogTerms = 11;
+  static constexpr std::uint64_t kMantMask = 0x000FFFFFFFFFFFFFull;
+  static constexpr std::uint64_t kOneBits = 0x3FF0000000000000ull;
+  static constexpr double kMinNormal = 2.2250738585072014e-308;
+  static constexpr double kDenormScale = 4503599627370496.0;  // 2^52
+  static constexpr double kDenormShift = 52.0;
+};
+
+template <class T, class B>
+constexpr T from_bits(B b) {
+  return std::bit_cast<T>(b);
+}
+
+// Nearest integer (ties to even) of |x| < 2^(mant-1), as a float value.
+template <class V>
+typename V::Reg round_int(typename V::Reg x) {
+  using C = Consts<typename V::Scalar>;
+  const auto magic = V::set1(C::kMagic);
+  return V::sub(V::add(x, magic), magic);
+}
+
+// 2^n for an integral n with a normal result (bias + n in [1, 2*bias]):
+// adding kMagic + bias puts bias + n in the low mantissa bits, the shift
+// moves them into the exponent field and drops everything above.
+template <class V>
+typename V::Reg pow2_int(typename V::Reg n) {
+  using C = Consts<typename V::Scalar>;
+  return V::shl_mant(V::add(n, V::set1(C::kMagic + C::kBias)));
+}
+
+// e^r - 1 = r * q(r) on |r| <= ln2/2 (plus rounding slack); returns q, the
+// Taylor series of (e^r - 1)/r truncated at degree kExpDegree - 1.
+template <class V>
+typename V::Reg expm1_quot(typename V::Reg r) {
+  using T = typename V::Scalar;
+  using C = Consts<T>;
+  // Coefficients 1/(k+1)!, k = 0..kExpDegree-1, Horner from the top.
+  T coef[C::kExpDegree];
+  T fact = 1;
+  for (int k = 0; k < C::kExpDegree; ++k) {
+    fact *= T(k + 1);
+    coef[k] = T(1) / fact;
+  }
+  auto q = V::set1(coef[C::kExpDegree - 1]);
+  for (int k = C::kExpDegree - 2; k >= 0; --k) {
+    q = V::mul_add(q, r, V::set1(coef[k]));
+  }
+  return q;
+}
+
+// Cody-Waite reduction x = n ln2 + r, |r| <~ ln2/2.
+template <class V>
+void reduce_ln2(typename V::Reg x, typename V::Reg& n, typename V::Reg& r) {
+  using C = Consts<typename V::Scalar>;
+  n = round_int<V>(V::mul(x, V::set1(C::kLog2e)));
+  r = V::sub(x, V::mul(n, V::set1(C::kLn2Hi)));
+  r = V::sub(r, V::mul(n, V::set1(C::kLn2Lo)));
+}
+
+}  // namespace vmath_detail
+
+template <class V>
+typename V::Reg vexp(typename V::Reg x) {
+  using T = typename V::Scalar;
+  using C = vmath_detail::Consts<T>;
+  using namespace vmath_detail;
+  // Clamp so n stays where 2^n1 and 2^n2 are normal; the clamped ends still
+  // overflow to +Inf / round to +0. NaN passes through min/max.
+  auto xc = V::min(V::max(x, V::set1(C::kExpLo)), V::set1(C::kExpHi));
+  typename V::Reg n, r;
+  reduce_ln2<V>(xc, n, r);
+  const auto q = expm1_quot<V>(r);
+  const auto p = V::mul_add(r, q, V::set1(T(1)));
+  // 2^n as 2^n1 * 2^n2: a subnormal result is rounded once, in the last
+  // multiply, and 2^128 / 2^1024 need no special exponent.
+  const auto n1 = round_int<V>(V::mul(n, V::set1(T(0.5))));
+  const auto n2 = V::sub(n, n1);
+  auto y = V::mul(V::mul(p, pow2_int<V>(n1)), pow2_int<V>(n2));
+  return V::select(V::is_nan(x), V::add(x, x), y);
+}
+
+template <class V>
+typename V::Reg vlog(typename V::Reg x) {
+  using T = typename V::Scalar;
+  using C = vmath_detail::Consts<T>;
+  using namespace vmath_detail;
+  // Subnormals: scale into the normal range first.
+  const auto tiny = V::lt(x, V::set1(C::kMinNormal));
+  const auto xs = V::select(tiny, V::mul(x, V::set1(C::kDenormScale)), x);
+  auto e = V::sub(V::bit_or(V::shr_mant(xs), V::set1(C::kTwoPowMant)),
+                  V::set1(C::kTwoPowMant + C::kBias));
+  e = V::select(tiny, V::sub(e, V::set1(C::kDenormShift)), e);
+  // Mantissa m in [1, 2), then moved to [sqrt(1/2), sqrt(2)).
+  auto m = V::bit_or(V::bit_and(xs, V::set1(from_bits<T>(C::kMantMask))),
+                     V::set1(from_bits<T>(C::kOneBits)));
+  const auto big = V::lt(V::set1(T(1.41421356237309504880)), m);
+  m = V::select(big, V::mul(m, V::set1(T(0.5))), m);
+  e = V::select(big, V::add(e, V::set1(T(1))), e);
+  // log(m) = log1p(f) with f = m - 1 exact; s = f / (2 + f), log1p(f) =
+  // 2 atanh(s) = f - f^2/2 + s (f^2/2 + R(s^2)), R(z) = sum 2 z^k / (2k+1).
+  const auto f = V::sub(m, V::set1(T(1)));
+  const auto s = V::div(f, V::add(f, V::set1(T(2))));
+  const auto z = V::mul(s, s);
+  auto rz = V::set1(T(2) / T(2 * C::kLogTerms + 1));
+  for (int k = C::kLogTerms - 1; k >= 1; --k) {
+    rz = V::mul_add(rz, z, V::set1(T(2) / T(2 * k + 1)));
+  }
+  rz = V::mul(rz, z);
+  const auto hfsq = V::mul(V::set1(T(0.5)), V::mul(f, f));
+  // e ln2_hi + (f - (hfsq - (s (hfsq + R) + e ln2_lo))): the large part and
+  // the exact e*ln2_hi are added last.
+  const auto tail =
+      V::sub(hfsq, V::mul_add(s, V::add(hfsq, rz), V::mul(e, V::set1(C::kLn2Lo))));
+  auto y = V::add(V::mul(e, V::set1(C::kLn2Hi)), V::sub(f, tail));
+  const T inf = std::numeric_limits<T>::infinity();
+  y = V::select(V::eq(x, V::zero()), V::set1(-inf), y);
+  y = V::select(V::lt(x, V::zero()), V::set1(std::numeric_limits<T>::quiet_NaN()), y);
+  y = V::select(V::eq(x, V::set1(inf)), x, y);
+  return V::select(V::is_nan(x), V::add(x, x), y);
+}
+
+template <class V>
+typename V::Reg vtanh(typename V::Reg x) {
+  using T = typename V::Scalar;
+  using C = vmath_detail::Consts<T>;
+  using namespace vmath_detail;
+  // tanh|x| = em1 / (em1 + 2), em1 = e^(2|x|) - 1 = (2^n - 1) + 2^n r q(r):
+  // for small |x| n = 0 and em1 = r q keeps full relative accuracy.
+  const auto ax = V::min(V::abs(x), V::set1(C::kTanhSat));
+  const auto y2 = V::add(ax, ax);
+  typename V::Reg n, r;
+  reduce_ln2<V>(y2, n, r);
+  const auto s = pow2_int<V>(n);
+  const auto em1 = V::mul_add(s, V::mul(r, expm1_quot<V>(r)), V::sub(s, V::set1(T(1))));
+  auto t = V::div(em1, V::add(em1, V::set1(T(2))));
+  if constexpr (sizeof(T) == 4) {
+    // |x| < 0.5 in f32: the odd Taylor series (terms shrink ~10x each) is
+    // about 1 ulp better than the quotient's three roundings.
+    const float c[] = {-1.0f / 3, 2.0f / 15, -17.0f / 315, 62.0f / 2835,
+                       -1382.0f / 155925, 21844.0f / 6081075,
+                       -929569.0f / 638512875, 6404582.0f / 10854718875,
+                       -443861162.0f / 1856156927625};
+    const auto z = V::mul(ax, ax);
+    auto poly = V::set1(c[8]);
+    for (int k = 7; k >= 0; --k) poly = V::mul_add(poly, z, V::set1(c[k]));
+    const auto small = V::mul_add(ax, V::mul(z, poly), ax);
+    t = V::select(V::lt(ax, V::set1(0.5f)), small, t);
+  }
+  t = V::bit_or(t, V::bit_and(x, V::set1(T(-0.0))));
+  return V::select(V::is_nan(x), V::add(x, x), t);
+}
+
+template <class V>
+typename V::Reg vsigmoid(typename V::Reg x) {
+  using T = typename V::Scalar;
+  // e = e^-|x| never overflows: 1/(1+e) for x >= 0, e/(1+e) for x < 0 keeps
+  // the subnormal tail of sigmoid(-large).
+  const auto e = vexp<V>(V::neg(V::abs(x)));
+  const auto d = V::add(V::set1(T(1)), e);
+  const auto num = V::select(V::lt(x, V::zero()), e, V::set1(T(1)));
+  const auto y = V::div(num, d);
+  return V::select(V::is_nan(x), V::add(x, x), y);
+}
+
+template <class V>
+typename V::Reg vgelu(typename V::Reg x) {
+  using T = typename V::Scalar;
+  // 0.5 (1 + tanh u) = sigmoid(2u), 2u = 2 sqrt(2/pi) (x + 0.044715 x^3).
+  const auto x3 = V::mul(V::mul(x, x), x);
+  const auto inner = V::mul_add(V::set1(T(0.044715)), x3, x);
+  const auto u2 = V::mul(V::set1(T(1.59576912160573071176)), inner);
+  auto y = V::mul(x, vsigmoid<V>(u2));
+  // -Inf * sigmoid(-Inf) = -Inf * 0 would be NaN; the limit is -0.
+  const T inf = std::numeric_limits<T>::infinity();
+  y = V::select(V::eq(x, V::set1(-inf)), V::set1(T(-0.0)), y);
+  return y;
+}
+
+}  // namespace tessera::simd
