@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "core/src/gemm/gemm_kernel.hpp"
+#include "core/src/simd/vmath.hpp"
 
 namespace tessera::core::gemm {
 
@@ -35,13 +36,16 @@ inline void dispatch_epilogue(GemmBiasAxis axis, GemmAct act, F&& f) {
   }
 }
 
-// act(x) per lane. gelu and sigmoid are rejected by validation until the
-// vector exp/tanh exist (see gemm_validate.cc); they pass x through here so
-// that no path can reach them silently.
+// act(x) per lane: relu keeps NaN and -0 (V::relu, as the elementwise
+// op); gelu (tanh form) and sigmoid are vmath.hpp's.
 template <class V, GemmAct ACT>
 inline typename V::Reg activate(typename V::Reg x) {
   if constexpr (ACT == GemmAct::kRelu) {
     return V::relu(x);
+  } else if constexpr (ACT == GemmAct::kGelu) {
+    return tessera::simd::vgelu<V>(x);
+  } else if constexpr (ACT == GemmAct::kSigmoid) {
+    return tessera::simd::vsigmoid<V>(x);
   } else {
     return x;
   }

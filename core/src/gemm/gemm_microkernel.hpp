@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/src/gemm/gemm_epilogue_apply.hpp"
 #include "core/src/gemm/gemm_kernel.hpp"
 #include "core/src/gemm/gemm_pack.hpp"
 
@@ -157,7 +158,8 @@ struct Microkernel {
   template <class A, class B>
   static TESSERA_GEMM_INLINE void run(std::int64_t depth, A a, B b, T* c,
                                       std::int64_t ldc, T alpha, T beta,
-                                      GemmUpdate update) {
+                                      GemmUpdate update,
+                                      const GemmEpilogueSpec<T>* ep = nullptr) {
     Reg acc[MR][NV];
     TESSERA_GEMM_UNROLL
     for (int i = 0; i < MR; ++i) {
@@ -227,6 +229,10 @@ struct Microkernel {
     // combination gets its own unrolled loop: no per-element branches.
     const Reg va = V::set1(alpha);
     const Reg vb = V::set1(beta);
+    if (ep != nullptr) {
+      store_epilogue(acc, c, ldc, va, vb, update, *ep);
+      return;
+    }
     const bool unit = alpha == T(1);
     if (update == GemmUpdate::kOverwrite) {
       if (unit) {
@@ -257,13 +263,67 @@ struct Microkernel {
     }
   }
 
+  // The last slice's store with the fused epilogue: first the value the
+  // plain store would write (the general alpha forms: with alpha == 1 they
+  // round exactly as the unit forms above), then + bias, then act, all on
+  // the tile in registers. Outlined from run() so the plain path's code is
+  // unchanged; one dispatch per tile.
+  static void store_epilogue(Reg (&acc)[MR][NV], T* c, std::int64_t ldc, Reg va, Reg vb,
+                             GemmUpdate update, const GemmEpilogueSpec<T>& ep) {
+    if (update == GemmUpdate::kOverwrite) {
+      TESSERA_GEMM_UNROLL
+      for (int i = 0; i < MR; ++i) {
+        TESSERA_GEMM_UNROLL
+        for (int v = 0; v < NV; ++v) acc[i][v] = V::mul(va, acc[i][v]);
+      }
+    } else if (update == GemmUpdate::kScale) {
+      TESSERA_GEMM_UNROLL
+      for (int i = 0; i < MR; ++i) {
+        TESSERA_GEMM_UNROLL
+        for (int v = 0; v < NV; ++v) {
+          acc[i][v] = V::mul_add(va, acc[i][v], V::mul(vb, V::load(c + i * ldc + v * kLanes)));
+        }
+      }
+    } else {
+      TESSERA_GEMM_UNROLL
+      for (int i = 0; i < MR; ++i) {
+        TESSERA_GEMM_UNROLL
+        for (int v = 0; v < NV; ++v) {
+          acc[i][v] = V::mul_add(va, acc[i][v], V::load(c + i * ldc + v * kLanes));
+        }
+      }
+    }
+    dispatch_epilogue(ep.axis, ep.act, [&](auto axis_tag, auto act_tag) TESSERA_GEMM_LAMBDA_INLINE {
+      constexpr GemmBiasAxis kAxis = decltype(axis_tag)::value;
+      constexpr GemmAct kAct = decltype(act_tag)::value;
+      Reg col_bias[NV];
+      if constexpr (kAxis == GemmBiasAxis::kColumn) {
+        TESSERA_GEMM_UNROLL
+        for (int v = 0; v < NV; ++v) col_bias[v] = V::load(ep.bias + v * kLanes);
+      }
+      TESSERA_GEMM_UNROLL
+      for (int i = 0; i < MR; ++i) {
+        Reg row_bias = V::zero();
+        if constexpr (kAxis == GemmBiasAxis::kRow) row_bias = V::broadcast(ep.bias + i);
+        TESSERA_GEMM_UNROLL
+        for (int v = 0; v < NV; ++v) {
+          Reg x = acc[i][v];
+          if constexpr (kAxis == GemmBiasAxis::kColumn) x = V::add(x, col_bias[v]);
+          if constexpr (kAxis == GemmBiasAxis::kRow) x = V::add(x, row_bias);
+          V::store(c + i * ldc + v * kLanes, activate<V, kAct>(x));
+        }
+      }
+    });
+  }
+
   // The same, for a tile of rows x cols <= MR x NR at c: computed on a
   // local tile (zeroed, with the valid part of C copied in when C is read)
   // and copied back, so nothing outside rows x cols is read or written.
   template <class A, class B>
   static void run_edge(std::int64_t rows, std::int64_t cols,
                        std::int64_t depth, A a, B b, T* c, std::int64_t ldc,
-                       T alpha, T beta, GemmUpdate update) {
+                       T alpha, T beta, GemmUpdate update,
+                       const GemmEpilogueSpec<T>* ep = nullptr) {
     alignas(64) T tile[MR * kNr];
     std::memset(tile, 0, sizeof tile);
     if (update != GemmUpdate::kOverwrite) {
@@ -271,7 +331,18 @@ struct Microkernel {
         std::memcpy(tile + y * kNr, c + y * ldc, sizeof(T) * cols);
       }
     }
-    run(depth, a, b, tile, kNr, alpha, beta, update);
+    // The bias, too, is read only inside rows x cols: a zero-padded copy.
+    alignas(64) T bias[MR > kNr ? MR : kNr] = {};
+    GemmEpilogueSpec<T> local;
+    if (ep != nullptr) {
+      local = *ep;
+      const std::int64_t valid = ep->axis == GemmBiasAxis::kColumn ? cols
+                                 : ep->axis == GemmBiasAxis::kRow  ? rows
+                                                                   : 0;
+      for (std::int64_t x = 0; x < valid; ++x) bias[x] = ep->bias[x];
+      local.bias = bias;
+    }
+    run(depth, a, b, tile, kNr, alpha, beta, update, ep != nullptr ? &local : nullptr);
     for (std::int64_t y = 0; y < rows; ++y) {
       std::memcpy(c + y * ldc, tile + y * kNr, sizeof(T) * cols);
     }
@@ -285,21 +356,25 @@ void column_tile(std::int64_t rows, std::int64_t cols, std::int64_t depth,
                  const typename V::Scalar* a, const typename V::Scalar* b,
                  typename V::Scalar* c, std::int64_t ldc,
                  typename V::Scalar alpha, typename V::Scalar beta,
-                 GemmUpdate update) {
+                 GemmUpdate update, const GemmEpilogueSpec<typename V::Scalar>* ep) {
   using K = Microkernel<V, MR, NV>;
+  using T = typename V::Scalar;
   constexpr int kNr = K::kNr;
   const RowsB<V, NV> bp{b, kNr};
   std::int64_t i = 0;
+  GemmEpilogueSpec<T> tile_ep;
   if (cols == kNr) {
     for (; i + MR <= rows; i += MR) {
+      if (ep != nullptr) tile_ep = ep->at(i, 0);
       K::run(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc, alpha,
-             beta, update);
+             beta, update, ep != nullptr ? &tile_ep : nullptr);
     }
   }
   for (; i < rows; i += MR) {
+    if (ep != nullptr) tile_ep = ep->at(i, 0);
     K::run_edge(rows - i < MR ? rows - i : MR, cols, depth,
                 PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc, alpha, beta,
-                update);
+                update, ep != nullptr ? &tile_ep : nullptr);
   }
 }
 
@@ -309,20 +384,32 @@ template <class V, int MR, int NV>
 inline void direct_tile(const GemmProblem<typename V::Scalar>& pr, std::int64_t rows,
                         std::int64_t cols, std::int64_t depth,
                         const typename V::Scalar* ai, const RowsB<V, NV>& bp,
-                        typename V::Scalar* ci, GemmUpdate update) {
+                        typename V::Scalar* ci, GemmUpdate update,
+                        const GemmEpilogueSpec<typename V::Scalar>* ep) {
   using K = Microkernel<V, MR, NV>;
   if (rows == MR && cols == K::kNr) {
     if (pr.cs_a == 1) {
       K::run(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, pr.alpha, pr.beta,
-             update);
+             update, ep);
     } else {
       K::run(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, pr.alpha,
-             pr.beta, update);
+             pr.beta, update, ep);
     }
   } else {
     K::run_edge(rows, cols, depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci,
-                pr.ldc, pr.alpha, pr.beta, update);
+                pr.ldc, pr.alpha, pr.beta, update, ep);
   }
+}
+
+// The epilogue for the tile at canonical (i, j) of the slice starting at pc:
+// only the last slice applies it (after the full sum).
+template <class T>
+inline const GemmEpilogueSpec<T>* slice_epilogue(const GemmProblem<T>& pr, std::int64_t pc,
+                                                 std::int64_t depth, std::int64_t i,
+                                                 std::int64_t j, GemmEpilogueSpec<T>* out) {
+  if (!pr.epilogue.active() || pc + depth < pr.k) return nullptr;
+  *out = pr.epilogue.at(i, j);
+  return out;
 }
 
 // GemmKernelSet::direct: the whole canonical problem on the caller, A read
@@ -368,7 +455,9 @@ void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
         const B bp = packed_b != nullptr ? B{packed_b + pc * n_pad + j * depth, kNr}
                      : j < edge_j        ? B{pr.b + pc * pr.rs_b + j, pr.rs_b}
                                          : B{scratch, kNr};
-        direct_tile<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci + j, update);
+        GemmEpilogueSpec<T> ep;
+        direct_tile<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci + j, update,
+                               slice_epilogue(pr, pc, depth, i, j, &ep));
       }
     }
   }
@@ -402,7 +491,9 @@ void direct_tiles(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
                                   ? RowsB<V, NV>{packed_b + pc * n_pad + j * depth, kNr}
                                   : RowsB<V, NV>{pr.b + pc * pr.rs_b + j, pr.rs_b};
       const T* ai = pr.a + i * pr.rs_a + pc * pr.cs_a;
-      direct_tile<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci, update);
+      GemmEpilogueSpec<T> ep;
+      direct_tile<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci, update,
+                             slice_epilogue(pr, pc, depth, i, j, &ep));
     }
   }
 }
@@ -422,6 +513,7 @@ constexpr GemmKernelSet<typename V::Scalar> make_kernel_set(
   set.pack_a = &pack_a<V, MR>;
   set.pack_b = &pack_b<V, NV * V::kLanes>;
   set.column_tile = &column_tile<V, MR, NV, UNROLL>;
+  set.epilogue_only = &epilogue_only<V>;
   return set;
 }
 
