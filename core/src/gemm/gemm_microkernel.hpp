@@ -332,14 +332,16 @@ struct Microkernel {
       }
     }
     // The bias, too, is read only inside rows x cols: a zero-padded copy.
-    alignas(64) T bias[MR > kNr ? MR : kNr] = {};
+    // (Filled only with an epilogue: the plain edge path pays nothing.)
+    constexpr int kBiasLen = MR > kNr ? MR : kNr;
+    alignas(64) T bias[kBiasLen];
     GemmEpilogueSpec<T> local;
     if (ep != nullptr) {
       local = *ep;
       const std::int64_t valid = ep->axis == GemmBiasAxis::kColumn ? cols
                                  : ep->axis == GemmBiasAxis::kRow  ? rows
                                                                    : 0;
-      for (std::int64_t x = 0; x < valid; ++x) bias[x] = ep->bias[x];
+      for (std::int64_t x = 0; x < kBiasLen; ++x) bias[x] = x < valid ? ep->bias[x] : T(0);
       local.bias = bias;
     }
     run(depth, a, b, tile, kNr, alpha, beta, update, ep != nullptr ? &local : nullptr);
