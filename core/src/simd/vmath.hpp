@@ -81,9 +81,12 @@ struct Consts<double> {
   static constexpr double kDenormShift = 52.0;
 };
 
+// __builtin_bit_cast, not std::bit_cast: Emscripten 3.1.6's libc++ (LLVM
+// 14) has no std::bit_cast; GCC >= 11 and Clang >= 9 have the builtin.
 template <class T, class B>
 constexpr T from_bits(B b) {
-  return std::bit_cast<T>(b);
+  static_assert(sizeof(T) == sizeof(B));
+  return __builtin_bit_cast(T, b);
 }
 
 // Nearest integer (ties to even) of |x| < 2^(mant-1), as a float value.
