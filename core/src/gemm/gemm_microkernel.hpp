@@ -155,7 +155,9 @@ struct Microkernel {
   // of A and NR columns of B over `depth` steps. The loops have constant
   // trip counts and are fully unrolled, so the accumulator tile lives in
   // registers.
-  template <class A, class B>
+  // kEpilogue: the epilogue store is compiled in only for calls that carry
+  // one, so the plain instantiation is exactly the kernel without it.
+  template <bool kEpilogue = false, class A, class B>
   static TESSERA_GEMM_INLINE void run(std::int64_t depth, A a, B b, T* c,
                                       std::int64_t ldc, T alpha, T beta,
                                       GemmUpdate update,
@@ -229,7 +231,7 @@ struct Microkernel {
     // combination gets its own unrolled loop: no per-element branches.
     const Reg va = V::set1(alpha);
     const Reg vb = V::set1(beta);
-    if (ep != nullptr) {
+    if constexpr (kEpilogue) {
       // By value: a reference would let the tile escape into the outlined
       // call and keep the accumulators in memory through the whole depth
       // loop, on the plain path too (it ran at a third of the speed).
@@ -332,7 +334,7 @@ struct Microkernel {
   // The same, for a tile of rows x cols <= MR x NR at c: computed on a
   // local tile (zeroed, with the valid part of C copied in when C is read)
   // and copied back, so nothing outside rows x cols is read or written.
-  template <class A, class B>
+  template <bool kEpilogue = false, class A, class B>
   static void run_edge(std::int64_t rows, std::int64_t cols,
                        std::int64_t depth, A a, B b, T* c, std::int64_t ldc,
                        T alpha, T beta, GemmUpdate update,
@@ -345,19 +347,19 @@ struct Microkernel {
       }
     }
     // The bias, too, is read only inside rows x cols: a zero-padded copy.
-    // (Filled only with an epilogue: the plain edge path pays nothing.)
-    constexpr int kBiasLen = MR > kNr ? MR : kNr;
-    alignas(64) T bias[kBiasLen];
-    GemmEpilogueSpec<T> local;
-    if (ep != nullptr) {
-      local = *ep;
+    if constexpr (kEpilogue) {
+      constexpr int kBiasLen = MR > kNr ? MR : kNr;
+      alignas(64) T bias[kBiasLen];
+      GemmEpilogueSpec<T> local = *ep;
       const std::int64_t valid = ep->axis == GemmBiasAxis::kColumn ? cols
                                  : ep->axis == GemmBiasAxis::kRow  ? rows
                                                                    : 0;
       for (std::int64_t x = 0; x < kBiasLen; ++x) bias[x] = x < valid ? ep->bias[x] : T(0);
       local.bias = bias;
+      run<true>(depth, a, b, tile, kNr, alpha, beta, update, &local);
+    } else {
+      run(depth, a, b, tile, kNr, alpha, beta, update);
     }
-    run(depth, a, b, tile, kNr, alpha, beta, update, ep != nullptr ? &local : nullptr);
     for (std::int64_t y = 0; y < rows; ++y) {
       std::memcpy(c + y * ldc, tile + y * kNr, sizeof(T) * cols);
     }
@@ -378,18 +380,32 @@ void column_tile(std::int64_t rows, std::int64_t cols, std::int64_t depth,
   const RowsB<V, NV> bp{b, kNr};
   std::int64_t i = 0;
   GemmEpilogueSpec<T> tile_ep;
+  if (ep != nullptr) {
+    if (cols == kNr) {
+      for (; i + MR <= rows; i += MR) {
+        tile_ep = ep->at(i, 0);
+        K::template run<true>(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc,
+                              ldc, alpha, beta, update, &tile_ep);
+      }
+    }
+    for (; i < rows; i += MR) {
+      tile_ep = ep->at(i, 0);
+      K::template run_edge<true>(rows - i < MR ? rows - i : MR, cols, depth,
+                                 PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc,
+                                 alpha, beta, update, &tile_ep);
+    }
+    return;
+  }
   if (cols == kNr) {
     for (; i + MR <= rows; i += MR) {
-      if (ep != nullptr) tile_ep = ep->at(i, 0);
       K::run(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc, alpha,
-             beta, update, ep != nullptr ? &tile_ep : nullptr);
+             beta, update);
     }
   }
   for (; i < rows; i += MR) {
-    if (ep != nullptr) tile_ep = ep->at(i, 0);
     K::run_edge(rows - i < MR ? rows - i : MR, cols, depth,
                 PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc, alpha, beta,
-                update, ep != nullptr ? &tile_ep : nullptr);
+                update);
   }
 }
 
@@ -402,17 +418,33 @@ inline void direct_tile(const GemmProblem<typename V::Scalar>& pr, std::int64_t 
                         typename V::Scalar* ci, GemmUpdate update,
                         const GemmEpilogueSpec<typename V::Scalar>* ep) {
   using K = Microkernel<V, MR, NV>;
+  if (ep != nullptr) {
+    if (rows == MR && cols == K::kNr) {
+      if (pr.cs_a == 1) {
+        K::template run<true>(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, pr.alpha,
+                              pr.beta, update, ep);
+      } else {
+        K::template run<true>(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc,
+                              pr.alpha, pr.beta, update, ep);
+      }
+    } else {
+      K::template run_edge<true>(rows, cols, depth,
+                                 DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci, pr.ldc,
+                                 pr.alpha, pr.beta, update, ep);
+    }
+    return;
+  }
   if (rows == MR && cols == K::kNr) {
     if (pr.cs_a == 1) {
       K::run(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, pr.alpha, pr.beta,
-             update, ep);
+             update);
     } else {
       K::run(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, pr.alpha,
-             pr.beta, update, ep);
+             pr.beta, update);
     }
   } else {
     K::run_edge(rows, cols, depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci,
-                pr.ldc, pr.alpha, pr.beta, update, ep);
+                pr.ldc, pr.alpha, pr.beta, update);
   }
 }
 
