@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // The NEON GEMM microkernels keep their tile in registers: in the
 // disassembly (aarch64-linux-gnu-objdump) of every column_tile<neon::...>
-// instance, no depth loop (an innermost loop running fmla and storing
-// nothing to C) loads or stores on the stack. Tile epilogues and outer
-// loops may keep bookkeeping on the stack: they run once per tile, while a
-// spill in the depth loop costs every step.
+// instance and every Microkernel<neon::...>::accumulate on packed A (the
+// depth loop of a tile with a fused epilogue), no depth loop (an innermost
+// loop running fmla and storing nothing to C) loads or stores on the
+// stack. That is the packed path of large products; the direct path (A
+// read in place at row strides) is not checked here. Tile epilogues and
+// outer loops may keep bookkeeping on the stack: they run once per tile,
+// while a spill in the depth loop costs every step.
 // Timing is impossible under qemu; the spill count is what the instructions
 // say. A ctest of the aarch64 preset:
 //   node neon_spills.mjs <objdump> <kernels_neon.cc.o>
@@ -32,7 +35,7 @@ for (const line of text.split('\n')) {
   if (insn && current) current.push({ address: parseInt(insn[1], 16), mnemonic: insn[2], operands: insn[3] });
 }
 
-const kernels = [...functions.keys()].filter((name) => /column_tile<tessera::simd::neon::F(32|64)/.test(name));
+const kernels = [...functions.keys()].filter((name) => /column_tile<tessera::simd::neon::F(32|64)|Microkernel<tessera::simd::neon::F(32|64), \d+, \d+>::accumulate<tessera::core::gemm::PackedA</.test(name));
 if (kernels.length === 0) {
   console.error(`neon_spills: no column_tile<neon::...> function in ${object}`);
   process.exit(1);

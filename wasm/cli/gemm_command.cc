@@ -1,6 +1,10 @@
 // tessera-cli gemm M N K [--dtype f32|f64] [--trans-a] [--trans-b]
 //                 [--threads N] [--isa L] [--reps R] [--check] [--hash]
-//                 [--seed S]
+//                 [--seed S] [--bias col|row] [--act none|relu|gelu|sigmoid]
+//
+// --bias / --act run the fused epilogue (C = act(op(A) op(B) + bias), bias
+// seeded with stream 4); --check then compares against the naive family's
+// epilogue, --hash hashes the epilogue's output.
 //
 // Runs C = op(A) op(B) (row-major, alpha 1, beta 0) on seeded inputs, prints
 // the plan (workers, tier, grain, ISA, blocking) and the median GFLOP/s of
@@ -40,6 +44,9 @@ struct Options {
   bool check = false;
   bool hash = false;
   std::uint64_t seed = 1;
+  BiasKind bias = BiasKind::kNone;
+  Activation act = Activation::kNone;
+  bool epilogue = false;
 };
 
 bool parse_i64(const std::string& text, std::int64_t* out) {
@@ -116,6 +123,30 @@ int parse(const Args& args, Options* o) {
         return usage_error("gemm: --seed must be a non-negative integer (got '" + v + "')");
       }
       o->seed = static_cast<std::uint64_t>(x);
+    } else if (a == "--bias") {
+      if (!value("--bias", &v)) return usage_error("gemm: --bias needs col or row");
+      if (v == "col") {
+        o->bias = BiasKind::kPerColumn;
+      } else if (v == "row") {
+        o->bias = BiasKind::kPerRow;
+      } else {
+        return usage_error("gemm: --bias must be col or row (got '" + v + "')");
+      }
+      o->epilogue = true;
+    } else if (a == "--act") {
+      if (!value("--act", &v)) return usage_error("gemm: --act needs none, relu, gelu or sigmoid");
+      if (v == "none") {
+        o->act = Activation::kNone;
+      } else if (v == "relu") {
+        o->act = Activation::kRelu;
+      } else if (v == "gelu") {
+        o->act = Activation::kGelu;
+      } else if (v == "sigmoid") {
+        o->act = Activation::kSigmoid;
+      } else {
+        return usage_error("gemm: --act must be none, relu, gelu or sigmoid (got '" + v + "')");
+      }
+      o->epilogue = true;
     } else if (a == "--check") {
       o->check = true;
     } else if (a == "--hash") {
@@ -219,9 +250,27 @@ int run(const Options& o) {
   std::vector<T> c(static_cast<std::size_t>(o.m * o.n));
   fill_seeded(a.data(), a.size(), o.seed, 1);
   fill_seeded(b.data(), b.size(), o.seed, 2);
+  std::vector<T> bias(static_cast<std::size_t>(std::max<std::int64_t>(
+      1, o.bias == BiasKind::kPerRow ? o.m : o.n)));
+  fill_seeded(bias.data(), bias.size(), o.seed, 4);
+  const GemmEpilogue<T> epilogue{o.bias == BiasKind::kNone ? nullptr : bias.data(), o.bias,
+                                 o.act};
+  // One call, plain or with the epilogue, on `ctx` into `out`.
+  auto call = [&](const Context& ctx, T* out, Parallelism par) {
+    if (o.epilogue) {
+      return try_gemm(ctx, Layout::kRowMajor, o.ta, o.tb, o.m, o.n, o.k, T(1), a.data(), lda,
+                      b.data(), ldb, T(0), out, ldc, epilogue, par);
+    }
+    return try_gemm(ctx, Layout::kRowMajor, o.ta, o.tb, o.m, o.n, o.k, T(1), a.data(), lda,
+                    b.data(), ldb, T(0), out, ldc, par);
+  };
 
   std::fputs(note.c_str(), stdout);
   std::fputs(plan.to_string().c_str(), stdout);
+  if (o.epilogue) {
+    std::printf("  epilogue: bias %s, activation %s (fused, last depth slice)\n",
+                bias_kind_name(o.bias), activation_name(o.act));
+  }
   const ResolvedExecutionPolicy resolved = context.resolved_policy();
   std::printf("  context: %d participant%s (%s)\n", resolved.effective_threads,
               resolved.effective_threads == 1 ? "" : "s", resolved.threads_reason.c_str());
@@ -229,8 +278,7 @@ int run(const Options& o) {
   std::vector<double> seconds;
   for (int r = 0; r < o.reps; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
-    const Status s = try_gemm(context, Layout::kRowMajor, o.ta, o.tb, o.m, o.n, o.k, T(1),
-                              a.data(), lda, b.data(), ldb, T(0), c.data(), ldc, parallelism);
+    const Status s = call(context, c.data(), parallelism);
     seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if (!s.ok()) return fail(s);
@@ -250,9 +298,7 @@ int run(const Options& o) {
     Context naive;
     if (Status s = Context::create(naive_options, &naive); !s.ok()) return fail(s);
     std::vector<T> expected(c.size());
-    if (Status s = try_gemm(naive, Layout::kRowMajor, o.ta, o.tb, o.m, o.n, o.k, T(1), a.data(),
-                            lda, b.data(), ldb, T(0), expected.data(), ldc);
-        !s.ok()) {
+    if (Status s = call(naive, expected.data(), Parallelism()); !s.ok()) {
       return fail(s);
     }
     // Each element within 2 (k + 4) eps sum_p |a_ip b_pj| of the naive
@@ -268,8 +314,14 @@ int run(const Options& o) {
           const T bv = o.tb == Transpose::kNo ? b[p * ldb + j] : b[j * ldb + p];
           magnitude += std::fabs(static_cast<double>(av) * static_cast<double>(bv));
         }
-        const double bound = 2.0 * static_cast<double>(o.k + 4) * eps * magnitude +
-                             std::numeric_limits<T>::min();
+        double bound = 2.0 * static_cast<double>(o.k + 4) * eps * magnitude +
+                       std::numeric_limits<T>::min();
+        if (o.epilogue) {
+          // The bias addition's rounding and the activation's few ulp
+          // (slope <= 1.13 for gelu) on top of the product's bound.
+          const double want = std::fabs(static_cast<double>(expected[i * ldc + j]));
+          bound = 1.2 * bound + 8.0 * eps * (want + 1.0);
+        }
         const double err = std::fabs(static_cast<double>(c[i * ldc + j]) -
                                      static_cast<double>(expected[i * ldc + j]));
         if (!(err <= bound)) ++bad;

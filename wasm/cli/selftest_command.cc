@@ -1,6 +1,7 @@
 // tessera-cli selftest: every registered kernel on every ISA level this host
 // supports (up to the level the default context selects, so TESSERA_ISA
 // bounds it), checked against the naive family.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -89,8 +90,12 @@ std::size_t elementwise_mismatches(const Context& naive, const Context& context,
 // GEMM against the naive family: each element within the k-scaled rounding
 // bound 2 (k + 4) eps sum_p |a_ip b_pj| (+ |beta c|), on shapes that cross
 // the register tiles and the depth slices, both layouts and transposes.
+// With `epilogue`, each case also adds a bias (per column, per row) and an
+// activation (cycling none/relu/gelu/sigmoid) and is compared with the naive
+// family's epilogue: the bound grows by the bias addition's rounding and the
+// activation's few ulp.
 template <class T>
-std::size_t gemm_mismatches(const Context& naive, const Context& context) {
+std::size_t gemm_mismatches(const Context& naive, const Context& context, bool epilogue = false) {
   struct Case {
     std::int64_t m, n, k;
     Layout layout;
@@ -105,7 +110,9 @@ std::size_t gemm_mismatches(const Context& naive, const Context& context) {
       {29, 200, 513, Layout::kColMajor, Transpose::kYes, Transpose::kYes, T(2), T(0)},
   };
   std::size_t bad = 0;
+  int case_index = 0;
   for (const Case& t : cases) {
+    const int ci = case_index++;
     const std::int64_t size_a = t.m * t.k, size_b = t.k * t.n, size_c = t.m * t.n;
     const auto fa = inputs(static_cast<std::size_t>(size_a), 11);
     const auto fb = inputs(static_cast<std::size_t>(size_b), 12);
@@ -123,12 +130,17 @@ std::size_t gemm_mismatches(const Context& naive, const Context& context) {
     const std::int64_t lda = row ? a_cols : a_rows, ldb = row ? b_cols : b_rows;
     const std::int64_t ldc = row ? t.n : t.m;
     std::vector<T> expected = c0, actual = c0;
-    if (!try_gemm(naive, t.layout, t.ta, t.tb, t.m, t.n, t.k, t.alpha, a.data(), lda, b.data(),
-                  ldb, t.beta, expected.data(), ldc)
-             .ok() ||
-        !try_gemm(context, t.layout, t.ta, t.tb, t.m, t.n, t.k, t.alpha, a.data(), lda,
-                  b.data(), ldb, t.beta, actual.data(), ldc)
-             .ok()) {
+    std::vector<T> bias(static_cast<std::size_t>(std::max(t.m, t.n)));
+    for (std::size_t i = 0; i < bias.size(); ++i) bias[i] = T(0.25) * T(int(i % 7) - 3);
+    const GemmEpilogue<T> ep{bias.data(), ci % 2 == 0 ? BiasKind::kPerColumn : BiasKind::kPerRow,
+                             static_cast<Activation>(ci % 4)};
+    auto call = [&](const Context& ctx, T* out) {
+      return epilogue ? try_gemm(ctx, t.layout, t.ta, t.tb, t.m, t.n, t.k, t.alpha, a.data(), lda,
+                                 b.data(), ldb, t.beta, out, ldc, ep)
+                      : try_gemm(ctx, t.layout, t.ta, t.tb, t.m, t.n, t.k, t.alpha, a.data(), lda,
+                                 b.data(), ldb, t.beta, out, ldc);
+    };
+    if (!call(naive, expected.data()).ok() || !call(context, actual.data()).ok()) {
       ++bad;
       continue;
     }
@@ -145,10 +157,11 @@ std::size_t gemm_mismatches(const Context& naive, const Context& context) {
           magnitude += std::fabs(double(av) * double(bv));
         }
         const std::int64_t x = at(i, j, ldc);
-        const double bound =
+        double bound =
             2.0 * double(t.k + 4) * eps *
                 (std::fabs(double(t.alpha)) * magnitude + std::fabs(double(t.beta) * double(c0[x]))) +
             double(std::numeric_limits<T>::min());
+        if (epilogue) bound = 1.2 * bound + 8.0 * eps * (std::fabs(double(expected[x])) + 1.0);
         if (!(std::fabs(double(actual[x]) - double(expected[x])) <= bound)) ++bad;
       }
     }
@@ -204,6 +217,13 @@ int run_selftest(const Args& args) {
                                   : gemm_mismatches<float>(naive, context);
       std::printf("%s %-6s %s %-8s\n", bad == 0 ? "PASS" : "FAIL", "gemm", f64 ? "f64" : "f32",
                   isa_name(isa));
+      (bad == 0 ? passes : failures) += 1;
+    }
+    for (int f64 = 0; f64 < 2; ++f64) {
+      const std::size_t bad = f64 ? gemm_mismatches<double>(naive, context, true)
+                                  : gemm_mismatches<float>(naive, context, true);
+      std::printf("%s %-6s %s %-8s\n", bad == 0 ? "PASS" : "FAIL", "gemm_epilogue",
+                  f64 ? "f64" : "f32", isa_name(isa));
       (bad == 0 ? passes : failures) += 1;
     }
     selftest_blas1(naive, context, &passes, &failures);

@@ -127,6 +127,40 @@ Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
 // Packs op(B) (k x n, stored per layout/trans_b with leading dimension ldb)
 // for `context`'s ISA level. Needs the optimized family. *out is replaced
 // only on success.
+// Fused epilogue: C = act(alpha op(A) op(B) + beta C + bias), applied in
+// the microkernel's store of the last depth slice (no second pass over C).
+// Per element, in this order: x = the value plain try_gemm would store
+// (rounded to T); x = x + bias (T addition, skipped without bias); C =
+// act(x). bias: per column (length n, bias[j]) or per row (length m,
+// bias[i]) of C as the caller sees it, in either layout. relu keeps NaN and
+// -0 (x < 0 ? 0 : x); gelu is the tanh form 0.5x(1 + tanh(sqrt(2/pi)(x +
+// 0.044715x^3))); sigmoid 1/(1 + e^-x). With k == 0 or alpha == 0, C =
+// act(beta C + bias). Bits: same on every worker count; SSE2 == SIMD128.
+enum class BiasKind : std::uint8_t { kNone = 0, kPerColumn = 1, kPerRow = 2 };
+enum class Activation : std::uint8_t { kNone = 0, kRelu = 1, kGelu = 2, kSigmoid = 3 };
+const char* bias_kind_name(BiasKind kind) noexcept;         // "none" / "column" / "row"
+const char* activation_name(Activation act) noexcept;       // "none" / "relu" / ...
+
+template <class T>
+struct GemmEpilogue {
+  const T* bias = nullptr;  // required unless bias_kind == kNone
+  BiasKind bias_kind = BiasKind::kNone;
+  Activation activation = Activation::kNone;
+};
+
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
+                Transpose trans_b, std::int64_t m, std::int64_t n,
+                std::int64_t k, float alpha, const float* a, std::int64_t lda,
+                const float* b, std::int64_t ldb, float beta, float* c,
+                std::int64_t ldc, const GemmEpilogue<float>& epilogue,
+                Parallelism parallelism = {});
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
+                Transpose trans_b, std::int64_t m, std::int64_t n,
+                std::int64_t k, double alpha, const double* a,
+                std::int64_t lda, const double* b, std::int64_t ldb,
+                double beta, double* c, std::int64_t ldc,
+                const GemmEpilogue<double>& epilogue, Parallelism parallelism = {});
+
 Status try_prepack_rhs(const Context& context, Layout layout,
                        Transpose trans_b, std::int64_t k, std::int64_t n,
                        const float* b, std::int64_t ldb, PackedRhs* out);
@@ -146,6 +180,16 @@ Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
                 std::int64_t m, double alpha, const double* a,
                 std::int64_t lda, const PackedRhs& b, double beta, double* c,
                 std::int64_t ldc, Parallelism parallelism = {});
+// Prepacked B with a fused epilogue (as above).
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
+                std::int64_t m, float alpha, const float* a, std::int64_t lda,
+                const PackedRhs& b, float beta, float* c, std::int64_t ldc,
+                const GemmEpilogue<float>& epilogue, Parallelism parallelism = {});
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
+                std::int64_t m, double alpha, const double* a,
+                std::int64_t lda, const PackedRhs& b, double beta, double* c,
+                std::int64_t ldc, const GemmEpilogue<double>& epilogue,
+                Parallelism parallelism = {});
 
 #if TESSERA_HAS_EXCEPTIONS
 // Throwing forms (tessera::Error carries the Status).

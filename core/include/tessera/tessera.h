@@ -297,6 +297,42 @@ TSR_API tsr_status tsr_dgemm(const tsr_context* context, tsr_layout layout,
                              int64_t ldb, double beta, double* c, int64_t ldc,
                              int threads);
 
+/* Fused epilogue: C = act(alpha op(A) op(B) + beta C + bias), applied while
+ * the tile is in registers. Per element: x = what tsr_sgemm would store;
+ * x += bias (per column: bias[j], length n; per row: bias[i], length m; no
+ * addition with TSR_BIAS_NONE, bias may then be NULL); C = act(x). relu
+ * keeps NaN and -0; gelu is the tanh form; sigmoid 1/(1+e^-x). Same bits
+ * for every thread count. Bad kinds, a NULL bias with a kind, or a bias
+ * overlapping C are errors before C is written. */
+typedef enum tsr_bias_kind {
+  TSR_BIAS_NONE = 0,
+  TSR_BIAS_PER_COLUMN = 1,
+  TSR_BIAS_PER_ROW = 2,
+  TSR_BIAS_KIND_ENUM_MAX_ = 0x7fffffff
+} tsr_bias_kind;
+typedef enum tsr_activation {
+  TSR_ACT_NONE = 0,
+  TSR_ACT_RELU = 1,
+  TSR_ACT_GELU = 2,
+  TSR_ACT_SIGMOID = 3,
+  TSR_ACTIVATION_ENUM_MAX_ = 0x7fffffff
+} tsr_activation;
+
+TSR_API tsr_status tsr_sgemm_ex(const tsr_context* context, tsr_layout layout,
+                                tsr_transpose trans_a, tsr_transpose trans_b,
+                                int64_t m, int64_t n, int64_t k, float alpha,
+                                const float* a, int64_t lda, const float* b,
+                                int64_t ldb, float beta, float* c, int64_t ldc,
+                                const float* bias, tsr_bias_kind bias_kind,
+                                tsr_activation activation, int threads);
+TSR_API tsr_status tsr_dgemm_ex(const tsr_context* context, tsr_layout layout,
+                                tsr_transpose trans_a, tsr_transpose trans_b,
+                                int64_t m, int64_t n, int64_t k, double alpha,
+                                const double* a, int64_t lda, const double* b,
+                                int64_t ldb, double beta, double* c, int64_t ldc,
+                                const double* bias, tsr_bias_kind bias_kind,
+                                tsr_activation activation, int threads);
+
 /* op(B) packed once for the context's ISA level, reusable across calls
  * with different A. Using it on a context of another level is an error. */
 typedef struct tsr_packed_rhs tsr_packed_rhs;

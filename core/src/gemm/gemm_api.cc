@@ -23,6 +23,25 @@ const char* transpose_name(Transpose trans) noexcept {
   return "unknown";
 }
 
+const char* bias_kind_name(BiasKind kind) noexcept {
+  switch (kind) {
+    case BiasKind::kNone: return "none";
+    case BiasKind::kPerColumn: return "column";
+    case BiasKind::kPerRow: return "row";
+  }
+  return "unknown";
+}
+
+const char* activation_name(Activation act) noexcept {
+  switch (act) {
+    case Activation::kNone: return "none";
+    case Activation::kRelu: return "relu";
+    case Activation::kGelu: return "gelu";
+    case Activation::kSigmoid: return "sigmoid";
+  }
+  return "unknown";
+}
+
 const char* dtype_name(Dtype dtype) noexcept {
   switch (dtype) {
     case Dtype::kF32: return "f32";
@@ -40,7 +59,7 @@ TESSERA_QUICK_INLINE inline Status gemm_impl(const Context& context, Layout layo
                                              std::int64_t n, std::int64_t k, T alpha, const T* a,
                                              std::int64_t lda, const T* b, std::int64_t ldb,
                                              T beta, T* c, std::int64_t ldc,
-                 Parallelism parallelism) {
+                 Parallelism parallelism, const GemmEpilogue<T>* epilogue = nullptr) {
   const detail::ContextState* state = context.state();
   if (state == nullptr) TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   if (!quick_valid(layout, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, parallelism,
@@ -63,10 +82,13 @@ TESSERA_QUICK_INLINE inline Status gemm_impl(const Context& context, Layout layo
     TESSERA_RETURN_IF_ERROR(check_no_alias(sc, sa));
     TESSERA_RETURN_IF_ERROR(check_no_alias(sc, sb));
   }
-
-  return run_canonical(*state,
-                       canonical_problem(layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc),
-                       parallelism, static_cast<const T*>(nullptr), static_cast<const T*>(nullptr));
+  core::GemmProblem<T> pr =
+      canonical_problem(layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  if (epilogue != nullptr) {
+    TESSERA_RETURN_IF_ERROR(check_epilogue(*epilogue, layout, m, n, c, ldc, &pr.epilogue));
+  }
+  return run_canonical(*state, pr, parallelism, static_cast<const T*>(nullptr),
+                       static_cast<const T*>(nullptr));
 }
 
 }  // namespace
@@ -89,6 +111,26 @@ Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
                 Parallelism parallelism) {
   return gemm_detail::gemm_impl(context, layout, trans_a, trans_b, m, n, k, alpha, a, lda, b,
                    ldb, beta, c, ldc, parallelism);
+}
+
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
+                Transpose trans_b, std::int64_t m, std::int64_t n,
+                std::int64_t k, float alpha, const float* a, std::int64_t lda,
+                const float* b, std::int64_t ldb, float beta, float* c,
+                std::int64_t ldc, const GemmEpilogue<float>& epilogue,
+                Parallelism parallelism) {
+  return gemm_detail::gemm_impl(context, layout, trans_a, trans_b, m, n, k, alpha, a, lda, b,
+                                ldb, beta, c, ldc, parallelism, &epilogue);
+}
+
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
+                Transpose trans_b, std::int64_t m, std::int64_t n,
+                std::int64_t k, double alpha, const double* a,
+                std::int64_t lda, const double* b, std::int64_t ldb,
+                double beta, double* c, std::int64_t ldc,
+                const GemmEpilogue<double>& epilogue, Parallelism parallelism) {
+  return gemm_detail::gemm_impl(context, layout, trans_a, trans_b, m, n, k, alpha, a, lda, b,
+                                ldb, beta, c, ldc, parallelism, &epilogue);
 }
 
 }  // namespace tessera

@@ -10,6 +10,7 @@
 #include "core/src/api/context_state.hpp"
 #include "core/src/gemm/gemm_blocking.hpp"
 #include "core/src/gemm/gemm_driver.hpp"
+#include "core/src/gemm/gemm_naive_epilogue.hpp"
 #include "core/src/gemm/gemm_validate.hpp"
 #include "core/src/registry/kernel_registry.hpp"
 #include "tessera/gemm.hpp"
@@ -195,6 +196,77 @@ inline core::GemmProblem<T> canonical_problem(Layout layout, Transpose ta, Trans
   return pr;
 }
 
+// C = act(C + bias) after scale_c (k == 0 or alpha == 0): the level's
+// vector epilogue, or the reference one in the naive family.
+template <class T>
+Status epilogue_only(const detail::ContextState& state, const core::GemmProblem<T>& pr) {
+  if (state.table->family == KernelFamily::kNaive) {
+    for (std::int64_t i = 0; i < pr.m; ++i) {
+      for (std::int64_t j = 0; j < pr.n; ++j) {
+        T& c = pr.c[i * pr.ldc + j];
+        c = core::naive::epilogue_reference(pr.epilogue, i, j, c);
+      }
+    }
+    return {};
+  }
+  const core::GemmKernelSet<T>* ks = kernel_set<T>(*state.table);
+  if (ks == nullptr || ks->epilogue_only == nullptr) {
+    return Status::internal(std::string("kernel table ") + isa_name(state.table->isa) +
+                            " has no gemm epilogue");
+  }
+  ks->epilogue_only(pr.m, pr.n, pr.c, pr.ldc, pr.epilogue);
+  return {};
+}
+
+// Checks a caller's epilogue (design.md §Bad input: the argument named,
+// before C is written) and returns it as the canonical problem's: a
+// column-major call computes C^T, so its columns are canonical rows.
+template <class T>
+Status check_epilogue(const GemmEpilogue<T>& ep, Layout layout, std::int64_t m,
+                      std::int64_t n, const T* c, std::int64_t ldc,
+                      core::GemmEpilogueSpec<T>* out) {
+  const auto kind = static_cast<unsigned>(ep.bias_kind);
+  const auto act = static_cast<unsigned>(ep.activation);
+  if (kind > 2) {
+    return Status::invalid_argument("epilogue.bias_kind is not a BiasKind value (got " +
+                                    std::to_string(kind) + ")");
+  }
+  if (act > 3) {
+    return Status::invalid_argument("epilogue.activation is not an Activation value (got " +
+                                    std::to_string(act) + ")");
+  }
+  if (ep.bias_kind != BiasKind::kNone && ep.bias == nullptr) {
+    return Status::invalid_argument(std::string("epilogue.bias is null with bias_kind ") +
+                                    bias_kind_name(ep.bias_kind));
+  }
+  if (ep.bias_kind != BiasKind::kNone && m > 0 && n > 0 && c != nullptr) {
+    // The bias is read while C is written: it must not lie inside C's span.
+    const std::int64_t len = ep.bias_kind == BiasKind::kPerColumn ? n : m;
+    const std::int64_t outer = layout == Layout::kRowMajor ? m : n;
+    const std::int64_t inner = layout == Layout::kRowMajor ? n : m;
+    const T* c_end = c + (outer - 1) * ldc + inner;
+    if (ep.bias < c_end && c < ep.bias + len) {
+      return Status::invalid_argument("epilogue.bias overlaps c");
+    }
+  }
+  core::GemmEpilogueSpec<T> spec;
+  spec.bias = ep.bias;
+  const bool row = layout == Layout::kRowMajor;
+  switch (ep.bias_kind) {
+    case BiasKind::kNone: spec.axis = core::GemmBiasAxis::kNone; break;
+    case BiasKind::kPerColumn:
+      spec.axis = row ? core::GemmBiasAxis::kColumn : core::GemmBiasAxis::kRow;
+      break;
+    case BiasKind::kPerRow:
+      spec.axis = row ? core::GemmBiasAxis::kRow : core::GemmBiasAxis::kColumn;
+      break;
+  }
+  spec.act = static_cast<core::GemmAct>(act);
+  if (spec.axis == core::GemmBiasAxis::kNone) spec.bias = nullptr;
+  *out = spec;
+  return {};
+}
+
 // A valid canonical problem, start to end: the BLAS trivial cases (k == 0
 // or alpha == 0: C = beta C, A and B unread), else execute().
 template <class T>
@@ -205,6 +277,7 @@ TESSERA_QUICK_INLINE inline Status run_canonical(const detail::ContextState& sta
   if (pr.m == 0 || pr.n == 0) return {};
   if (pr.k == 0 || pr.alpha == T(0)) {
     scale_c(pr);
+    if (pr.epilogue.active()) return epilogue_only(state, pr);
     return {};
   }
   return execute(state, pr, parallelism, packed_a, packed_b);

@@ -140,6 +140,7 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
     for (std::int64_t pc = 0; pc < k; pc += kc) {
       const std::int64_t kc_eff = std::min(kc, k - pc);
       const GemmUpdate update = slice_update(pr, pc);
+      const bool last_slice = pr.epilogue.active() && pc + kc_eff >= k;
       const T* const b_block =
           packed_b != nullptr ? packed_b + packed_offset(pc, jc / nr, nr, kc_eff, n_pad)
                               : b_buf;
@@ -187,10 +188,13 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
             a_block = own;
           }
           const std::int64_t j0 = jt * nr;
+          // The epilogue rides on the last depth slice only.
+          GemmEpilogueSpec<T> ep;
+          if (last_slice) ep = pr.epilogue.at(ic, jc + j0);
           ks.column_tile(rows, std::min<std::int64_t>(nr, nc_eff - j0), kc_eff,
                          a_block, b_block + j0 * kc_eff,
                          pr.c + ic * pr.ldc + jc + j0, pr.ldc, pr.alpha,
-                         pr.beta, update);
+                         pr.beta, update, last_slice ? &ep : nullptr);
         }
       };
 

@@ -37,6 +37,33 @@ enum class GemmUpdate : std::uint8_t {
   kAccumulate,  // later slices:           C = alpha*acc + C
 };
 
+// The fused epilogue of the canonical problem (design.md §GEMM epilogue):
+// on the last depth slice only, per element and in this order,
+//   x = the value the plain GEMM would store (alpha*acc + beta*C, or
+//       alpha*acc + C after earlier slices), rounded to T;
+//   x = x + bias (T addition; per canonical column j: bias[j], per row i:
+//       bias[i]; no addition at all without bias, so -0 survives);
+//   C = act(x).
+// Column-major calls swap rows and columns (gemm_call.hpp), so a caller's
+// per-column bias is a canonical per-row one there.
+enum class GemmBiasAxis : std::uint8_t { kNone, kColumn, kRow };
+enum class GemmAct : std::uint8_t { kNone, kRelu, kGelu, kSigmoid };
+
+template <class T>
+struct GemmEpilogueSpec {
+  const T* bias = nullptr;  // at the canonical origin (or a tile's origin)
+  GemmBiasAxis axis = GemmBiasAxis::kNone;
+  GemmAct act = GemmAct::kNone;
+  bool active() const { return axis != GemmBiasAxis::kNone || act != GemmAct::kNone; }
+  // The same epilogue seen from the tile at canonical (row, col).
+  GemmEpilogueSpec at(std::int64_t row, std::int64_t col) const {
+    GemmEpilogueSpec e = *this;
+    if (axis == GemmBiasAxis::kColumn) e.bias = bias + col;
+    if (axis == GemmBiasAxis::kRow) e.bias = bias + row;
+    return e;
+  }
+};
+
 // The canonical problem every gemm is reduced to (gemm_api.cc): C is m x n
 // with unit column stride, A(i, p) = a[i*rs_a + p*cs_a], B(p, j) =
 // b[p*rs_b + j*cs_b]. Column-major calls are turned into row-major ones by
@@ -51,6 +78,7 @@ struct GemmProblem {
   std::int64_t rs_b = 0, cs_b = 0;
   T* c = nullptr;
   std::int64_t ldc = 0;
+  GemmEpilogueSpec<T> epilogue;  // none by default
 };
 
 // How the depth slice starting at `pc` updates C: beta is applied in the
@@ -85,10 +113,18 @@ struct GemmKernelSet {
   // row block `a` (rows valid rows), multiplies it by the packed B panel `b`
   // (cols <= nr valid columns) over `depth`, and updates the rows x cols
   // tile of C at c (row stride ldc, unit column stride) per `update`.
-  // Never touches C outside rows x cols.
+  // Never touches C outside rows x cols. `epilogue` (null: none) is given
+  // on the last depth slice only, seen from the tile's origin (row 0 of
+  // the block, column 0 of the tile).
   void (*column_tile)(std::int64_t rows, std::int64_t cols, std::int64_t depth,
                       const T* a, const T* b, T* c, std::int64_t ldc, T alpha,
-                      T beta, GemmUpdate update) = nullptr;
+                      T beta, GemmUpdate update,
+                      const GemmEpilogueSpec<T>* epilogue) = nullptr;
+  // C = act(C + bias) over rows x cols at c (the epilogue alone, for k == 0
+  // or alpha == 0 after C = beta*C): the same vector code as the fused
+  // store, so the bits are those a tile would store.
+  void (*epilogue_only)(std::int64_t rows, std::int64_t cols, T* c, std::int64_t ldc,
+                        const GemmEpilogueSpec<T>& epilogue) = nullptr;
   // Small problems on one worker: the whole canonical problem without
   // packing A (tile direct_mr x nr), B read in place when cs_b == 1, else
   // from packed_b (the whole B packed with pack_b and this kc). Same depth

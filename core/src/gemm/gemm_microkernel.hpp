@@ -16,7 +16,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
+#include "core/src/gemm/gemm_epilogue_apply.hpp"
 #include "core/src/gemm/gemm_kernel.hpp"
 #include "core/src/gemm/gemm_pack.hpp"
 
@@ -43,6 +45,14 @@ namespace tessera::core::gemm {
 // strides in general registers (kStrideRegisters: then the epilogue
 // addresses C with one bumped row pointer, see Microkernel::run).
 
+// What the fused epilogue store of one tile needs besides the product.
+template <class T>
+struct TileEpilogue {
+  GemmEpilogueSpec<T> spec;  // seen from the tile's origin
+  T alpha, beta;
+  GemmUpdate update;
+};
+
 // A packed A panel: MR values per depth step, contiguous. UNROLL depth
 // steps per loop iteration: 4 lets the steps become immediate displacements
 // (native AVX levels); 1 keeps a JIT's register allocation simple (V8 runs
@@ -53,6 +63,9 @@ struct PackedA {
   static constexpr bool kStrideRegisters = false;
   const typename V::Scalar* p;
   TESSERA_GEMM_INLINE typename V::Reg get(int i) const { return V::broadcast(p + i); }
+  // The step's MR values are contiguous: vectors of kLanes of them, for
+  // traits that multiply by a lane (V::mul_add_lane).
+  TESSERA_GEMM_INLINE typename V::Reg lanes(int r) const { return V::load(p + r * V::kLanes); }
   TESSERA_GEMM_INLINE void next() { p += MR; }
 };
 
@@ -150,6 +163,24 @@ struct Microkernel {
   static constexpr int kMr = MR;
   static constexpr int kNr = NV * kLanes;
 
+  // The lane form of a depth step: traits with mul_add_lane and an A
+  // accessor whose step values are contiguous, MR a multiple of kLanes.
+  template <class A>
+  static constexpr bool kLaneStep =
+      requires(Reg r, const A& a) {
+        V::template mul_add_lane<0>(r, r, r);
+        a.lanes(0);
+      } && MR % kLanes == 0;
+
+  // f(std::integral_constant<int, i>) for i = 0..MR-1, each with i a
+  // constant expression (a lane index must be one).
+  template <class F>
+  static TESSERA_GEMM_INLINE void each_row(F&& f) {
+    [&]<int... I>(std::integer_sequence<int, I...>) TESSERA_GEMM_LAMBDA_INLINE {
+      (f(std::integral_constant<int, I>{}), ...);
+    }(std::make_integer_sequence<int, MR>{});
+  }
+
   // C[0..MR) x [0..NR) (row stride ldc) updated with the product of MR rows
   // of A and NR columns of B over `depth` steps. The loops have constant
   // trip counts and are fully unrolled, so the accumulator tile lives in
@@ -176,11 +207,28 @@ struct Microkernel {
       Reg bv[NV];
       TESSERA_GEMM_UNROLL
       for (int v = 0; v < NV; ++v) bv[v] = b.get(v);
-      TESSERA_GEMM_UNROLL
-      for (int i = 0; i < MR; ++i) {
-        const Reg ai = a.get(i);
+      if constexpr (kLaneStep<A>) {
+        // NEON: the 8x12 f32 tile's loop needs 24 accumulators and 3 B
+        // vectors; with A as MR/kLanes vectors multiplied by lane it fits
+        // the 32 registers with room, where eight broadcasts left GCC's
+        // allocation one perturbation away from spilling accumulators.
+        Reg al[MR / kLanes];
         TESSERA_GEMM_UNROLL
-        for (int v = 0; v < NV; ++v) acc[i][v] = V::mul_add(ai, bv[v], acc[i][v]);
+        for (int r = 0; r < MR / kLanes; ++r) al[r] = a.lanes(r);
+        each_row([&](auto row) TESSERA_GEMM_LAMBDA_INLINE {
+          constexpr int i = decltype(row)::value;
+          TESSERA_GEMM_UNROLL
+          for (int v = 0; v < NV; ++v) {
+            acc[i][v] = V::template mul_add_lane<i % kLanes>(al[i / kLanes], bv[v], acc[i][v]);
+          }
+        });
+      } else {
+        TESSERA_GEMM_UNROLL
+        for (int i = 0; i < MR; ++i) {
+          const Reg ai = a.get(i);
+          TESSERA_GEMM_UNROLL
+          for (int v = 0; v < NV; ++v) acc[i][v] = V::mul_add(ai, bv[v], acc[i][v]);
+        }
       }
       a.next();
       b.next();
@@ -257,13 +305,98 @@ struct Microkernel {
     }
   }
 
+  // A tile with the fused epilogue, in two calls. accumulate() is run()
+  // storing the bare product (alpha 1, overwrite: exact) into an MR x NR
+  // buffer, out of line: its depth loop is then the plain one, with no call
+  // after it and nothing of the epilogue live across it. (Kept inline, the
+  // epilogue's values and the call made GCC spill accumulators inside the
+  // loop on NEON, whose 8x12 loop uses all 32 registers:
+  // tests/aarch64/neon_spills.mjs; a reference to the accumulators escaped
+  // and kept the whole tile in memory on AVX-512.) store_epilogue() then
+  // forms the value the plain store would write from the buffer (the
+  // general alpha forms: with alpha == 1 they round exactly as the unit
+  // forms in run()), adds the bias and applies the activation, in
+  // registers, and stores C once. One extra store and load of the tile per
+  // tile: nothing beside a depth loop of kc steps.
+  template <class A, class B>
+  static __attribute__((noinline)) void accumulate(std::int64_t depth, A a, B b, T* tile) {
+    run(depth, a, b, tile, kNr, T(1), T(0), GemmUpdate::kOverwrite);
+  }
+
+  template <class A, class B>
+  static TESSERA_GEMM_INLINE void run_epilogue(std::int64_t depth, A a, B b, T* c,
+                                               std::int64_t ldc, const TileEpilogue<T>& te) {
+    alignas(64) T product[MR * kNr];
+    accumulate(depth, a, b, product);
+    store_epilogue(product, c, ldc, te);
+  }
+
+  static void store_epilogue(const T* tile, T* c, std::int64_t ldc,
+                             const TileEpilogue<T>& te) {
+    const Reg va = V::set1(te.alpha);
+    const Reg vb = V::set1(te.beta);
+    const GemmUpdate update = te.update;
+    const GemmEpilogueSpec<T>& ep = te.spec;
+    Reg acc[MR][NV];
+    TESSERA_GEMM_UNROLL
+    for (int i = 0; i < MR; ++i) {
+      TESSERA_GEMM_UNROLL
+      for (int v = 0; v < NV; ++v) acc[i][v] = V::load(tile + i * kNr + v * kLanes);
+    }
+    if (update == GemmUpdate::kOverwrite) {
+      TESSERA_GEMM_UNROLL
+      for (int i = 0; i < MR; ++i) {
+        TESSERA_GEMM_UNROLL
+        for (int v = 0; v < NV; ++v) acc[i][v] = V::mul(va, acc[i][v]);
+      }
+    } else if (update == GemmUpdate::kScale) {
+      TESSERA_GEMM_UNROLL
+      for (int i = 0; i < MR; ++i) {
+        TESSERA_GEMM_UNROLL
+        for (int v = 0; v < NV; ++v) {
+          acc[i][v] = V::mul_add(va, acc[i][v], V::mul(vb, V::load(c + i * ldc + v * kLanes)));
+        }
+      }
+    } else {
+      TESSERA_GEMM_UNROLL
+      for (int i = 0; i < MR; ++i) {
+        TESSERA_GEMM_UNROLL
+        for (int v = 0; v < NV; ++v) {
+          acc[i][v] = V::mul_add(va, acc[i][v], V::load(c + i * ldc + v * kLanes));
+        }
+      }
+    }
+    dispatch_epilogue(ep.axis, ep.act, [&](auto axis_tag, auto act_tag) TESSERA_GEMM_LAMBDA_INLINE {
+      constexpr GemmBiasAxis kAxis = decltype(axis_tag)::value;
+      constexpr GemmAct kAct = decltype(act_tag)::value;
+      Reg col_bias[NV];
+      if constexpr (kAxis == GemmBiasAxis::kColumn) {
+        TESSERA_GEMM_UNROLL
+        for (int v = 0; v < NV; ++v) col_bias[v] = V::load(ep.bias + v * kLanes);
+      }
+      TESSERA_GEMM_UNROLL
+      for (int i = 0; i < MR; ++i) {
+        Reg row_bias = V::zero();
+        if constexpr (kAxis == GemmBiasAxis::kRow) row_bias = V::broadcast(ep.bias + i);
+        TESSERA_GEMM_UNROLL
+        for (int v = 0; v < NV; ++v) {
+          Reg x = acc[i][v];
+          if constexpr (kAxis == GemmBiasAxis::kColumn) x = V::add(x, col_bias[v]);
+          if constexpr (kAxis == GemmBiasAxis::kRow) x = V::add(x, row_bias);
+          V::store(c + i * ldc + v * kLanes, activate<V, kAct>(x));
+        }
+      }
+    });
+  }
+
   // The same, for a tile of rows x cols <= MR x NR at c: computed on a
   // local tile (zeroed, with the valid part of C copied in when C is read)
   // and copied back, so nothing outside rows x cols is read or written.
-  template <class A, class B>
+  template <bool kEpilogue = false, class A, class B>
   static void run_edge(std::int64_t rows, std::int64_t cols,
                        std::int64_t depth, A a, B b, T* c, std::int64_t ldc,
-                       T alpha, T beta, GemmUpdate update) {
+                       T alpha, T beta, GemmUpdate update,
+                       const TileEpilogue<T>* ep = nullptr) {
     alignas(64) T tile[MR * kNr];
     std::memset(tile, 0, sizeof tile);
     if (update != GemmUpdate::kOverwrite) {
@@ -271,12 +404,54 @@ struct Microkernel {
         std::memcpy(tile + y * kNr, c + y * ldc, sizeof(T) * cols);
       }
     }
-    run(depth, a, b, tile, kNr, alpha, beta, update);
+    // The bias, too, is read only inside rows x cols: a zero-padded copy.
+    if constexpr (kEpilogue) {
+      constexpr int kBiasLen = MR > kNr ? MR : kNr;
+      alignas(64) T bias[kBiasLen];
+      TileEpilogue<T> local = *ep;
+      const std::int64_t valid = ep->spec.axis == GemmBiasAxis::kColumn ? cols
+                                 : ep->spec.axis == GemmBiasAxis::kRow  ? rows
+                                                                        : 0;
+      for (std::int64_t x = 0; x < kBiasLen; ++x) bias[x] = x < valid ? ep->spec.bias[x] : T(0);
+      local.spec.bias = bias;
+      run_epilogue(depth, a, b, tile, kNr, local);
+    } else {
+      run(depth, a, b, tile, kNr, alpha, beta, update);
+    }
     for (std::int64_t y = 0; y < rows; ++y) {
       std::memcpy(c + y * ldc, tile + y * kNr, sizeof(T) * cols);
     }
   }
 };
+
+// column_tile with an epilogue (the last depth slice of a call that has
+// one). Its own function, so that the register allocation of the plain
+// tile loops below never sees the epilogue's values.
+template <class V, int MR, int NV, int UNROLL>
+__attribute__((noinline)) void column_tile_epilogue(
+    std::int64_t rows, std::int64_t cols, std::int64_t depth, const typename V::Scalar* a,
+    const typename V::Scalar* b, typename V::Scalar* c, std::int64_t ldc,
+    typename V::Scalar alpha, typename V::Scalar beta, GemmUpdate update,
+    const GemmEpilogueSpec<typename V::Scalar>& ep) {
+  using K = Microkernel<V, MR, NV>;
+  using T = typename V::Scalar;
+  constexpr int kNr = K::kNr;
+  const RowsB<V, NV> bp{b, kNr};
+  std::int64_t i = 0;
+  TileEpilogue<T> te{ep, alpha, beta, update};
+  if (cols == kNr) {
+    for (; i + MR <= rows; i += MR) {
+      te.spec = ep.at(i, 0);
+      K::run_epilogue(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc, te);
+    }
+  }
+  for (; i < rows; i += MR) {
+    te.spec = ep.at(i, 0);
+    K::template run_edge<true>(rows - i < MR ? rows - i : MR, cols, depth,
+                               PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc,
+                               alpha, beta, update, &te);
+  }
+}
 
 // GemmKernelSet::column_tile: every MR-row panel of a packed row block
 // against one packed B panel (edge tiles through run_edge).
@@ -285,7 +460,12 @@ void column_tile(std::int64_t rows, std::int64_t cols, std::int64_t depth,
                  const typename V::Scalar* a, const typename V::Scalar* b,
                  typename V::Scalar* c, std::int64_t ldc,
                  typename V::Scalar alpha, typename V::Scalar beta,
-                 GemmUpdate update) {
+                 GemmUpdate update, const GemmEpilogueSpec<typename V::Scalar>* ep) {
+  if (ep != nullptr) {
+    column_tile_epilogue<V, MR, NV, UNROLL>(rows, cols, depth, a, b, c, ldc, alpha, beta, update,
+                                            *ep);
+    return;
+  }
   using K = Microkernel<V, MR, NV>;
   constexpr int kNr = K::kNr;
   const RowsB<V, NV> bp{b, kNr};
@@ -309,8 +489,24 @@ template <class V, int MR, int NV>
 inline void direct_tile(const GemmProblem<typename V::Scalar>& pr, std::int64_t rows,
                         std::int64_t cols, std::int64_t depth,
                         const typename V::Scalar* ai, const RowsB<V, NV>& bp,
-                        typename V::Scalar* ci, GemmUpdate update) {
+                        typename V::Scalar* ci, GemmUpdate update,
+                        const GemmEpilogueSpec<typename V::Scalar>* ep) {
   using K = Microkernel<V, MR, NV>;
+  if (ep != nullptr) {
+    const TileEpilogue<typename V::Scalar> te{*ep, pr.alpha, pr.beta, update};
+    if (rows == MR && cols == K::kNr) {
+      if (pr.cs_a == 1) {
+        K::run_epilogue(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, te);
+      } else {
+        K::run_epilogue(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, te);
+      }
+    } else {
+      K::template run_edge<true>(rows, cols, depth,
+                                 DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci, pr.ldc,
+                                 pr.alpha, pr.beta, update, &te);
+    }
+    return;
+  }
   if (rows == MR && cols == K::kNr) {
     if (pr.cs_a == 1) {
       K::run(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, pr.alpha, pr.beta,
@@ -323,6 +519,17 @@ inline void direct_tile(const GemmProblem<typename V::Scalar>& pr, std::int64_t 
     K::run_edge(rows, cols, depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci,
                 pr.ldc, pr.alpha, pr.beta, update);
   }
+}
+
+// The epilogue for the tile at canonical (i, j) of the slice starting at pc:
+// only the last slice applies it (after the full sum).
+template <class T>
+inline const GemmEpilogueSpec<T>* slice_epilogue(const GemmProblem<T>& pr, std::int64_t pc,
+                                                 std::int64_t depth, std::int64_t i,
+                                                 std::int64_t j, GemmEpilogueSpec<T>* out) {
+  if (!pr.epilogue.active() || pc + depth < pr.k) return nullptr;
+  *out = pr.epilogue.at(i, j);
+  return out;
 }
 
 // GemmKernelSet::direct: the whole canonical problem on the caller, A read
@@ -368,7 +575,9 @@ void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
         const B bp = packed_b != nullptr ? B{packed_b + pc * n_pad + j * depth, kNr}
                      : j < edge_j        ? B{pr.b + pc * pr.rs_b + j, pr.rs_b}
                                          : B{scratch, kNr};
-        direct_tile<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci + j, update);
+        GemmEpilogueSpec<T> ep;
+        direct_tile<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci + j, update,
+                               slice_epilogue(pr, pc, depth, i, j, &ep));
       }
     }
   }
@@ -402,7 +611,9 @@ void direct_tiles(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
                                   ? RowsB<V, NV>{packed_b + pc * n_pad + j * depth, kNr}
                                   : RowsB<V, NV>{pr.b + pc * pr.rs_b + j, pr.rs_b};
       const T* ai = pr.a + i * pr.rs_a + pc * pr.cs_a;
-      direct_tile<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci, update);
+      GemmEpilogueSpec<T> ep;
+      direct_tile<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci, update,
+                             slice_epilogue(pr, pc, depth, i, j, &ep));
     }
   }
 }
@@ -422,6 +633,7 @@ constexpr GemmKernelSet<typename V::Scalar> make_kernel_set(
   set.pack_a = &pack_a<V, MR>;
   set.pack_b = &pack_b<V, NV * V::kLanes>;
   set.column_tile = &column_tile<V, MR, NV, UNROLL>;
+  set.epilogue_only = &epilogue_only<V>;
   return set;
 }
 

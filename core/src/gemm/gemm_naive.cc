@@ -1,5 +1,7 @@
 #include "core/src/gemm/gemm_naive.hpp"
 
+#include "core/src/gemm/gemm_naive_epilogue.hpp"
+
 namespace tessera::core::naive {
 namespace {
 
@@ -16,6 +18,7 @@ void gemm(const GemmProblem<T>& pr) {
       double value = static_cast<double>(pr.alpha) * sum;
       if (pr.beta != T(0)) value += static_cast<double>(pr.beta) * static_cast<double>(c);
       c = static_cast<T>(value);
+      if (pr.epilogue.active()) c = epilogue_reference(pr.epilogue, i, j, c);
     }
   }
 }

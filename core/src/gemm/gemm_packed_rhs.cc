@@ -147,7 +147,8 @@ template <class T>
 Status packed_gemm_impl(const Context& context, Layout layout, Transpose ta,
                         std::int64_t m, T alpha, const T* a, std::int64_t lda,
                         const PackedRhs& packed, T beta, T* c,
-                        std::int64_t ldc, Parallelism parallelism) {
+                        std::int64_t ldc, Parallelism parallelism,
+                        const GemmEpilogue<T>* epilogue = nullptr) {
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   TESSERA_RETURN_IF_ERROR(check_enums(layout, &ta, nullptr));
@@ -167,10 +168,13 @@ Status packed_gemm_impl(const Context& context, Layout layout, Transpose ta,
   // The packed operand is canonical B (row-major) or canonical A
   // (column-major, computed transposed); the other side is `a`.
   const bool row = layout == Layout::kRowMajor;
-  return run_canonical(*state,
-                       canonical_problem(layout, ta, Transpose::kNo, m, n, k, alpha, a, lda,
-                                         static_cast<const T*>(nullptr), 0, beta, c, ldc),
-                       parallelism, row ? static_cast<const T*>(nullptr) : data,
+  core::GemmProblem<T> pr = canonical_problem(layout, ta, Transpose::kNo, m, n, k, alpha, a,
+                                              lda, static_cast<const T*>(nullptr), 0, beta, c,
+                                              ldc);
+  if (epilogue != nullptr) {
+    TESSERA_RETURN_IF_ERROR(check_epilogue(*epilogue, layout, m, n, c, ldc, &pr.epilogue));
+  }
+  return run_canonical(*state, pr, parallelism, row ? static_cast<const T*>(nullptr) : data,
                        row ? data : static_cast<const T*>(nullptr));
 }
 
@@ -203,6 +207,23 @@ Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
                 std::int64_t ldc, Parallelism parallelism) {
   return gemm_detail::packed_gemm_impl(context, layout, trans_a, m, alpha, a, lda, b, beta, c,
                           ldc, parallelism);
+}
+
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
+                std::int64_t m, float alpha, const float* a, std::int64_t lda,
+                const PackedRhs& b, float beta, float* c, std::int64_t ldc,
+                const GemmEpilogue<float>& epilogue, Parallelism parallelism) {
+  return gemm_detail::packed_gemm_impl(context, layout, trans_a, m, alpha, a, lda, b, beta, c,
+                                       ldc, parallelism, &epilogue);
+}
+
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
+                std::int64_t m, double alpha, const double* a,
+                std::int64_t lda, const PackedRhs& b, double beta, double* c,
+                std::int64_t ldc, const GemmEpilogue<double>& epilogue,
+                Parallelism parallelism) {
+  return gemm_detail::packed_gemm_impl(context, layout, trans_a, m, alpha, a, lda, b, beta, c,
+                                       ldc, parallelism, &epilogue);
 }
 
 }  // namespace tessera

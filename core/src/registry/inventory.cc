@@ -33,6 +33,14 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
   entries.insert(entries.end(), {
       {"gemm", "f32", t.gemm.f32 != nullptr || t.gemm.naive_f32 != nullptr},
       {"gemm", "f64", t.gemm.f64 != nullptr || t.gemm.naive_f64 != nullptr},
+      // Fused bias/activation epilogues: the kernel set's store path (and
+      // its epilogue-only routine for k == 0 / alpha == 0).
+      {"gemm_epilogue", "f32",
+       (t.gemm.f32 != nullptr && t.gemm.f32->epilogue_only != nullptr) ||
+           t.gemm.naive_f32 != nullptr},
+      {"gemm_epilogue", "f64",
+       (t.gemm.f64 != nullptr && t.gemm.f64->epilogue_only != nullptr) ||
+           t.gemm.naive_f64 != nullptr},
       // Batched GEMM runs single gemm's kernels entry by entry.
       {"gemm_batched", "f32", t.gemm.f32 != nullptr || t.gemm.naive_f32 != nullptr},
       {"gemm_batched", "f64", t.gemm.f64 != nullptr || t.gemm.naive_f64 != nullptr},

@@ -19,6 +19,12 @@ struct F32 {
   static Reg add(Reg a, Reg b) { return vaddq_f32(a, b); }
   static Reg mul(Reg a, Reg b) { return vmulq_f32(a, b); }
   static Reg mul_add(Reg a, Reg b, Reg c) { return vfmaq_f32(c, a, b); }
+  // c + b * lanes[L] (FMLA by element): the GEMM microkernel multiplies a
+  // B vector by one of four A values loaded together, so an 8-row A step
+  // takes two registers instead of eight broadcasts (gemm_microkernel.hpp).
+  // The same single rounding as mul_add.
+  template <int L>
+  static Reg mul_add_lane(Reg lanes, Reg b, Reg c) { return vfmaq_laneq_f32(c, b, lanes, L); }
   // Select, not vmaxq: FMAX(+0, -0) is +0, the naive family keeps -0.
   static Reg relu(Reg x) {
     return vbslq_f32(vcltq_f32(x, vdupq_n_f32(0.0f)), vdupq_n_f32(0.0f), x);
@@ -63,6 +69,8 @@ struct F64 {
   static Reg add(Reg a, Reg b) { return vaddq_f64(a, b); }
   static Reg mul(Reg a, Reg b) { return vmulq_f64(a, b); }
   static Reg mul_add(Reg a, Reg b, Reg c) { return vfmaq_f64(c, a, b); }
+  template <int L>
+  static Reg mul_add_lane(Reg lanes, Reg b, Reg c) { return vfmaq_laneq_f64(c, b, lanes, L); }
   static Reg relu(Reg x) {
     return vbslq_f64(vcltq_f64(x, vdupq_n_f64(0.0)), vdupq_n_f64(0.0), x);
   }
