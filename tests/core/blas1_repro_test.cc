@@ -9,6 +9,7 @@
 
 #include "core/src/api/context_state.hpp"
 #include "tests/core/blas1_test_util.hpp"
+#include "support/counting_executor.hpp"
 #include "tests/core/gemm_test_util.hpp"
 
 namespace tessera {
@@ -18,34 +19,8 @@ using test::blas1::GemvShape;
 
 const int kWorkerCounts[] = {1, 2, 3, 4, 7, 8};
 
-// Counts the runs that had more than one participant, so the test knows the
-// work really was split.
-class CountingExecutor final : public platform::Executor {
- public:
-  explicit CountingExecutor(std::shared_ptr<platform::Executor> inner) : inner_(std::move(inner)) {}
-  int width() const noexcept override { return inner_->width(); }
-  void run(int participants, FunctionRef<void(int)> body) override {
-    if (participants > 1) multi_runs_.fetch_add(1);
-    inner_->run(participants, body);
-  }
-  int multi_runs() const { return multi_runs_.load(); }
-
- private:
-  std::shared_ptr<platform::Executor> inner_;
-  std::atomic<int> multi_runs_{0};
-};
-
-Context split_context(Isa isa, std::shared_ptr<CountingExecutor> counter) {
-  ContextOptions options;
-  options.isa = isa;
-  options.read_environment = false;
-  options.executor = std::move(counter);
-  options.knobs.gemv_parallel_bytes = 1;
-  Context context;
-  const Status status = Context::create(options, &context);
-  REQUIRE_MESSAGE(status.ok(), status.to_string());
-  return context;
-}
+using test::CountingExecutor;
+using test::split_context;
 
 template <class T>
 void check_dot(const Context& context, std::int64_t n, std::int64_t incx, std::int64_t incy) {

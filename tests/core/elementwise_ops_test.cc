@@ -11,6 +11,7 @@
 
 #include "support/test_support.hpp"
 #include "tests/core/elementwise_reference.hpp"
+#include "tests/core/elementwise_widths.hpp"
 
 namespace tessera {
 namespace {
@@ -219,16 +220,6 @@ TEST_CASE("div is a true IEEE division and sqrt is correctly rounded") {
   }
 }
 
-Context with_width(Isa isa, int width) {
-  ContextOptions options;
-  options.isa = isa;
-  options.read_environment = false;
-  options.executor = std::make_shared<test::ReverseSerialExecutor>(width);
-  Context context;
-  REQUIRE(Context::create(options, &context).ok());
-  return context;
-}
-
 template <class T>
 void check_widths(Isa isa) {
   const std::size_t rows = 61, cols = 1031;  // 62891 elements: several blocks
@@ -244,27 +235,17 @@ void check_widths(Isa isa) {
   for (BinaryOp op : kBinaryOps) {
     for (const Shape& s : shapes) {
       std::vector<T> first(rows * cols);
-      REQUIRE(try_binary(with_width(isa, 1), op, {rows, cols}, s.a, s.b, first).ok());
+      REQUIRE(try_binary(test::reverse_serial_context(isa, 1), op, {rows, cols}, s.a, s.b, first).ok());
       for (int width : {2, 3, 4, 7, 8}) {
         std::vector<T> out(rows * cols);
-        REQUIRE(try_binary(with_width(isa, width), op, {rows, cols}, s.a, s.b, out).ok());
+        REQUIRE(try_binary(test::reverse_serial_context(isa, width), op, {rows, cols}, s.a, s.b, out).ok());
         CAPTURE(std::string(binary_op_name(op)));
         CAPTURE(width);
         CHECK(std::memcmp(first.data(), out.data(), out.size() * sizeof(T)) == 0);
       }
     }
   }
-  for (UnaryOp op : kUnaryOps) {
-    std::vector<T> first(a.size());
-    REQUIRE(try_unary(with_width(isa, 1), op, a, first).ok());
-    for (int width : {2, 3, 4, 7, 8}) {
-      std::vector<T> out(a.size());
-      REQUIRE(try_unary(with_width(isa, width), op, a, out).ok());
-      CAPTURE(std::string(unary_op_name(op)));
-      CAPTURE(width);
-      CHECK(std::memcmp(first.data(), out.data(), out.size() * sizeof(T)) == 0);
-    }
-  }
+  test::check_unary_widths(isa, kUnaryOps, a);
 }
 
 TEST_CASE("results are the same bits for executor widths 1, 2, 3, 4, 7 and 8") {

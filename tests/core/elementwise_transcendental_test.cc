@@ -15,6 +15,7 @@
 
 #include "support/test_support.hpp"
 #include "tests/core/elementwise_reference.hpp"
+#include "tests/core/elementwise_widths.hpp"
 #include "wasm/cli/elementwise_problem.hpp"
 
 namespace tessera {
@@ -181,31 +182,11 @@ TEST_CASE("transcendentals: special values and thresholds") {
   check_specials<double>();
 }
 
-Context with_width(Isa isa, int width) {
-  ContextOptions options;
-  options.isa = isa;
-  options.read_environment = false;
-  options.executor = std::make_shared<test::ReverseSerialExecutor>(width);
-  Context context;
-  REQUIRE(Context::create(options, &context).ok());
-  return context;
-}
-
 template <class T>
 void check_widths(Isa isa) {
   std::vector<T> x(62891);
   cli::fill_transcendental_operand(x.data(), x.size(), 11, false);
-  for (UnaryOp op : kOps) {
-    std::vector<T> first(x.size());
-    REQUIRE(try_unary(with_width(isa, 1), op, x, first).ok());
-    for (int width : {2, 3, 4, 7, 8}) {
-      std::vector<T> out(x.size());
-      REQUIRE(try_unary(with_width(isa, width), op, x, out).ok());
-      CAPTURE(std::string(unary_op_name(op)));
-      CAPTURE(width);
-      CHECK(std::memcmp(first.data(), out.data(), out.size() * sizeof(T)) == 0);
-    }
-  }
+  test::check_unary_widths(isa, kOps, x);
 }
 
 TEST_CASE("transcendentals: same bits for executor widths 1, 2, 3, 4, 7 and 8") {

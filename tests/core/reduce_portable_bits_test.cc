@@ -107,14 +107,7 @@ constexpr std::uint64_t kScalarSoftmaxPins[2][2] = {
 };
 
 TEST_CASE("softmax: the 128-bit levels (sse2, simd128) give the pinned bits on every target") {
-  bool ran = false;
-  for (Isa isa : test::host_isas()) {
-    if (isa == Isa::kSse2 || isa == Isa::kSimd128) {
-      check_softmax_pins(isa, k128SoftmaxPins);
-      ran = true;
-    }
-  }
-  if (!ran) MESSAGE("no 128-bit x86/wasm level on this target");
+  for (Isa isa : test::portable_128_isas()) check_softmax_pins(isa, k128SoftmaxPins);
 }
 
 TEST_CASE("softmax: the scalar level gives the pinned bits on every target") {
@@ -122,14 +115,7 @@ TEST_CASE("softmax: the scalar level gives the pinned bits on every target") {
 }
 
 TEST_CASE("reduce: the 128-bit levels (sse2, simd128) give the pinned bits on every target") {
-  bool ran = false;
-  for (Isa isa : test::host_isas()) {
-    if (isa == Isa::kSse2 || isa == Isa::kSimd128) {
-      check_pins(isa, k128Pins);
-      ran = true;
-    }
-  }
-  if (!ran) MESSAGE("no 128-bit x86/wasm level on this target");
+  for (Isa isa : test::portable_128_isas()) check_pins(isa, k128Pins);
 }
 
 TEST_CASE("reduce: the scalar level gives the pinned bits on every target") {

@@ -1,5 +1,7 @@
 #include "support/test_support.hpp"
 
+#include <doctest/doctest.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -68,6 +70,15 @@ void ReverseSerialExecutor::run(int participants,
                                 FunctionRef<void(int)> body) {
   ++runs_;
   for (int p = participants - 1; p >= 0; --p) body(p);
+}
+
+std::vector<Isa> portable_128_isas() {
+  std::vector<Isa> out;
+  for (Isa isa : host_isas()) {
+    if (isa == Isa::kSse2 || isa == Isa::kSimd128) out.push_back(isa);
+  }
+  if (out.empty()) MESSAGE("no 128-bit x86/wasm level on this target");
+  return out;
 }
 
 bool same_bits_or_both_nan(float a, float b) {

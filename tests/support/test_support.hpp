@@ -38,6 +38,11 @@ Context naive_context();
 // Every ISA level this build supports on this CPU.
 std::vector<Isa> host_isas();
 
+// The 128-bit levels without FMA that share their bits across targets
+// (sse2 natively, simd128 in wasm) among host_isas(); a MESSAGE when there
+// is none, so a pin test says it had nothing to check.
+std::vector<Isa> portable_128_isas();
+
 // Runs all participants on the calling thread in reverse order, with a
 // width of its choosing: multi-block plans on targets without threads, and
 // any hidden dependence on execution order shows up as a mismatch.

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "blas1_seeded.hpp"
+#include "check_report.hpp"
 #include "commands.hpp"
 #include "tessera/tessera.hpp"
 
@@ -199,15 +200,9 @@ int run_dot_typed(const Options& o) {
     const double bound = 2.0 * static_cast<double>(d.n + 2) * std::numeric_limits<T>::epsilon() *
                          magnitude + std::numeric_limits<T>::min();
     const double err = std::fabs(static_cast<double>(result) - static_cast<double>(expected));
-    const bool ok = err <= bound;
-    std::printf("check: %s against the naive family (error %.3g, bound %.3g)\n",
-                ok ? "ok" : "MISMATCH", err, bound);
-    if (!ok) exit_code = kExitFailure;
+    exit_code = report_check(err <= bound, " (error %.3g, bound %.3g)", err, bound);
   }
-  if (o.hash) {
-    std::printf("hash: %016" PRIx64 " (FNV-1a 64 of the %s result bits, %s)\n",
-                fnv1a64(&result, sizeof result), dtype_name(o.dtype), isa_name(context.isa()));
-  }
+  if (o.hash) report_hash(&result, sizeof result, o.dtype, context.isa(), "result");
   return exit_code;
 }
 
@@ -241,8 +236,7 @@ int run_gemv_typed(const Options& o) {
     auto at = [](std::int64_t i, std::int64_t len, std::int64_t inc) {
       return static_cast<std::size_t>(inc > 0 ? i * inc : (len - 1 - i) * -inc);
     };
-    std::int64_t bad = 0;
-    double worst = 0;
+    BoundTally tally;
     for (std::int64_t i = 0; i < rows; ++i) {
       double magnitude = 0;
       for (std::int64_t p = 0; p < depth; ++p) {
@@ -258,19 +252,11 @@ int run_gemv_typed(const Options& o) {
                                 std::fabs(kGemvBeta * static_cast<double>(g.y[iy]))) +
                            std::numeric_limits<T>::min();
       const double err = std::fabs(static_cast<double>(y[iy]) - static_cast<double>(expected[iy]));
-      if (!(err <= bound)) ++bad;
-      if (bound > 0) worst = std::max(worst, err / bound);
+      tally.add(err, bound);
     }
-    std::printf("check: %s against the naive family (%" PRId64
-                " elements outside the bound; worst error %.3f of the bound)\n",
-                bad == 0 ? "ok" : "MISMATCH", bad, worst);
-    if (bad != 0) exit_code = kExitFailure;
+    exit_code = report_bounds(tally);
   }
-  if (o.hash) {
-    std::printf("hash: %016" PRIx64 " (FNV-1a 64 of the %s y buffer bits, %s)\n",
-                fnv1a64(y.data(), y.size() * sizeof(T)), dtype_name(o.dtype),
-                isa_name(context.isa()));
-  }
+  if (o.hash) report_hash(y.data(), y.size() * sizeof(T), o.dtype, context.isa(), "y buffer");
   return exit_code;
 }
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "check_report.hpp"
 #include "commands.hpp"
 #include "elementwise_problem.hpp"
 #include "tessera/tessera.hpp"
@@ -201,20 +202,11 @@ int run(const Options& o) {
         bad += d <= bound ? 0 : 1;
       }
     }
-    if (exact) {
-      std::printf("check: %s against the naive family (%zu elements differ in their bits)\n",
-                  bad == 0 ? "ok" : "MISMATCH", bad);
-    } else {
-      std::printf("check: %s against the naive family (max %.0f ulp, bound %.0f; %zu beyond)\n",
-                  bad == 0 ? "ok" : "MISMATCH", worst, bound, bad);
-    }
-    if (bad != 0) exit_code = kExitFailure;
+    exit_code = exact ? report_check(bad == 0, " (%zu elements differ in their bits)", bad)
+                      : report_check(bad == 0, " (max %.0f ulp, bound %.0f; %zu beyond)", worst,
+                                     bound, bad);
   }
-  if (o.hash) {
-    std::printf("hash: %016" PRIx64 " (FNV-1a 64 of the %s output bits, %s)\n",
-                fnv1a64(out.data(), out.size() * sizeof(T)), dtype_name(o.dtype),
-                isa_name(context.isa()));
-  }
+  if (o.hash) report_hash(out.data(), out.size() * sizeof(T), o.dtype, context.isa());
   return exit_code;
 }
 

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "check_report.hpp"
 #include "commands.hpp"
 #include "seeded_inputs.hpp"
 #include "tessera/tessera.hpp"
@@ -168,7 +169,7 @@ int run(const Options& o) {
     // (double-accumulated) single gemm of its entry.
     const double eps = std::numeric_limits<T>::epsilon();
     std::vector<T> expected(static_cast<std::size_t>(sc));
-    std::int64_t bad = 0;
+    BoundTally tally;
     for (std::int64_t e = 0; e < o.batch; ++e) {
       const T* ae = a.data() + e * sa;
       const T* be = b.data() + e * sb;
@@ -189,19 +190,13 @@ int run(const Options& o) {
                                std::numeric_limits<T>::min();
           const double err = std::fabs(static_cast<double>(ce[i * ldc + j]) -
                                        static_cast<double>(expected[static_cast<std::size_t>(i * ldc + j)]));
-          if (!(err <= bound)) ++bad;
+          tally.add(err, bound);
         }
       }
     }
-    std::printf("check: %s against the naive family, entry by entry (%" PRId64
-                " elements outside the bound)\n", bad == 0 ? "ok" : "MISMATCH", bad);
-    if (bad != 0) exit_code = kExitFailure;
+    exit_code = report_bounds(tally, ", entry by entry");
   }
-  if (o.hash) {
-    std::printf("hash: %016" PRIx64 " (FNV-1a 64 of the %s output bits, %s)\n",
-                fnv1a64(c.data(), c.size() * sizeof(T)), dtype_name(o.dtype),
-                isa_name(context.isa()));
-  }
+  if (o.hash) report_hash(c.data(), c.size() * sizeof(T), o.dtype, context.isa());
   return exit_code;
 }
 

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "check_report.hpp"
 #include "commands.hpp"
 #include "seeded_inputs.hpp"
 #include "tessera/tessera.hpp"
@@ -304,8 +305,7 @@ int run(const Options& o) {
     // Each element within 2 (k + 4) eps sum_p |a_ip b_pj| of the naive
     // (double-accumulated) result; inputs are in [-1, 1), so sum |a||b| <= k.
     const double eps = std::numeric_limits<T>::epsilon();
-    std::int64_t bad = 0;
-    double worst = 0;
+    BoundTally tally;
     for (std::int64_t i = 0; i < o.m; ++i) {
       for (std::int64_t j = 0; j < o.n; ++j) {
         double magnitude = 0;
@@ -324,20 +324,12 @@ int run(const Options& o) {
         }
         const double err = std::fabs(static_cast<double>(c[i * ldc + j]) -
                                      static_cast<double>(expected[i * ldc + j]));
-        if (!(err <= bound)) ++bad;
-        if (bound > 0) worst = std::max(worst, err / bound);
+        tally.add(err, bound);
       }
     }
-    std::printf("check: %s against the naive family (%" PRId64
-                " elements outside the bound; worst error %.3f of the bound)\n",
-                bad == 0 ? "ok" : "MISMATCH", bad, worst);
-    if (bad != 0) exit_code = kExitFailure;
+    exit_code = report_bounds(tally);
   }
-  if (o.hash) {
-    std::printf("hash: %016" PRIx64 " (FNV-1a 64 of the %s output bits, %s)\n",
-                fnv1a64(c.data(), c.size() * sizeof(T)), dtype_name(o.dtype),
-                isa_name(context.isa()));
-  }
+  if (o.hash) report_hash(c.data(), c.size() * sizeof(T), o.dtype, context.isa());
   return exit_code;
 }
 

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "check_report.hpp"
 #include "commands.hpp"
 #include "reduce_rows.hpp"
 #include "tessera/tessera.hpp"
@@ -159,15 +160,9 @@ int run_typed(const Options& o) {
     if (Status s = run_rows(naive, o.op, in, &expected); !s.ok()) return fail(s);
     double worst = 0;
     const std::size_t bad = rows_mismatches(o.op, in, out, expected, &worst);
-    std::printf("check: %s against the naive family (%zu elements outside the bound; worst "
-                "error %.3f of the bound)\n",
-                bad == 0 ? "ok" : "MISMATCH", bad, worst);
-    if (bad != 0) exit_code = kExitFailure;
+    exit_code = report_bounds({static_cast<std::int64_t>(bad), worst});
   }
-  if (o.hash) {
-    std::printf("hash: %016" PRIx64 " (FNV-1a 64 of the %s output bits, %s)\n",
-                fnv1a64(out.data(), out.bytes()), dtype_name(o.dtype), isa_name(context.isa()));
-  }
+  if (o.hash) report_hash(out.data(), out.bytes(), o.dtype, context.isa());
   return exit_code;
 }
 

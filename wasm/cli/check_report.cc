@@ -1,0 +1,39 @@
+#include "check_report.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+
+#include "commands.hpp"
+#include "seeded_inputs.hpp"
+
+namespace tessera::cli {
+
+void BoundTally::add(double err, double bound) {
+  if (!(err <= bound)) ++outside;  // a NaN error is outside
+  if (bound > 0) worst = std::max(worst, err / bound);
+}
+
+int report_check(bool ok, const char* detail, ...) {
+  std::printf("check: %s against the naive family", ok ? "ok" : "MISMATCH");
+  std::va_list args;
+  va_start(args, detail);
+  std::vprintf(detail, args);
+  va_end(args);
+  std::printf("\n");
+  return ok ? kExitOk : kExitFailure;
+}
+
+int report_bounds(const BoundTally& tally, const char* scope) {
+  return report_check(tally.outside == 0,
+                      "%s (%" PRId64 " elements outside the bound; worst error %.3f of the bound)",
+                      scope, tally.outside, tally.worst);
+}
+
+void report_hash(const void* data, std::size_t bytes, Dtype dtype, Isa isa, const char* what) {
+  std::printf("hash: %016" PRIx64 " (FNV-1a 64 of the %s %s bits, %s)\n", fnv1a64(data, bytes),
+              dtype_name(dtype), what, isa_name(isa));
+}
+
+}  // namespace tessera::cli
