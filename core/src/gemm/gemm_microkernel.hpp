@@ -483,30 +483,36 @@ void column_tile(std::int64_t rows, std::int64_t cols, std::int64_t depth,
   }
 }
 
+// A direct-path tile of the last depth slice with the fused epilogue `ep`
+// (seen from the tile's origin).
+template <class V, int MR, int NV>
+inline void direct_tile_epilogue(const GemmProblem<typename V::Scalar>& pr, std::int64_t rows,
+                                 std::int64_t cols, std::int64_t depth,
+                                 const typename V::Scalar* ai, const RowsB<V, NV>& bp,
+                                 typename V::Scalar* ci, GemmUpdate update,
+                                 const GemmEpilogueSpec<typename V::Scalar>& ep) {
+  using K = Microkernel<V, MR, NV>;
+  const TileEpilogue<typename V::Scalar> te{ep, pr.alpha, pr.beta, update};
+  if (rows == MR && cols == K::kNr) {
+    if (pr.cs_a == 1) {
+      K::run_epilogue(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, te);
+    } else {
+      K::run_epilogue(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, te);
+    }
+  } else {
+    K::template run_edge<true>(rows, cols, depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows),
+                               bp, ci, pr.ldc, pr.alpha, pr.beta, update, &te);
+  }
+}
+
 // One direct-path tile (A read in place) for one depth slice: the full-tile
 // kernel (unit-stride or strided A) or the edge kernel for a partial tile.
 template <class V, int MR, int NV>
 inline void direct_tile(const GemmProblem<typename V::Scalar>& pr, std::int64_t rows,
                         std::int64_t cols, std::int64_t depth,
                         const typename V::Scalar* ai, const RowsB<V, NV>& bp,
-                        typename V::Scalar* ci, GemmUpdate update,
-                        const GemmEpilogueSpec<typename V::Scalar>* ep) {
+                        typename V::Scalar* ci, GemmUpdate update) {
   using K = Microkernel<V, MR, NV>;
-  if (ep != nullptr) {
-    const TileEpilogue<typename V::Scalar> te{*ep, pr.alpha, pr.beta, update};
-    if (rows == MR && cols == K::kNr) {
-      if (pr.cs_a == 1) {
-        K::run_epilogue(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, te);
-      } else {
-        K::run_epilogue(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, te);
-      }
-    } else {
-      K::template run_edge<true>(rows, cols, depth,
-                                 DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci, pr.ldc,
-                                 pr.alpha, pr.beta, update, &te);
-    }
-    return;
-  }
   if (rows == MR && cols == K::kNr) {
     if (pr.cs_a == 1) {
       K::run(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, pr.alpha, pr.beta,
@@ -521,15 +527,24 @@ inline void direct_tile(const GemmProblem<typename V::Scalar>& pr, std::int64_t 
   }
 }
 
-// The epilogue for the tile at canonical (i, j) of the slice starting at pc:
-// only the last slice applies it (after the full sum).
-template <class T>
-inline const GemmEpilogueSpec<T>* slice_epilogue(const GemmProblem<T>& pr, std::int64_t pc,
-                                                 std::int64_t depth, std::int64_t i,
-                                                 std::int64_t j, GemmEpilogueSpec<T>* out) {
-  if (!pr.epilogue.active() || pc + depth < pr.k) return nullptr;
-  *out = pr.epilogue.at(i, j);
-  return out;
+// A direct-path tile at canonical (i, j) for the slice starting at pc. With
+// kEpilogue (the problem has one) the last slice applies it, after the full
+// sum; the plain instantiation is the kernel without any epilogue code.
+template <bool kEpilogue, class V, int MR, int NV>
+TESSERA_GEMM_INLINE void direct_slice_tile(const GemmProblem<typename V::Scalar>& pr,
+                                           std::int64_t pc, std::int64_t i, std::int64_t j,
+                                           std::int64_t rows, std::int64_t cols,
+                                           std::int64_t depth, const typename V::Scalar* ai,
+                                           const RowsB<V, NV>& bp, typename V::Scalar* ci,
+                                           GemmUpdate update) {
+  if constexpr (kEpilogue) {
+    if (pc + depth >= pr.k) {
+      direct_tile_epilogue<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci, update,
+                                      pr.epilogue.at(i, j));
+      return;
+    }
+  }
+  direct_tile<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci, update);
 }
 
 // GemmKernelSet::direct: the whole canonical problem on the caller, A read
@@ -538,9 +553,9 @@ inline const GemmEpilogueSpec<T>* slice_epilogue(const GemmProblem<T>& pr, std::
 // set's nr and kc). Same depth slices and per-element arithmetic as the
 // packed driver, hence the same bits. `scratch` holds kc x nr values for
 // the zero-padded copy of an edge column panel.
-template <class V, int MR, int NV>
-void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
-            const typename V::Scalar* packed_b, typename V::Scalar* scratch) {
+template <bool kEpilogue, class V, int MR, int NV>
+void direct_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
+                 const typename V::Scalar* packed_b, typename V::Scalar* scratch) {
   using K = Microkernel<V, MR, NV>;
   using T = typename V::Scalar;
   constexpr int kNr = K::kNr;
@@ -575,11 +590,20 @@ void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
         const B bp = packed_b != nullptr ? B{packed_b + pc * n_pad + j * depth, kNr}
                      : j < edge_j        ? B{pr.b + pc * pr.rs_b + j, pr.rs_b}
                                          : B{scratch, kNr};
-        GemmEpilogueSpec<T> ep;
-        direct_tile<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci + j, update,
-                               slice_epilogue(pr, pc, depth, i, j, &ep));
+        direct_slice_tile<kEpilogue, V, MR, NV>(pr, pc, i, j, rows, cols, depth, ai, bp, ci + j,
+                                                update);
       }
     }
+  }
+}
+
+template <class V, int MR, int NV>
+void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
+            const typename V::Scalar* packed_b, typename V::Scalar* scratch) {
+  if (pr.epilogue.active()) {
+    direct_impl<true, V, MR, NV>(pr, kc, packed_b, scratch);
+  } else {
+    direct_impl<false, V, MR, NV>(pr, kc, packed_b, scratch);
   }
 }
 
@@ -589,10 +613,10 @@ void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
 // workers can split the tile range freely). B is read in place (cs_b == 1,
 // n a multiple of nr) or from packed_b (the whole B packed by pack_whole
 // with this nr and kc). Same per-element arithmetic as direct().
-template <class V, int MR, int NV>
-void direct_tiles(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
-                  const typename V::Scalar* packed_b, std::int64_t tile_begin,
-                  std::int64_t tile_end) {
+template <bool kEpilogue, class V, int MR, int NV>
+void direct_tiles_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
+                       const typename V::Scalar* packed_b, std::int64_t tile_begin,
+                       std::int64_t tile_end) {
   using K = Microkernel<V, MR, NV>;
   using T = typename V::Scalar;
   constexpr int kNr = K::kNr;
@@ -611,10 +635,20 @@ void direct_tiles(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
                                   ? RowsB<V, NV>{packed_b + pc * n_pad + j * depth, kNr}
                                   : RowsB<V, NV>{pr.b + pc * pr.rs_b + j, pr.rs_b};
       const T* ai = pr.a + i * pr.rs_a + pc * pr.cs_a;
-      GemmEpilogueSpec<T> ep;
-      direct_tile<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci, update,
-                             slice_epilogue(pr, pc, depth, i, j, &ep));
+      direct_slice_tile<kEpilogue, V, MR, NV>(pr, pc, i, j, rows, cols, depth, ai, bp, ci,
+                                              update);
     }
+  }
+}
+
+template <class V, int MR, int NV>
+void direct_tiles(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
+                  const typename V::Scalar* packed_b, std::int64_t tile_begin,
+                  std::int64_t tile_end) {
+  if (pr.epilogue.active()) {
+    direct_tiles_impl<true, V, MR, NV>(pr, kc, packed_b, tile_begin, tile_end);
+  } else {
+    direct_tiles_impl<false, V, MR, NV>(pr, kc, packed_b, tile_begin, tile_end);
   }
 }
 
