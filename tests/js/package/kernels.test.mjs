@@ -368,3 +368,167 @@ test('gemv and dot give the same bits at 1, 2, 3 and 4 threads and in both build
     assert.deepEqual({ y: r.y, yt: r.yt, d: r.d }, { y: results[0].y, yt: results[0].yt, d: results[0].d }, JSON.stringify(r.options));
   }
 });
+
+// ---- Row reductions, softmax and the GEMM epilogue ---------------------------
+
+// Row r of the rows x cols matrix x at stride ld, as plain numbers.
+const rowOf = (x, r, cols, ld) => Array.from(x.subarray(r * ld, r * ld + cols));
+
+test('sumRows, maxRows, meanRows and argmaxRows match double references: edge shapes, padded rows, specials', async () => {
+  const t = await load({ threads: 2 });
+  try {
+    for (const [Type, dtype] of [[Float32Array, 'f32'], [Float64Array, 'f64']]) {
+      for (const [rows, cols, ld] of [[0, 5, 5], [1, 1, 1], [3, 7, 9], [17, 4099, 4099], [5, 8200, 8203], [2, 0, 1]]) {
+        const x = seeded(Type, Math.max(1, rows * ld), rows * 31 + cols, 5);
+        if (rows >= 3 && cols >= 7) {
+          x[ld + 3] = NaN;                // row 1: NaN is the max and the argmax
+          x[2 * ld + 6] = Infinity;       // row 2: +Inf
+        }
+        const sum = await t.sumRows(x, { rows, cols, ld });
+        const max = await t.maxRows(x, { rows, cols, ld });
+        const mean = await t.meanRows(x, { rows, cols, ld });
+        const arg = await t.argmaxRows(x, { rows, cols, ld });
+        assert.ok(sum instanceof Type && arg instanceof Int32Array);
+        assert.deepEqual([sum.length, max.length, mean.length, arg.length], [rows, rows, rows, rows]);
+        for (let r = 0; r < rows; ++r) {
+          const row = rowOf(x, r, cols, ld);
+          const exact = row.reduce((s, v) => s + v, 0);
+          const magnitude = row.reduce((s, v) => s + Math.abs(v), 0);
+          const bound = 2 * (cols + 2) * eps[dtype] * magnitude;
+          const label = `${dtype} ${rows}x${cols} ld ${ld} row ${r}`;
+          if (Number.isNaN(exact) || !Number.isFinite(exact)) {
+            assert.ok(Object.is(sum[r], exact) || (Number.isNaN(sum[r]) && Number.isNaN(exact)), `${label}: sum ${sum[r]}`);
+          } else {
+            assert.ok(Math.abs(sum[r] - exact) <= bound, `${label}: sum ${sum[r]}, want ${exact} within ${bound}`);
+            assert.ok(Math.abs(mean[r] - exact / cols) <= bound / cols + eps[dtype] * Math.abs(exact / cols),
+                      `${label}: mean ${mean[r]}`);
+          }
+          let best = 0;
+          for (let j = 1; j < cols; ++j) {
+            if (Number.isNaN(row[best])) break;
+            if (Number.isNaN(row[j]) || row[j] > row[best]) best = j;
+          }
+          const wantMax = cols === 0 ? undefined : row[best];
+          if (cols > 0) {
+            assert.ok(Object.is(max[r], wantMax) || (Number.isNaN(max[r]) && Number.isNaN(wantMax)), `${label}: max ${max[r]}, want ${wantMax}`);
+            assert.equal(arg[r], best, `${label}: argmax`);
+          }
+        }
+      }
+    }
+    // Bad input: named, nothing written.
+    const x = Float32Array.of(1, 2, 3, 4, 5, 6), out = new Float32Array(2).fill(7);
+    assert.throws(() => t.sumRowsSync(x, { rows: 2 }), (e) => e instanceof TesseraError && /cols/.test(e.message));
+    assert.throws(() => t.sumRowsSync(x, { rows: 3, cols: 3, out }), (e) => e instanceof TesseraError && /x has 6 elements/.test(e.message));
+    assert.throws(() => t.sumRowsSync(x, { cols: 4 }), (e) => e instanceof TesseraError && /rows is required/.test(e.message));
+    assert.throws(() => t.argmaxRowsSync(x, { cols: 3, out }), (e) => e instanceof TesseraError && /unknown option "out"/.test(e.message));
+    assert.throws(() => t.maxRowsSync(x, { cols: 3, out: new Float64Array(2) }), (e) => e instanceof TesseraError && /out must be f32/.test(e.message));
+    assert.deepEqual(Array.from(out), [7, 7]);
+    assert.deepEqual(Array.from(t.sumRowsSync(x, { cols: 3, out })), [6, 15]);
+  } finally {
+    await t.dispose();
+  }
+});
+
+test('softmax and logSoftmax match a double reference, in place and strided; -Infinity rows as PyTorch', async () => {
+  const t = await load({ threads: 2 });
+  try {
+    for (const [Type, dtype] of [[Float32Array, 'f32'], [Float64Array, 'f64']]) {
+      for (const [rows, cols, ld, ldOut] of [[1, 1, 1, 1], [4, 10, 10, 10], [3, 4099, 4101, 4100], [9, 33, 40, 33]]) {
+        const x = seeded(Type, rows * ld, rows + cols, 6).map((v) => v * 20);
+        x[0] = -Infinity;                         // one masked element
+        if (rows >= 3) for (let j = 0; j < cols; ++j) x[2 * ld + j] = -Infinity;  // a fully masked row
+        const y = await t.softmax(x, { rows, cols, ld, ldOut });
+        const z = await t.logSoftmax(x, { rows, cols, ld, ldOut });
+        for (let r = 0; r < rows; ++r) {
+          const row = rowOf(x, r, cols, ld);
+          const top = Math.max(...row);
+          const sum = row.reduce((s, v) => s + Math.exp(v - top), 0);
+          for (let j = 0; j < cols; ++j) {
+            const label = `${dtype} ${rows}x${cols} row ${r} col ${j}`;
+            const got = y[r * ldOut + j], gotLog = z[r * ldOut + j];
+            if (top === -Infinity) {
+              assert.ok(Number.isNaN(got) && Number.isNaN(gotLog), `${label}: a fully masked row gives NaN (${got}, ${gotLog})`);
+              continue;
+            }
+            const want = Math.exp(row[j] - top) / sum, wantLog = row[j] - top - Math.log(sum);
+            assert.ok(Math.abs(got - want) <= 8 * eps[dtype] * want + 1e-300, `${label}: softmax ${got}, want ${want}`);
+            if (wantLog === -Infinity) assert.equal(gotLog, -Infinity, label);
+            else assert.ok(Math.abs(gotLog - wantLog) <= 8 * eps[dtype] * (Math.abs(wantLog) + Math.abs(top) + 1), `${label}: log ${gotLog}, want ${wantLog}`);
+          }
+        }
+        if (ld === ldOut) {
+          const inPlace = x.slice();
+          assert.equal(t.softmaxSync(inPlace, { rows, cols, ld, out: inPlace }), inPlace);
+          for (let i = 0; i < rows * ld; ++i) {
+            const want = i % ld < cols ? y[i] : x[i];  // the gaps between rows untouched
+            assert.ok(Object.is(inPlace[i], want) || (Number.isNaN(inPlace[i]) && Number.isNaN(want)),
+                      `${dtype} ${rows}x${cols} in place [${i}]: ${inPlace[i]}, want ${want}`);
+          }
+        }
+      }
+    }
+  } finally {
+    await t.dispose();
+  }
+});
+
+test('reductions and softmax give the same bits at 1, 2, 3 and 4 threads, inline and in worker mode', async () => {
+  const x = seeded(Float32Array, 7 * 20011, 9, 1);
+  const results = [];
+  for (const mode of ['inline', 'worker']) {
+    const t = await load({ threads: 4, mode });
+    try {
+      for (const threads of [1, 2, 3, 4]) {
+        const sum = await t.sumRows(x, { cols: 20011, threads });
+        const soft = await t.softmax(x, { cols: 20011, threads });
+        results.push({ mode, threads, hash: fnv1a64(sum) + fnv1a64(soft) });
+      }
+    } finally {
+      await t.dispose();
+    }
+  }
+  for (const r of results) assert.equal(r.hash, results[0].hash, `${r.mode} ${r.threads} threads`);
+});
+
+test('gemm with a fused bias and activation: relu exactly as gemm then bias then relu; gelu and sigmoid within their bounds', async () => {
+  const t = await load({ threads: 2 });
+  try {
+    for (const [Type, round, dtype] of [[Float32Array, Math.fround, 'f32'], [Float64Array, (v) => v, 'f64']]) {
+      for (const [m, n, k] of [[1, 1, 1], [17, 31, 13], [64, 33, 300], [5, 130, 2]]) {
+        const a = seeded(Type, m * k, m + n, 1), b = seeded(Type, k * n, m + n, 2);
+        const plain = await t.gemm({ m, n, k, a, b, alpha: 1.5 });
+        for (const biasKind of ['column', 'row']) {
+          const bias = seeded(Type, biasKind === 'column' ? n : m, k, 3);
+          const biased = (i, j) => round(plain[i * n + j] + bias[biasKind === 'column' ? j : i]);
+          const relu = await t.gemm({ m, n, k, a, b, alpha: 1.5, bias, biasKind, activation: 'relu' });
+          const sig = await t.gemm({ m, n, k, a, b, alpha: 1.5, bias, biasKind, activation: 'sigmoid' });
+          const gelu = await t.gemm({ m, n, k, a, b, alpha: 1.5, bias, biasKind, activation: 'gelu' });
+          const none = await t.gemm({ m, n, k, a, b, alpha: 1.5, bias, biasKind });
+          for (let i = 0; i < m; ++i) {
+            for (let j = 0; j < n; ++j) {
+              const v = biased(i, j), label = `${dtype} ${m}x${n}x${k} ${biasKind} (${i}, ${j})`;
+              assert.ok(Object.is(none[i * n + j], v), `${label}: bias ${none[i * n + j]}, want ${v}`);
+              assert.ok(Object.is(relu[i * n + j], v < 0 ? 0 : v), `${label}: relu ${relu[i * n + j]}, want ${v}`);
+              const s = v < 0 ? Math.exp(v) / (1 + Math.exp(v)) : 1 / (1 + Math.exp(-v));
+              assert.ok(ulpDistance(sig[i * n + j], s, dtype) <= 3, `${label}: sigmoid ${sig[i * n + j]}, want ${s}`);
+              const g = v / (1 + Math.exp(-2 * Math.sqrt(2 / Math.PI) * (v + 0.044715 * v * v * v)));
+              assert.ok(ulpDistance(gelu[i * n + j], g, dtype) <= 257, `${label}: gelu ${gelu[i * n + j]}, want ${g}`);
+            }
+          }
+        }
+      }
+    }
+    const a = Float32Array.of(1, 2), b = Float32Array.of(3, 4), c = new Float32Array(4).fill(9);
+    const bad = (args, pattern) => assert.throws(() => t.gemmSync({ m: 2, n: 2, k: 1, a, b, c, ...args }),
+                                                 (e) => e instanceof TesseraError && pattern.test(e.message), String(pattern));
+    bad({ activation: 'tanh' }, /activation must be one of/);
+    bad({ biasKind: 'row' }, /bias is required with biasKind 'row'/);
+    bad({ bias: Float32Array.of(1) }, /bias has 1 elements but a column bias needs 2/);
+    bad({ bias: Float64Array.of(1, 2) }, /bias must be f32/);
+    bad({ bias: c, biasKind: 'row' }, /c must not be the same array as a, b or bias/);
+    assert.deepEqual(Array.from(c), [9, 9, 9, 9]);
+  } finally {
+    await t.dispose();
+  }
+});

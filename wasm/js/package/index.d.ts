@@ -294,6 +294,17 @@ export interface GemmArgs<A extends FloatArray = FloatArray, C extends Operand<A
   /** Elements between rows of C; default n. */
   ldc?: number;
   /**
+   * A bias added in the fused epilogue, C = activation(alpha op(A) op(B) +
+   * beta C + bias), while each tile is still in registers: n elements per
+   * column (`biasKind` 'column', the default with a bias) or m per row
+   * ('row'). Not the same array as `c`.
+   */
+  bias?: Operand<A>;
+  /** How `bias` is laid out: 'column' (bias[j] for column j), 'row' (bias[i] for row i), or 'none' (no bias; the default without one). */
+  biasKind?: 'none' | 'column' | 'row';
+  /** Applied last in the fused epilogue: 'none' (default), 'relu', 'gelu' (the tanh form) or 'sigmoid'. */
+  activation?: 'none' | 'relu' | 'gelu' | 'sigmoid';
+  /**
    * Participants for this call: `'serial'` (the caller alone), 0 (default:
    * automatic), or n > 0 (at most n, capped by the instance and the work).
    */
@@ -346,6 +357,35 @@ export interface DotOptions {
   incy?: number;
   /** Participants: `'serial'`, 0 (default: automatic) or n > 0. */
   threads?: 'serial' | number;
+}
+
+/**
+ * Options of the row reductions (`sumRows`, `maxRows`, `meanRows`,
+ * `argmaxRows`): x is a rows x cols row-major matrix with `ld` elements
+ * between rows; one value per row. Results are the same, bit for bit, for
+ * every thread count.
+ */
+export interface RowsOptions<O> {
+  /** Elements per row: an integer >= 0. */
+  cols: number;
+  /** Rows; default: the whole rows x holds (its length must then be whole rows). */
+  rows?: number;
+  /** Elements between rows of x; default cols. */
+  ld?: number;
+  /** Where the `rows` results go; omitted: a new array. (Not for argmaxRows.) */
+  out?: O;
+  /** Participants: `'serial'`, 0 (default: automatic) or n > 0. */
+  threads?: 'serial' | number;
+}
+
+/**
+ * Options of `softmax` / `logSoftmax` along each row of the rows x cols
+ * row-major matrix x (the row maximum subtracted first; a row of -Infinity
+ * gives NaN, as in PyTorch). `out` may be x itself (in place).
+ */
+export interface SoftmaxOptions<O> extends RowsOptions<O> {
+  /** Elements between rows of out; default `ld`. */
+  ldOut?: number;
 }
 
 /** An f32 operand: a Float32Array or an f32 tensor. */
@@ -508,6 +548,30 @@ export interface Tessera {
   gelu<O extends Operand32 = Float32Array>(x: Operand32, out?: O): Promise<O>;
   /** {@link Tessera.gelu} (f64). */
   gelu<O extends Operand64 = Float64Array>(x: Operand64, out?: O): Promise<O>;
+  /** The sum of each row (fixed blocks combined in a fixed order). @returns `out`, or a new array of `rows` values. */
+  sumRows<O extends Operand32 = Float32Array>(x: Operand32, options: RowsOptions<O>): Promise<O>;
+  /** {@link Tessera.sumRows} (f64). */
+  sumRows<O extends Operand64 = Float64Array>(x: Operand64, options: RowsOptions<O>): Promise<O>;
+  /** The maximum of each row (NaN if the row has one). @returns `out`, or a new array of `rows` values. */
+  maxRows<O extends Operand32 = Float32Array>(x: Operand32, options: RowsOptions<O>): Promise<O>;
+  /** {@link Tessera.maxRows} (f64). */
+  maxRows<O extends Operand64 = Float64Array>(x: Operand64, options: RowsOptions<O>): Promise<O>;
+  /** The mean of each row (its sum divided by cols). @returns `out`, or a new array of `rows` values. */
+  meanRows<O extends Operand32 = Float32Array>(x: Operand32, options: RowsOptions<O>): Promise<O>;
+  /** {@link Tessera.meanRows} (f64). */
+  meanRows<O extends Operand64 = Float64Array>(x: Operand64, options: RowsOptions<O>): Promise<O>;
+  /** The index of the first maximum of each row (a NaN counts as the maximum), as an Int32Array of `rows` indices. */
+  argmaxRows(x: Operand32, options: RowsOptions<never>): Promise<Int32Array>;
+  /** {@link Tessera.argmaxRows} (f64). */
+  argmaxRows(x: Operand64, options: RowsOptions<never>): Promise<Int32Array>;
+  /** Softmax along each row: exp(x - max) / sum. @returns `out`, or a new array. */
+  softmax<O extends Operand32 = Float32Array>(x: Operand32, options: SoftmaxOptions<O>): Promise<O>;
+  /** {@link Tessera.softmax} (f64). */
+  softmax<O extends Operand64 = Float64Array>(x: Operand64, options: SoftmaxOptions<O>): Promise<O>;
+  /** Log-softmax along each row: (x - max) - log(sum exp(x - max)). @returns `out`, or a new array. */
+  logSoftmax<O extends Operand32 = Float32Array>(x: Operand32, options: SoftmaxOptions<O>): Promise<O>;
+  /** {@link Tessera.logSoftmax} (f64). */
+  logSoftmax<O extends Operand64 = Float64Array>(x: Operand64, options: SoftmaxOptions<O>): Promise<O>;
 
   /**
    * A tensor of `length` elements in the wasm heap (contents unspecified).
@@ -609,6 +673,30 @@ export interface InlineTessera extends Tessera {
   geluSync<O extends Operand32 = Float32Array>(x: Operand32, out?: O): O;
   /** {@link Tessera.gelu} (f64), blocking. @throws {TesseraError} */
   geluSync<O extends Operand64 = Float64Array>(x: Operand64, out?: O): O;
+  /** {@link Tessera.sumRows}, blocking. @throws {TesseraError} */
+  sumRowsSync<O extends Operand32 = Float32Array>(x: Operand32, options: RowsOptions<O>): O;
+  /** {@link Tessera.sumRows} (f64), blocking. @throws {TesseraError} */
+  sumRowsSync<O extends Operand64 = Float64Array>(x: Operand64, options: RowsOptions<O>): O;
+  /** {@link Tessera.maxRows}, blocking. @throws {TesseraError} */
+  maxRowsSync<O extends Operand32 = Float32Array>(x: Operand32, options: RowsOptions<O>): O;
+  /** {@link Tessera.maxRows} (f64), blocking. @throws {TesseraError} */
+  maxRowsSync<O extends Operand64 = Float64Array>(x: Operand64, options: RowsOptions<O>): O;
+  /** {@link Tessera.meanRows}, blocking. @throws {TesseraError} */
+  meanRowsSync<O extends Operand32 = Float32Array>(x: Operand32, options: RowsOptions<O>): O;
+  /** {@link Tessera.meanRows} (f64), blocking. @throws {TesseraError} */
+  meanRowsSync<O extends Operand64 = Float64Array>(x: Operand64, options: RowsOptions<O>): O;
+  /** {@link Tessera.argmaxRows}, blocking. @throws {TesseraError} */
+  argmaxRowsSync(x: Operand32, options: RowsOptions<never>): Int32Array;
+  /** {@link Tessera.argmaxRows} (f64), blocking. @throws {TesseraError} */
+  argmaxRowsSync(x: Operand64, options: RowsOptions<never>): Int32Array;
+  /** {@link Tessera.softmax}, blocking. @throws {TesseraError} */
+  softmaxSync<O extends Operand32 = Float32Array>(x: Operand32, options: SoftmaxOptions<O>): O;
+  /** {@link Tessera.softmax} (f64), blocking. @throws {TesseraError} */
+  softmaxSync<O extends Operand64 = Float64Array>(x: Operand64, options: SoftmaxOptions<O>): O;
+  /** {@link Tessera.logSoftmax}, blocking. @throws {TesseraError} */
+  logSoftmaxSync<O extends Operand32 = Float32Array>(x: Operand32, options: SoftmaxOptions<O>): O;
+  /** {@link Tessera.logSoftmax} (f64), blocking. @throws {TesseraError} */
+  logSoftmaxSync<O extends Operand64 = Float64Array>(x: Operand64, options: SoftmaxOptions<O>): O;
 
   /** {@link Tessera.alloc}. @throws {TesseraError} `'invalid-argument'`, `'out-of-memory'`, `'disposed'`. */
   alloc(Type: Float32ArrayConstructor, length: number): Tensor<Float32Array>;

@@ -421,7 +421,8 @@ const kinds = {
     if (rest.length > 0 || args === null || typeof args !== 'object') {
       throw invalid(`${what}({ m, n, k, a, b, c, ... }): one options object`);
     }
-    checkKeys(what, args, ['m', 'n', 'k', 'a', 'b', 'c', 'alpha', 'beta', 'transA', 'transB', 'lda', 'ldb', 'ldc', 'threads']);
+    checkKeys(what, args, ['m', 'n', 'k', 'a', 'b', 'c', 'alpha', 'beta', 'transA', 'transB', 'lda', 'ldb', 'ldc',
+                           'bias', 'biasKind', 'activation', 'threads']);
     const { m, n, k, a, b } = args;
     for (const [key, v] of [['m', m], ['n', n], ['k', k]]) {
       if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
@@ -442,6 +443,26 @@ const kinds = {
     elementCount(a, what, 'a');
     const dtype = dtypeOfOperand(a);
     if (dtypeOfOperand(b) !== dtype) throw invalid(`${what}: a is ${dtype} but b is ${dtypeOfOperand(b) ?? typeof b}`);
+    // The fused epilogue: C = activation(alpha op(A) op(B) + beta C + bias).
+    const activation = args.activation ?? 'none';
+    if (!(activation in activations)) {
+      throw invalid(`${what}: activation must be one of ${Object.keys(activations).join(', ')} (got ${String(activation)})`);
+    }
+    const bias = args.bias ?? null;
+    const biasKind = args.biasKind ?? (bias === null ? 'none' : 'column');
+    if (!(biasKind in biasKinds)) {
+      throw invalid(`${what}: biasKind must be one of ${Object.keys(biasKinds).join(', ')} (got ${String(biasKind)})`);
+    }
+    if ((biasKind === 'none') !== (bias === null)) {
+      throw invalid(`${what}: ${bias === null ? `bias is required with biasKind '${biasKind}'` : "bias is given with biasKind 'none'"}`);
+    }
+    const needBias = biasKind === 'column' ? n : biasKind === 'row' ? m : 0;
+    if (bias !== null) {
+      if (elementCount(bias, what, 'bias') < needBias) {
+        throw invalid(`${what}: bias has ${elementCount(bias, what, 'bias')} elements but a ${biasKind} bias needs ${needBias}`);
+      }
+      if (dtypeOfOperand(bias) !== dtype) throw invalid(`${what}: bias must be ${dtype} like a`);
+    }
     let c = args.c;
     // Elements each operand spans (row-major): (rows - 1) * ld + cols.
     const span = (rows, cols, ld) => (rows === 0 || cols === 0 ? 0 : (rows - 1) * ld + cols);
@@ -454,16 +475,115 @@ const kinds = {
     }
     elementCount(c, what, 'c');
     if (dtypeOfOperand(c) !== dtype) throw invalid(`${what}: c must be ${dtype} like a`);
-    checkNoPartialOverlap(what, [['a', a], ['b', b], ['c', c]]);
-    if (ArrayBuffer.isView(c) && (c === a || c === b)) throw invalid(`${what}: c must not be the same array as a or b`);
+    checkNoPartialOverlap(what, [['a', a], ['b', b], ['c', c], ['bias', bias]]);
+    if (ArrayBuffer.isView(c) && (c === a || c === b || c === bias)) {
+      throw invalid(`${what}: c must not be the same array as a, b or bias`);
+    }
     const fn = functionFor(owner, entry, dtype, what);
     return call(owner, what, (ops) => {
-      const [pa, pb, pc] = ops.place([[a, 'a', dtype, needA, false], [b, 'b', dtype, needB, false],
-                                      [c, 'c', dtype, needC, true, beta !== 0 || ldc !== n]]);
+      const specs = [[a, 'a', dtype, needA, false], [b, 'b', dtype, needB, false],
+                     [c, 'c', dtype, needC, true, beta !== 0 || ldc !== n]];
+      if (bias !== null) specs.push([bias, 'bias', dtype, needBias, false]);
+      const [pa, pb, pc, pbias = 0] = ops.place(specs);
       const big = BigInt;
       owner.check(fn(owner.context, 0, transA ? 1 : 0, transB ? 1 : 0, big(m), big(n), big(k), alpha,
-                     pa, big(lda), pb, big(ldb), beta, pc, big(ldc), threads), what);
+                     pa, big(lda), pb, big(ldb), beta, pc, big(ldc), pbias, biasKinds[biasKind],
+                     activations[activation], threads), what);
       return c;
     });
   },
+
+  // name(x, { cols, rows?, ld?, out?, threads }): one value per row of the
+  // rows x cols row-major matrix x (row stride ld, default cols): sum, max,
+  // mean, or (entry.index) the first index of the maximum as an Int32Array.
+  rows(owner, name, entry, [x, options, ...rest]) {
+    const what = name;
+    if (rest.length > 0 || options === null || typeof options !== 'object') {
+      throw invalid(`${what}(x, { cols, rows?, ld?, out?, threads? }): bad arguments`);
+    }
+    checkKeys(what, options, entry.index ? ['rows', 'cols', 'ld', 'threads'] : ['rows', 'cols', 'ld', 'out', 'threads']);
+    const { rows, cols, ld, needX } = matrixShape(what, x, options);
+    const dtype = dtypeOfOperand(x);
+    const threads = threadsOption(what, options.threads);
+    const fn = functionFor(owner, entry, dtype, what);
+    if (entry.index) {
+      // int64 indices in the heap, read back as 8-byte slots (exact: wasm32
+      // rows have fewer than 2^31 elements).
+      const slots = new Float64Array(rows);
+      call(owner, what, (ops) => {
+        const [px, po] = ops.place([[x, 'x', dtype, needX, false], [slots, 'out', 'f64', rows, true, false]]);
+        owner.check(fn(owner.context, BigInt(rows), BigInt(cols), px, BigInt(ld), po, threads), what);
+      });
+      return Int32Array.from(new BigInt64Array(slots.buffer), Number);
+    }
+    let out = options.out;
+    if (out === undefined) out = new dtypes[dtype].Array(rows);
+    if (elementCount(out, what, 'out') < rows) throw invalid(`${what}: out has ${elementCount(out, what, 'out')} elements but there are ${rows} rows`);
+    if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like x`);
+    checkNoPartialOverlap(what, [['x', x], ['out', out]]);
+    if (ArrayBuffer.isView(out) && out === x) throw invalid(`${what}: out must not be x`);
+    return call(owner, what, (ops) => {
+      const [px, po] = ops.place([[x, 'x', dtype, needX, false], [out, 'out', dtype, rows, true, false]]);
+      owner.check(fn(owner.context, BigInt(rows), BigInt(cols), px, BigInt(ld), po, threads), what);
+      return out;
+    });
+  },
+
+  // name(x, { cols, rows?, ld?, out?, ldOut?, threads }): softmax or
+  // log-softmax of each row (max subtracted first); out may be x (in place).
+  softmax(owner, name, entry, [x, options, ...rest]) {
+    const what = name;
+    if (rest.length > 0 || options === null || typeof options !== 'object') {
+      throw invalid(`${what}(x, { cols, rows?, ld?, out?, ldOut?, threads? }): bad arguments`);
+    }
+    checkKeys(what, options, ['rows', 'cols', 'ld', 'out', 'ldOut', 'threads']);
+    const { rows, cols, ld, needX } = matrixShape(what, x, options);
+    const dtype = dtypeOfOperand(x);
+    const threads = threadsOption(what, options.threads);
+    const ldOut = options.ldOut ?? ld;
+    if (!(Number.isInteger(ldOut) && ldOut >= Math.max(1, cols))) {
+      throw invalid(`${what}: ldOut must be an integer >= ${Math.max(1, cols)} (got ${String(ldOut)})`);
+    }
+    const needOut = rows === 0 || cols === 0 ? 0 : (rows - 1) * ldOut + cols;
+    let out = options.out;
+    if (out === undefined) out = new dtypes[dtype].Array(needOut);
+    if (elementCount(out, what, 'out') < needOut) throw invalid(`${what}: out has ${elementCount(out, what, 'out')} elements but needs ${needOut}`);
+    if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like x`);
+    checkNoPartialOverlap(what, [['x', x], ['out', out]]);
+    const fn = functionFor(owner, entry, dtype, what);
+    return call(owner, what, (ops) => {
+      // out is read when it is x (in place) or strided (the gaps are copied
+      // back unchanged).
+      const [px, po] = ops.place([[x, 'x', dtype, needX, false],
+                                  [out, 'out', dtype, needOut, true, out === x || ldOut !== cols]]);
+      owner.check(fn(owner.context, BigInt(rows), BigInt(cols), px, BigInt(ld), po, BigInt(ldOut), threads), what);
+      return out;
+    });
+  },
 };
+
+const activations = { none: 0, relu: 1, gelu: 2, sigmoid: 3 };
+const biasKinds = { none: 0, column: 1, row: 2 };
+
+// rows, cols and ld of a row-major matrix operand x: cols is required, ld
+// defaults to cols and rows to the whole rows x holds.
+function matrixShape(what, x, options) {
+  const length = elementCount(x, what, 'x');
+  const { cols } = options;
+  if (!(Number.isInteger(cols) && cols >= 0)) throw invalid(`${what}: cols must be an integer >= 0 (got ${String(cols)})`);
+  const ld = options.ld ?? Math.max(1, cols);
+  if (!(Number.isInteger(ld) && ld >= Math.max(1, cols))) {
+    throw invalid(`${what}: ld must be an integer >= ${Math.max(1, cols)} (got ${String(ld)})`);
+  }
+  let rows = options.rows;
+  if (rows === undefined) {
+    if (cols === 0 || length % ld !== 0 && length % ld !== cols) {
+      throw invalid(`${what}: rows is required (x has ${length} elements, not whole rows of ${cols} at stride ${ld})`);
+    }
+    rows = Math.ceil(length / ld);
+  }
+  if (!(Number.isInteger(rows) && rows >= 0)) throw invalid(`${what}: rows must be an integer >= 0 (got ${String(rows)})`);
+  const needX = rows === 0 || cols === 0 ? 0 : (rows - 1) * ld + cols;
+  if (length < needX) throw invalid(`${what}: x has ${length} elements but ${rows} rows of ${cols} at stride ${ld} need ${needX}`);
+  return { rows, cols, ld, needX };
+}

@@ -38,6 +38,8 @@ const outputOf = {
   gemm: (args) => args[0]?.c,
   gemv: (args) => args[0]?.y,
   dot: () => undefined,
+  rows: (args) => args[1]?.out,
+  softmax: (args) => args[1]?.out,
 };
 
 class WorkerTessera {
