@@ -13,6 +13,7 @@
 #   bench/         tessera/, its own files, the internal headers core/src/,
 #                  native/src/, wasm/src/ (bench/ links tessera::internal)
 #   examples/      tessera/, its own files
+#   blas/          tessera/, blas/ (the BLAS/CBLAS front door: public API only)
 #
 # plus standard and system headers (<...> outside the project's folders).
 # Project headers are spelled from the repository root ("native/src/x.hpp");
@@ -29,7 +30,7 @@ endif()
 
 # Folder (relative to ROOT) -> the include path prefixes it may name. A file
 # follows the rule of the most specific folder that holds it.
-set(_folders core/include core platform native wasm/src wasm/cli wasm/js bench examples)
+set(_folders core/include core platform native wasm/src wasm/cli wasm/js bench examples blas)
 set(_allow_core/include tessera/)
 set(_allow_core tessera/ core/)
 set(_allow_platform tessera/platform/)
@@ -39,11 +40,12 @@ set(_allow_wasm/cli tessera/)
 set(_allow_wasm/js tessera/ wasm/src/)
 set(_allow_bench tessera/ core/src/ native/src/ wasm/src/)
 set(_allow_examples tessera/)
+set(_allow_blas tessera/ blas/)
 # Folders whose files may include their neighbours by bare name.
 set(_local_ok wasm/cli bench examples)
 # Include paths that name a part of the project (anything else in <...> is a
 # standard or system header).
-set(_project_prefix "^(tessera|core|platform|native|wasm|tests|bench|examples|toolchains)/")
+set(_project_prefix "^(tessera|core|platform|native|wasm|tests|bench|examples|toolchains|blas)/")
 
 set(_platform_macros "__EMSCRIPTEN__|__wasi__|__wasm__|__wasm32__|__wasm_simd128__|_WIN32|__linux__|__APPLE__|__x86_64__|_M_X64|__aarch64__|__ARM_NEON|__i386__|__SSE2__|__AVX2__|__AVX512F__")
 

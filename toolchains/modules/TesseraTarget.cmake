@@ -93,8 +93,17 @@ foreach(_field default min max)
   string(JSON TESSERA_WASM_THREADS_${_upper} GET "${_wasm_threads_json}" "${_field}")
 endforeach()
 
+# Two sets of settings. tessera_usage: what every program linking tessera
+# needs (the threads library; Emscripten's pthread and memory settings); the
+# library carries it to its users in the build tree (add_subdirectory) and
+# the installed package re-creates it. tessera_options: the project's own
+# compile settings on top (warnings, no FP contraction, -fno-exceptions and
+# SIMD128 on wasm), for tessera's sources, tests and tools only: a project
+# that adds tessera as a subdirectory keeps its own flags.
+add_library(tessera_usage INTERFACE)
 add_library(tessera_options INTERFACE)
 add_library(tessera::options ALIAS tessera_options)
+target_link_libraries(tessera_options INTERFACE tessera_usage)
 # The compiler never contracts a*b+c into an FMA by itself: which operations
 # fuse is the kernels' decision, so results are the same on every compiler
 # and build type (design.md §Reproducibility; XNNPACK does the same).
@@ -109,9 +118,18 @@ if(TESSERA_ARCH STREQUAL "wasm32")
     target_link_options(tessera_options INTERFACE -msimd128)
   endif()
 endif()
+# What the library's users need besides its headers (core/CMakeLists.txt,
+# tessera_library_interface; the installed package re-creates Threads::Threads
+# with find_dependency). Settings only an installed package needs are in
+# $<INSTALL_INTERFACE:...>: in the build tree tessera_usage carries them.
+set(TESSERA_INSTALL_LINK_LIBRARIES "")
+set(TESSERA_INSTALL_COMPILE_OPTIONS "")
+set(TESSERA_INSTALL_LINK_OPTIONS "")
+set(TESSERA_INSTALL_DATA_FILES "")
 if(TESSERA_PLATFORM_BACKEND STREQUAL "native")
   find_package(Threads REQUIRED)
-  target_link_libraries(tessera_options INTERFACE Threads::Threads)
+  target_link_libraries(tessera_usage INTERFACE Threads::Threads)
+  list(APPEND TESSERA_INSTALL_LINK_LIBRARIES Threads::Threads)
 endif()
 
 # Emscripten: threads and memory. The whole program (library, tests, tools)
@@ -124,7 +142,7 @@ if(EMSCRIPTEN)
     # slows every JS access to the heap, so the size is fixed instead.
     set(TESSERA_WASM_INITIAL_MEMORY 268435456 CACHE STRING
       "Emscripten pthreads build: fixed wasm memory size in bytes (-sINITIAL_MEMORY)")
-    target_compile_options(tessera_options INTERFACE -pthread)
+    target_compile_options(tessera_usage INTERFACE -pthread)
     # Threads are pre-started (a thread created lazily while its creator
     # blocks deadlocks on the main thread); asking for more than the pool
     # fails with EAGAIN instead of hanging (PTHREAD_POOL_SIZE_STRICT=2).
@@ -132,7 +150,7 @@ if(EMSCRIPTEN)
     # (wasm/js/pthread_pool_size.js), plus room for application threads.
     set(_pool_js "${PROJECT_BINARY_DIR}/generated/js/pthread_pool_size.js")
     configure_file("${PROJECT_SOURCE_DIR}/wasm/js/pthread_pool_size.js.in" "${_pool_js}" @ONLY)
-    target_link_options(tessera_options INTERFACE
+    target_link_options(tessera_usage INTERFACE
       -pthread
       "SHELL:--pre-js \"${_pool_js}\""
       "-sPTHREAD_POOL_SIZE=tesseraPthreadPoolSize()"
@@ -142,9 +160,27 @@ if(EMSCRIPTEN)
       # the heap is full (ABORTING_MALLOC defaults on without growth); a
       # library reports out-of-memory and stays usable instead.
       -sABORTING_MALLOC=0)
+    # The same for a user's own module linked against the installed library:
+    # its objects must be built with -pthread, and the pool size script is
+    # installed next to the CMake package (share/tessera).
+    list(APPEND TESSERA_INSTALL_COMPILE_OPTIONS "$<INSTALL_INTERFACE:-pthread>")
+    foreach(_option IN ITEMS -pthread
+        "SHELL:--pre-js \"$<INSTALL_PREFIX>/share/tessera/pthread_pool_size.js\""
+        "-sPTHREAD_POOL_SIZE=tesseraPthreadPoolSize()"
+        -sPTHREAD_POOL_SIZE_STRICT=2
+        "-sINITIAL_MEMORY=${TESSERA_WASM_INITIAL_MEMORY}"
+        -sABORTING_MALLOC=0)
+      list(APPEND TESSERA_INSTALL_LINK_OPTIONS "$<INSTALL_INTERFACE:${_option}>")
+    endforeach()
+    set(TESSERA_INSTALL_DATA_FILES "${_pool_js}")
   else()
-    target_link_options(tessera_options INTERFACE -sALLOW_MEMORY_GROWTH=1)
+    target_link_options(tessera_usage INTERFACE -sALLOW_MEMORY_GROWTH=1)
   endif()
+  # Installed for users' command-line programs under Node (share/tessera;
+  # the package names it in tessera_NODE_PRE_JS): the same --pre-js tessera's
+  # own programs use, without which Emscripten 3.1.6's loader fails on
+  # Node >= 18 (it fetch()es the .wasm by file path).
+  list(APPEND TESSERA_INSTALL_DATA_FILES "${PROJECT_SOURCE_DIR}/toolchains/runners/emscripten-node-pre.js")
 endif()
 
 # Link settings for a tessera *program* (an executable with main(): tests,

@@ -266,6 +266,7 @@ int run_dot(const Args& args) {
   Options o;
   o.op = "dot";
   if (const int code = parse(args, 1, &o); code != kExitOk) return code;
+  if (parse_only()) return kExitOk;
   return o.dtype == Dtype::kF32 ? run_dot_typed<float>(o) : run_dot_typed<double>(o);
 }
 
@@ -273,6 +274,7 @@ int run_gemv(const Args& args) {
   Options o;
   o.op = "gemv";
   if (const int code = parse(args, 2, &o); code != kExitOk) return code;
+  if (parse_only()) return kExitOk;
   return o.dtype == Dtype::kF32 ? run_gemv_typed<float>(o) : run_gemv_typed<double>(o);
 }
 

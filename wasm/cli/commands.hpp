@@ -24,6 +24,12 @@ int run_gemv(const Args& args);
 int run_reduce(const Args& args);
 int run_softmax(const Args& args);
 
+// Parse-only mode, for the argument-parser fuzz harness (tests/fuzz): each
+// command checks its arguments as usual and then returns kExitOk instead of
+// running. Off in tessera-cli.
+void set_parse_only(bool on);
+bool parse_only();
+
 // Prints "tessera-cli: <message>" to stderr and returns kExitUsage.
 int usage_error(const std::string& message);
 

@@ -205,6 +205,7 @@ int run(const Options& o) {
 int run_gemm_batched(const Args& args) {
   Options o;
   if (const int code = parse(args, &o); code != kExitOk) return code;
+  if (parse_only()) return kExitOk;
   return o.dtype == Dtype::kF32 ? run<float>(o) : run<double>(o);
 }
 

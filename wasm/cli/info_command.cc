@@ -222,6 +222,7 @@ int run_info(const Args& args) {
       }
     }
   }
+  if (parse_only()) return kExitOk;
   // Without policy options: the process default context, as a program
   // calling tessera without a Context would get.
   Context context;

@@ -5,12 +5,6 @@
 
 namespace tessera::cli {
 
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "tessera-cli: %s\n(run 'tessera-cli help' for usage)\n",
-               message.c_str());
-  return kExitUsage;
-}
-
 namespace {
 
 constexpr const char* kUsage =

@@ -170,6 +170,7 @@ int run(const std::string& command, const Args& args, bool softmax) {
   Options o;
   if (softmax) o.op = RowsOp::kSoftmax;
   if (const int code = parse(command, args, softmax, &o); code != kExitOk) return code;
+  if (parse_only()) return kExitOk;
   return o.dtype == Dtype::kF32 ? run_typed<float>(o) : run_typed<double>(o);
 }
 

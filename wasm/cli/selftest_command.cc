@@ -172,6 +172,7 @@ std::size_t gemm_mismatches(const Context& naive, const Context& context, bool e
 
 int run_selftest(const Args& args) {
   if (!args.empty()) return usage_error("selftest: unknown option '" + args[0] + "'");
+  if (parse_only()) return kExitOk;
   const Context current;
   if (Status s = current.status(); !s.ok()) {
     std::fprintf(stderr, "tessera-cli: %s\n", s.to_string().c_str());

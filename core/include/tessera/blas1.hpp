@@ -26,7 +26,9 @@
 #include "tessera/context.hpp"
 #include "tessera/gemm.hpp"
 #include "tessera/parallelism.hpp"
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
+TESSERA_CXX_API_BEGIN
 namespace tessera {
 
 Status try_dot(const Context& context, std::int64_t n, const float* x, std::int64_t incx,
@@ -64,3 +66,4 @@ inline void gemv(const Context& context, Layout layout, Transpose trans, std::in
 #endif
 
 }  // namespace tessera
+TESSERA_CXX_API_END

@@ -20,7 +20,9 @@
 #include "tessera/knobs.hpp"
 #include "tessera/platform/executor.hpp"
 #include "tessera/platform/status.hpp"
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
+TESSERA_CXX_API_BEGIN
 namespace tessera {
 
 namespace detail {
@@ -99,3 +101,4 @@ class Context {
 std::vector<Isa> supported_isas();
 
 }  // namespace tessera
+TESSERA_CXX_API_END

@@ -53,6 +53,7 @@
 #include <span>
 
 #include "tessera/context.hpp"
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
 // The operation lists: one line per operation. Everything else (kernel
 // tables, C API, inventory, CLI) is generated from them.
@@ -62,6 +63,7 @@
   X(abs, kAbs) X(neg, kNeg) X(sqrt, kSqrt) X(relu, kRelu) X(exp, kExp) X(log, kLog) \
   X(tanh, kTanh) X(sigmoid, kSigmoid) X(gelu, kGelu)
 
+TESSERA_CXX_API_BEGIN
 namespace tessera {
 
 enum class BinaryOp {
@@ -235,3 +237,4 @@ TESSERA_ELEMENTWISE_UNARY_OPS(TESSERA_UNARY_)
 #endif
 
 }  // namespace tessera
+TESSERA_CXX_API_END

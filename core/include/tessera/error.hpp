@@ -6,7 +6,9 @@
 #include <stdexcept>
 
 #include "tessera/platform/status.hpp"
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
+TESSERA_CXX_API_BEGIN
 namespace tessera {
 
 #if defined(__cpp_exceptions)
@@ -30,3 +32,4 @@ inline void throw_if_error(Status status) {
 #endif
 
 }  // namespace tessera
+TESSERA_CXX_API_END

@@ -16,7 +16,9 @@
 #include "tessera/platform/executor.hpp"
 #include "tessera/platform/external_executor.hpp"
 #include "tessera/platform/topology.hpp"
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
+TESSERA_CXX_API_BEGIN
 namespace tessera {
 
 using platform::AffinityPolicy;
@@ -45,3 +47,4 @@ using platform::parse_spin_policy;
 using platform::spin_policy_name;
 
 }  // namespace tessera
+TESSERA_CXX_API_END

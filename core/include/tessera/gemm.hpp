@@ -41,7 +41,9 @@
 #include "tessera/context.hpp"
 #include "tessera/error.hpp"
 #include "tessera/parallelism.hpp"
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
+TESSERA_CXX_API_BEGIN
 namespace tessera {
 
 enum class Layout : std::uint8_t { kRowMajor = 0, kColMajor = 1 };
@@ -228,3 +230,4 @@ inline GemmPlan plan_gemm(const Context& context, Dtype dtype, Layout layout,
 #endif
 
 }  // namespace tessera
+TESSERA_CXX_API_END

@@ -27,7 +27,9 @@
 #include <string>
 
 #include "tessera/gemm.hpp"
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
+TESSERA_CXX_API_BEGIN
 namespace tessera {
 
 // What a batched gemm call on this context would do with its participants,
@@ -119,3 +121,4 @@ inline void gemm_strided_batched(const Context& context, Layout layout, Transpos
 #endif
 
 }  // namespace tessera
+TESSERA_CXX_API_END

@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "tessera/context.hpp"
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
+TESSERA_CXX_API_BEGIN
 namespace tessera {
 
 struct KernelRecord {
@@ -21,3 +23,4 @@ struct KernelRecord {
 std::vector<KernelRecord> kernel_inventory(const Context& context);
 
 }  // namespace tessera
+TESSERA_CXX_API_END

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
+
 // The ISA levels, one line each: X(Enumerator, name) declares Isa::kEnumerator
 // and its name (the TESSERA_ISA value, the kernel file suffix
 // core/src/isa/kernels_<name>.cc). This list is the only place the levels are
@@ -24,6 +26,7 @@
   X(Neon, neon)               \
   X(Simd128, simd128)
 
+TESSERA_CXX_API_BEGIN
 namespace tessera {
 
 enum class Isa : std::uint8_t {
@@ -47,3 +50,4 @@ enum class KernelFamily : std::uint8_t { kOptimized = 0, kNaive = 1 };
 const char* kernel_family_name(KernelFamily family) noexcept;
 
 }  // namespace tessera
+TESSERA_CXX_API_END

@@ -11,7 +11,9 @@
 
 #include "tessera/isa.hpp"
 #include "tessera/platform/status.hpp"
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
+TESSERA_CXX_API_BEGIN
 namespace tessera {
 
 struct Knobs {
@@ -56,3 +58,4 @@ Status validate_knobs(const Knobs& knobs);
 std::vector<std::string> describe_knobs(const Knobs& knobs);
 
 }  // namespace tessera
+TESSERA_CXX_API_END

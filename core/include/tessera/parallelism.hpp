@@ -11,6 +11,9 @@
 // (design.md §Reproducibility).
 #pragma once
 
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
+
+TESSERA_CXX_API_BEGIN
 namespace tessera {
 
 class Parallelism {
@@ -34,3 +37,4 @@ class Parallelism {
 };
 
 }  // namespace tessera
+TESSERA_CXX_API_END

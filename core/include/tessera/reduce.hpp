@@ -48,11 +48,13 @@
 
 #include "tessera/context.hpp"
 #include "tessera/parallelism.hpp"
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
 // The reduction list: one line per operation (C API, inventory and CLI
 // names come from it).
 #define TESSERA_REDUCE_OPS(X) X(sum, kSum) X(max, kMax) X(mean, kMean)
 
+TESSERA_CXX_API_BEGIN
 namespace tessera {
 
 enum class ReduceOp {
@@ -116,3 +118,4 @@ inline void log_softmax(const Context& context, std::int64_t rows, std::int64_t 
 #endif
 
 }  // namespace tessera
+TESSERA_CXX_API_END

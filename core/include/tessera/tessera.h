@@ -25,6 +25,7 @@ typedef enum tsr_status {
   TSR_INTERNAL = 4,
   /* Makes every int a valid tsr_status value (no undefined behaviour when
    * a caller passes a code this version does not know). */
+  TSR_STATUS_ENUM_MIN_ = -0x7fffffff - 1,
   TSR_STATUS_ENUM_MAX_ = 0x7fffffff
 } tsr_status;
 
@@ -164,6 +165,7 @@ typedef enum tsr_broadcast {
   TSR_BROADCAST_ROW = 1,
   TSR_BROADCAST_COLUMN = 2,
   TSR_BROADCAST_SCALAR = 3,
+  TSR_BROADCAST_ENUM_MIN_ = -0x7fffffff - 1,
   TSR_BROADCAST_ENUM_MAX_ = 0x7fffffff
 } tsr_broadcast;
 TSR_API tsr_status tsr_add_broadcast_f32(const tsr_context* context, size_t rows,
@@ -271,16 +273,19 @@ TSR_API tsr_status tsr_context_counters(const tsr_context* context,
  * threads: -1 serial, 0 automatic, n > 0 exactly n participants (capped by
  * the context's width and the work). Results are bit-for-bit the same for
  * every thread count. */
-/* The *_ENUM_MAX_ values only widen the enums to int, so any value a caller
- * passes is representable (and rejected as an error), never undefined. */
+/* The *_ENUM_MIN_ / *_ENUM_MAX_ values only widen the enums to all of int,
+ * so any value a caller passes, negative ones included, is representable in
+ * C++ too (and rejected as an error), never undefined. */
 typedef enum tsr_layout {
   TSR_ROW_MAJOR = 0,
   TSR_COL_MAJOR = 1,
+  TSR_LAYOUT_ENUM_MIN_ = -0x7fffffff - 1,
   TSR_LAYOUT_ENUM_MAX_ = 0x7fffffff
 } tsr_layout;
 typedef enum tsr_transpose {
   TSR_NO_TRANS = 0,
   TSR_TRANS = 1,
+  TSR_TRANSPOSE_ENUM_MIN_ = -0x7fffffff - 1,
   TSR_TRANSPOSE_ENUM_MAX_ = 0x7fffffff
 } tsr_transpose;
 
@@ -308,6 +313,7 @@ typedef enum tsr_bias_kind {
   TSR_BIAS_NONE = 0,
   TSR_BIAS_PER_COLUMN = 1,
   TSR_BIAS_PER_ROW = 2,
+  TSR_BIAS_KIND_ENUM_MIN_ = -0x7fffffff - 1,
   TSR_BIAS_KIND_ENUM_MAX_ = 0x7fffffff
 } tsr_bias_kind;
 typedef enum tsr_activation {
@@ -315,6 +321,7 @@ typedef enum tsr_activation {
   TSR_ACT_RELU = 1,
   TSR_ACT_GELU = 2,
   TSR_ACT_SIGMOID = 3,
+  TSR_ACTIVATION_ENUM_MIN_ = -0x7fffffff - 1,
   TSR_ACTIVATION_ENUM_MAX_ = 0x7fffffff
 } tsr_activation;
 

@@ -6,6 +6,9 @@
 
 #include <string>
 
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
+
+TESSERA_CXX_API_BEGIN
 namespace tessera::platform {
 
 enum class CpuArch { kX86_64, kAarch64, kWasm32, kOther };
@@ -44,3 +47,4 @@ const CpuFeatures& cpu_features() noexcept;
 CpuFeatures detect_cpu_features() noexcept;
 
 }  // namespace tessera::platform
+TESSERA_CXX_API_END

@@ -6,6 +6,9 @@
 
 #include <cstdint>
 
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
+
+TESSERA_CXX_API_BEGIN
 namespace tessera::platform {
 
 // A snapshot. All zero when counters are off or the executor cannot observe
@@ -27,3 +30,4 @@ struct ExecutionCounters {
 };
 
 }  // namespace tessera::platform
+TESSERA_CXX_API_END

@@ -40,6 +40,7 @@
 #include "tessera/platform/status.hpp"
 #include "tessera/platform/topology.hpp"
 
+TESSERA_CXX_API_BEGIN
 namespace tessera::platform {
 
 enum class SpinPolicy : std::uint8_t {
@@ -240,3 +241,4 @@ void collapse_to_width(ResolvedExecutionPolicy* r, int width, std::string execut
                        std::string fallback);
 
 }  // namespace tessera::platform
+TESSERA_CXX_API_END

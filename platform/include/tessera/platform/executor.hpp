@@ -28,7 +28,9 @@
 
 #include "tessera/platform/execution_counters.hpp"
 #include "tessera/platform/function_ref.hpp"
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
+TESSERA_CXX_API_BEGIN
 namespace tessera::platform {
 
 class Executor {
@@ -88,3 +90,4 @@ class ParallelBodyScope {
 };
 
 }  // namespace tessera::platform
+TESSERA_CXX_API_END

@@ -42,7 +42,9 @@
 #include "tessera/platform/executor.hpp"
 #include "tessera/platform/function_ref.hpp"
 #include "tessera/platform/status.hpp"
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
+TESSERA_CXX_API_BEGIN
 namespace tessera::platform {
 
 // Calls task(i) exactly once for every i in [0, n) and returns after all
@@ -82,3 +84,4 @@ Status make_external_executor(ExternalExecutorOptions options,
                               std::shared_ptr<ExternalExecutor>* out);
 
 }  // namespace tessera::platform
+TESSERA_CXX_API_END

@@ -1,6 +1,8 @@
 // FunctionRef: a non-owning, non-allocating reference to a callable, used on
 // the dispatch hot path instead of std::function (which may allocate and is
 // two indirections deep). The referenced callable must outlive the call.
+// Header-only, so outside TESSERA_CXX_API_BEGIN: its instantiations on
+// tessera's internal lambdas stay hidden in the shared library.
 #pragma once
 
 #include <type_traits>

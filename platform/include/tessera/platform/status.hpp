@@ -7,6 +7,9 @@
 #include <string>
 #include <utility>
 
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
+
+TESSERA_CXX_API_BEGIN
 namespace tessera {
 
 // Stable numeric values: they are the C API's tsr_status values too.
@@ -56,3 +59,4 @@ class [[nodiscard]] Status {
   } while (false)
 
 }  // namespace tessera
+TESSERA_CXX_API_END

@@ -11,6 +11,9 @@
 #include <string_view>
 #include <vector>
 
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
+
+TESSERA_CXX_API_BEGIN
 namespace tessera::platform {
 
 enum class CoreClass : std::uint8_t { kUnknown, kPerformance, kEfficiency };
@@ -97,3 +100,4 @@ bool parse_cpu_list(std::string_view text, std::vector<int>* out);
 std::string format_cpu_list(std::vector<int> ids);
 
 }  // namespace tessera::platform
+TESSERA_CXX_API_END

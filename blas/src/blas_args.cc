@@ -1,0 +1,59 @@
+#include "blas/src/blas_args.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace tessera::blas {
+
+void report_bad_argument(const char* routine, int info) {
+  xerbla_(routine, &info, std::strlen(routine));
+}
+
+void report_failure(const char* routine, const Status& status) {
+  std::fprintf(stderr, "tessera BLAS: %s failed: %s\n", routine, status.to_string().c_str());
+}
+
+bool parse_transpose(char c, Transpose* out) {
+  switch (c) {
+    case 'N': case 'n': *out = Transpose::kNo; return true;
+    case 'T': case 't': case 'C': case 'c': *out = Transpose::kYes; return true;
+    default: return false;
+  }
+}
+
+int gemm_argument_error(char transa, char transb, std::int64_t m, std::int64_t n,
+                        std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc) {
+  Transpose ta, tb;
+  if (!parse_transpose(transa, &ta)) return 1;
+  if (!parse_transpose(transb, &tb)) return 2;
+  if (m < 0) return 3;
+  if (n < 0) return 4;
+  if (k < 0) return 5;
+  // Rows of A and B as stored: op(A) is m x k, op(B) is k x n.
+  const std::int64_t nrowa = ta == Transpose::kYes ? k : m;
+  const std::int64_t nrowb = tb == Transpose::kYes ? n : k;
+  if (lda < std::max<std::int64_t>(1, nrowa)) return 8;
+  if (ldb < std::max<std::int64_t>(1, nrowb)) return 10;
+  if (ldc < std::max<std::int64_t>(1, m)) return 13;
+  return 0;
+}
+
+int gemv_argument_error(char trans, std::int64_t m, std::int64_t n, std::int64_t lda,
+                        std::int64_t incx, std::int64_t incy) {
+  Transpose t;
+  if (!parse_transpose(trans, &t)) return 1;
+  if (m < 0) return 2;
+  if (n < 0) return 3;
+  if (lda < std::max<std::int64_t>(1, m)) return 6;
+  if (incx == 0) return 8;
+  if (incy == 0) return 11;
+  return 0;
+}
+
+const Context& blas_context() {
+  static const Context context;
+  return context;
+}
+
+}  // namespace tessera::blas

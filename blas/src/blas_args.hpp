@@ -1,0 +1,57 @@
+// Argument handling shared by the Fortran-BLAS and CBLAS entry points:
+// option characters as the reference BLAS reads them (LSAME: first letter,
+// either case), and the error report through XERBLA with the routine's
+// name and the BLAS parameter number, so a program's own XERBLA takes over
+// exactly as with the reference library.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tessera/gemm.hpp"
+#include "tessera/platform/status.hpp"
+
+// The library is compiled with hidden visibility; its BLAS and CBLAS entry
+// points are exported by this (and listed in blas/blas.map).
+#define TESSERA_BLAS_API __attribute__((visibility("default")))
+
+extern "C" {
+// The Fortran error handler (gfortran calling convention: the routine name
+// is a CHARACTER*(*) whose length comes as a hidden trailing argument).
+// libtessera_blas defines a default (blas/src/xerbla.cc); a program's own
+// definition wins, as with the reference BLAS.
+TESSERA_BLAS_API void xerbla_(const char* srname, const int* info, std::size_t srname_len);
+TESSERA_BLAS_API float sdot_(const int* n, const float* x, const int* incx, const float* y,
+                             const int* incy);
+TESSERA_BLAS_API double ddot_(const int* n, const double* x, const int* incx, const double* y,
+                              const int* incy);
+}
+
+namespace tessera::blas {
+
+// Reports argument `info` (1-based) of `routine` ("SGEMM") to XERBLA.
+void report_bad_argument(const char* routine, int info);
+
+// A failure of the tessera call itself after the BLAS checks passed (out
+// of memory, or an overlap the BLAS does not define): BLAS routines have no
+// status to return, so it is written to stderr with the routine's name.
+void report_failure(const char* routine, const Status& status);
+
+// 'N'/'n' -> kNo, 'T'/'t'/'C'/'c' -> kYes (conjugation is the identity for
+// real data); anything else: false.
+bool parse_transpose(char c, Transpose* out);
+
+// The reference BLAS's argument checks, in its order: 0 when the arguments
+// are valid, else the number of the first bad one in the Fortran routine
+// (SGEMM: transa 1, transb 2, m 3, n 4, k 5, lda 8, ldb 10, ldc 13; SGEMV:
+// trans 1, m 2, n 3, lda 6, incx 8, incy 11). Column-major, as Fortran.
+int gemm_argument_error(char transa, char transb, std::int64_t m, std::int64_t n,
+                        std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc);
+int gemv_argument_error(char trans, std::int64_t m, std::int64_t n, std::int64_t lda,
+                        std::int64_t incx, std::int64_t incy);
+
+// The default context: threads from tessera's policy (TESSERA_NUM_THREADS,
+// the machine's cores), never more than one pool per process.
+const Context& blas_context();
+
+}  // namespace tessera::blas

@@ -1,0 +1,158 @@
+// The CBLAS interface (cblas_sgemm, cblas_dgemm, cblas_sgemv, cblas_dgemv,
+// cblas_sdot, cblas_ddot), row- and column-major, over the same tessera
+// calls as the Fortran routines.
+//
+// Errors follow the reference CBLAS exactly, so that its testers (and
+// programs with their own cblas_xerbla) see what they expect: the layout is
+// parameter 1, the transposes 2 and 3, and the other arguments are checked
+// as the reference's Fortran routine checks them, numbered one higher. In
+// row-major the reference passes the arguments to Fortran swapped (A with
+// B, M with N) and raises the global RowMajorStrg during the call, by which
+// a cblas_xerbla maps the numbers back; tessera reports the same numbers
+// with the same flag (and runs row-major natively, without the swap).
+#include <cstddef>
+
+#include "blas/src/blas_args.hpp"
+#include "tessera/blas1.hpp"
+#include "tessera/gemm.hpp"
+
+extern "C" {
+
+enum CBLAS_ORDER { CblasRowMajor = 101, CblasColMajor = 102 };
+enum CBLAS_TRANSPOSE { CblasNoTrans = 111, CblasTrans = 112, CblasConjTrans = 113 };
+
+// The reference CBLAS's flag: 1 during a row-major call, else 0.
+TESSERA_BLAS_API int RowMajorStrg = 0;
+
+// The reference CBLAS's error handler (its testers define their own);
+// xerbla.cc has the default.
+TESSERA_BLAS_API void cblas_xerbla(int info, const char* routine, const char* form, ...);
+
+}  // extern "C"
+
+namespace tessera::blas {
+namespace {
+
+// CblasNoTrans -> 'N', CblasTrans -> 'T', CblasConjTrans -> 'C'; else 0.
+char trans_char(int trans) {
+  switch (trans) {
+    case CblasNoTrans: return 'N';
+    case CblasTrans: return 'T';
+    case CblasConjTrans: return 'C';
+    default: return 0;
+  }
+}
+
+// Clears RowMajorStrg when the call returns, as the reference does.
+struct RowMajorFlag {
+  explicit RowMajorFlag(bool row_major) { RowMajorStrg = row_major ? 1 : 0; }
+  ~RowMajorFlag() { RowMajorStrg = 0; }
+};
+
+template <class T>
+void gemm(const char* routine, int order, int trans_a, int trans_b, int m, int n, int k, T alpha,
+          const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc) {
+  RowMajorFlag flag(order == CblasRowMajor);
+  if (order != CblasRowMajor && order != CblasColMajor) {
+    RowMajorStrg = 0;
+    cblas_xerbla(1, routine, "Illegal layout setting, %d\n", order);
+    return;
+  }
+  const char ta = trans_char(trans_a), tb = trans_char(trans_b);
+  if (ta == 0) {
+    cblas_xerbla(2, routine, "Illegal TransA setting, %d\n", trans_a);
+    return;
+  }
+  if (tb == 0) {
+    cblas_xerbla(3, routine, "Illegal TransB setting, %d\n", trans_b);
+    return;
+  }
+  // The Fortran routine's checks, on the arguments the reference passes it.
+  const bool row = order == CblasRowMajor;
+  const int info = row ? gemm_argument_error(tb, ta, n, m, k, ldb, lda, ldc)
+                       : gemm_argument_error(ta, tb, m, n, k, lda, ldb, ldc);
+  if (info != 0) {
+    cblas_xerbla(info + 1, routine, "");
+    return;
+  }
+  if (m == 0 || n == 0) return;
+  Transpose ota, otb;
+  parse_transpose(ta, &ota);
+  parse_transpose(tb, &otb);
+  Status s = try_gemm(blas_context(), row ? Layout::kRowMajor : Layout::kColMajor, ota, otb, m, n,
+                      k, alpha, a, lda, b, ldb, beta, c, ldc);
+  if (!s.ok()) report_failure(routine, s);
+}
+
+template <class T>
+void gemv(const char* routine, int order, int trans, int m, int n, T alpha, const T* a, int lda,
+          const T* x, int incx, T beta, T* y, int incy) {
+  RowMajorFlag flag(order == CblasRowMajor);
+  if (order != CblasRowMajor && order != CblasColMajor) {
+    RowMajorStrg = 0;
+    cblas_xerbla(1, routine, "Illegal layout setting, %d\n", order);
+    return;
+  }
+  const char t = trans_char(trans);
+  if (t == 0) {
+    cblas_xerbla(2, routine, "Illegal TransA setting, %d\n", trans);
+    return;
+  }
+  // Row-major: the reference calls Fortran with the transpose flipped on
+  // the stored matrix seen column-major (N x M, lda).
+  const bool row = order == CblasRowMajor;
+  const int info = row ? gemv_argument_error(t == 'N' ? 'T' : 'N', n, m, lda, incx, incy)
+                       : gemv_argument_error(t, m, n, lda, incx, incy);
+  if (info != 0) {
+    cblas_xerbla(info + 1, routine, "");
+    return;
+  }
+  if (m == 0 || n == 0) return;
+  Transpose ot;
+  parse_transpose(t, &ot);
+  Status s = try_gemv(blas_context(), row ? Layout::kRowMajor : Layout::kColMajor, ot, m, n,
+                      alpha, a, lda, x, incx, beta, y, incy);
+  if (!s.ok()) report_failure(routine, s);
+}
+
+}  // namespace
+}  // namespace tessera::blas
+
+extern "C" {
+
+TESSERA_BLAS_API void cblas_sgemm(int order, int trans_a, int trans_b, int m, int n, int k,
+                                  float alpha, const float* a, int lda, const float* b, int ldb,
+                                  float beta, float* c, int ldc) {
+  tessera::blas::gemm("cblas_sgemm", order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb,
+                      beta, c, ldc);
+}
+
+TESSERA_BLAS_API void cblas_dgemm(int order, int trans_a, int trans_b, int m, int n, int k,
+                                  double alpha, const double* a, int lda, const double* b,
+                                  int ldb, double beta, double* c, int ldc) {
+  tessera::blas::gemm("cblas_dgemm", order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb,
+                      beta, c, ldc);
+}
+
+TESSERA_BLAS_API void cblas_sgemv(int order, int trans, int m, int n, float alpha, const float* a,
+                                  int lda, const float* x, int incx, float beta, float* y,
+                                  int incy) {
+  tessera::blas::gemv("cblas_sgemv", order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
+}
+
+TESSERA_BLAS_API void cblas_dgemv(int order, int trans, int m, int n, double alpha,
+                                  const double* a, int lda, const double* x, int incx,
+                                  double beta, double* y, int incy) {
+  tessera::blas::gemv("cblas_dgemv", order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
+}
+
+TESSERA_BLAS_API float cblas_sdot(int n, const float* x, int incx, const float* y, int incy) {
+  return sdot_(&n, x, &incx, y, &incy);
+}
+
+TESSERA_BLAS_API double cblas_ddot(int n, const double* x, int incx, const double* y,
+                                   int incy) {
+  return ddot_(&n, x, &incx, y, &incy);
+}
+
+}  // extern "C"
