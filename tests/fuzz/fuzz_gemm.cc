@@ -24,18 +24,6 @@
 namespace tessera::fuzz {
 namespace {
 
-// Mostly a valid value, sometimes anything.
-int pick_enum(FuzzedDataProvider& in) {
-  if (in.ConsumeIntegralInRange<int>(0, 15) == 0) return in.ConsumeIntegral<int>();
-  return in.ConsumeBool() ? 1 : 0;
-}
-
-template <class T>
-T pick_scalar(FuzzedDataProvider& in) {
-  const T values[] = {T(0), T(1), T(-1), T(0.5), std::numeric_limits<T>::quiet_NaN()};
-  return values[in.ConsumeIntegralInRange<int>(0, 4)];
-}
-
 // Stored shape of an operand that is r x c after its transpose.
 struct Stored {
   long long outer = 0, inner = 0;

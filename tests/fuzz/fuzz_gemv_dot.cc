@@ -19,17 +19,6 @@
 namespace tessera::fuzz {
 namespace {
 
-int pick_enum(FuzzedDataProvider& in) {
-  if (in.ConsumeIntegralInRange<int>(0, 15) == 0) return in.ConsumeIntegral<int>();
-  return in.ConsumeBool() ? 1 : 0;
-}
-
-template <class T>
-T pick_scalar(FuzzedDataProvider& in) {
-  const T values[] = {T(0), T(1), T(-1), T(0.5), std::numeric_limits<T>::quiet_NaN()};
-  return values[in.ConsumeIntegralInRange<int>(0, 4)];
-}
-
 long long pick_inc(FuzzedDataProvider& in) { return in.ConsumeIntegralInRange<long long>(-3, 3); }
 
 // Element i of a BLAS vector of `len` entries at increment inc (negative:

@@ -3,9 +3,12 @@
 // (with the input that caused it saved).
 #pragma once
 
+#include <fuzzer/FuzzedDataProvider.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 namespace tessera::fuzz {
@@ -61,6 +64,19 @@ class Guarded {
   std::vector<T> storage_, before_;
   std::size_t count_;
 };
+
+// An enum argument: mostly a valid value (0 or 1), sometimes any int.
+inline int pick_enum(FuzzedDataProvider& in) {
+  if (in.ConsumeIntegralInRange<int>(0, 15) == 0) return in.ConsumeIntegral<int>();
+  return in.ConsumeBool() ? 1 : 0;
+}
+
+// alpha / beta: one of 0, 1, -1, 0.5, NaN.
+template <class T>
+T pick_scalar(FuzzedDataProvider& in) {
+  const T values[] = {T(0), T(1), T(-1), T(0.5), std::numeric_limits<T>::quiet_NaN()};
+  return values[in.ConsumeIntegralInRange<int>(0, 4)];
+}
 
 // Elements spanned by `outer` lines of `inner` elements at stride ld (0 when
 // either count is 0): what a BLAS-style operand occupies.
