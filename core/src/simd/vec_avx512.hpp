@@ -45,6 +45,8 @@ struct F32 {
   // _mm512_undefined_epi32 and warn -Wuninitialized.
   static Reg shl_mant(Reg x) { return _mm512_castsi512_ps(_mm512_maskz_slli_epi32(__mmask16(0xFFFF), _mm512_castps_si512(x), 23)); }
   static Reg shr_mant(Reg x) { return _mm512_castsi512_ps(_mm512_maskz_srli_epi32(__mmask16(0xFFFF), _mm512_castps_si512(x), 23)); }
+  // vmath.hpp's mul_pow2: p * 2^floor(n), rounded once (vscalefps).
+  static Reg scale_pow2(Reg p, Reg n) { return _mm512_scalef_ps(p, n); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
 };
@@ -84,6 +86,7 @@ struct F64 {
   // vmath.hpp: bit-pattern shifts by the mantissa width (52).
   static Reg shl_mant(Reg x) { return _mm512_castsi512_pd(_mm512_maskz_slli_epi64(__mmask8(0xFF), _mm512_castpd_si512(x), 52)); }
   static Reg shr_mant(Reg x) { return _mm512_castsi512_pd(_mm512_maskz_srli_epi64(__mmask8(0xFF), _mm512_castpd_si512(x), 52)); }
+  static Reg scale_pow2(Reg p, Reg n) { return _mm512_scalef_pd(p, n); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
 };

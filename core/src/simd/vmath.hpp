@@ -23,8 +23,8 @@
 // sigmoid(+Inf)=1; gelu(+Inf)=+Inf, gelu(-Inf)=-0 (the limit).
 //
 // Trait operations used beyond arithmetic: lt, eq, is_nan, select, bit_or,
-// bit_and, min, max, and shl_mant / shr_mant (bit-pattern shift by the
-// mantissa width, 23 or 52).
+// bit_and, and shl_mant / shr_mant (bit-pattern shift by the mantissa
+// width, 23 or 52); scale_pow2 (p * 2^n) where a level has it.
 #pragma once
 
 #include <cstring>
@@ -127,13 +127,46 @@ typename V::Reg expm1_quot(typename V::Reg r) {
   return q;
 }
 
-// Cody-Waite reduction x = n ln2 + r, |r| <~ ln2/2.
+// Cody-Waite reduction x = n ln2 + r, |r| <~ ln2/2. Written as mul_adds:
+// fused on the FMA levels (one rounding less, one instruction each), and on
+// the others a multiply then an add, bit for bit the x - n ln2 of the
+// unfused form (x - y == -y + x exactly), so the pinned bits stand.
 template <class V>
 void reduce_ln2(typename V::Reg x, typename V::Reg& n, typename V::Reg& r) {
   using C = Consts<typename V::Scalar>;
-  n = round_int<V>(V::mul(x, V::set1(C::kLog2e)));
-  r = V::sub(x, V::mul(n, V::set1(C::kLn2Hi)));
-  r = V::sub(r, V::mul(n, V::set1(C::kLn2Lo)));
+  const auto magic = V::set1(C::kMagic);
+  n = V::sub(V::mul_add(x, V::set1(C::kLog2e), magic), magic);
+  r = V::mul_add(n, V::set1(-C::kLn2Hi), x);
+  r = V::mul_add(n, V::set1(-C::kLn2Lo), r);
+}
+
+// min(x, hi) and max(x, lo) for a NaN-free bound, by compare and select: a
+// NaN x passes through (its compares are false). Two instructions where
+// the traits' IEEE minimum / maximum take several (they order -0 and +0
+// and pick among NaNs, which a clamp against a constant does not need).
+template <class V>
+typename V::Reg clamp_above(typename V::Reg x, typename V::Reg hi) {
+  return V::select(V::lt(hi, x), hi, x);
+}
+template <class V>
+typename V::Reg clamp_below(typename V::Reg x, typename V::Reg lo) {
+  return V::select(V::lt(x, lo), lo, x);
+}
+
+// p * 2^n for integral n in [-150, 128] (f32; [-1075, 1024] f64), rounded
+// once: 2^n as 2^n1 * 2^n2, both normal, so a subnormal result is rounded
+// in the last multiply only and 2^128 / 2^1024 need no special exponent.
+// Where the traits have scale_pow2 (AVX-512's vscalef: p * 2^floor(n),
+// correctly rounded) it is one instruction giving the same bits.
+template <class V>
+typename V::Reg mul_pow2(typename V::Reg p, typename V::Reg n) {
+  if constexpr (requires { V::scale_pow2(p, n); }) {
+    return V::scale_pow2(p, n);
+  } else {
+    const auto n1 = round_int<V>(V::mul(n, V::set1(typename V::Scalar(0.5))));
+    const auto n2 = V::sub(n, n1);
+    return V::mul(V::mul(p, pow2_int<V>(n1)), pow2_int<V>(n2));
+  }
 }
 
 }  // namespace vmath_detail
@@ -143,18 +176,14 @@ typename V::Reg vexp(typename V::Reg x) {
   using T = typename V::Scalar;
   using C = vmath_detail::Consts<T>;
   using namespace vmath_detail;
-  // Clamp so n stays where 2^n1 and 2^n2 are normal; the clamped ends still
-  // overflow to +Inf / round to +0. NaN passes through min/max.
-  auto xc = V::min(V::max(x, V::set1(C::kExpLo)), V::set1(C::kExpHi));
+  // Clamp so n stays in mul_pow2's range; the clamped ends still overflow
+  // to +Inf / round to +0. A NaN passes through the clamps.
+  const auto xc = clamp_above<V>(clamp_below<V>(x, V::set1(C::kExpLo)), V::set1(C::kExpHi));
   typename V::Reg n, r;
   reduce_ln2<V>(xc, n, r);
   const auto q = expm1_quot<V>(r);
   const auto p = V::mul_add(r, q, V::set1(T(1)));
-  // 2^n as 2^n1 * 2^n2: a subnormal result is rounded once, in the last
-  // multiply, and 2^128 / 2^1024 need no special exponent.
-  const auto n1 = round_int<V>(V::mul(n, V::set1(T(0.5))));
-  const auto n2 = V::sub(n, n1);
-  auto y = V::mul(V::mul(p, pow2_int<V>(n1)), pow2_int<V>(n2));
+  const auto y = mul_pow2<V>(p, n);
   return V::select(V::is_nan(x), V::add(x, x), y);
 }
 
@@ -205,7 +234,7 @@ typename V::Reg vtanh(typename V::Reg x) {
   using namespace vmath_detail;
   // tanh|x| = em1 / (em1 + 2), em1 = e^(2|x|) - 1 = (2^n - 1) + 2^n r q(r):
   // for small |x| n = 0 and em1 = r q keeps full relative accuracy.
-  const auto ax = V::min(V::abs(x), V::set1(C::kTanhSat));
+  const auto ax = clamp_above<V>(V::abs(x), V::set1(C::kTanhSat));
   const auto y2 = V::add(ax, ax);
   typename V::Reg n, r;
   reduce_ln2<V>(y2, n, r);
