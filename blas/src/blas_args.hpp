@@ -50,6 +50,24 @@ int gemm_argument_error(char transa, char transb, std::int64_t m, std::int64_t n
 int gemv_argument_error(char trans, std::int64_t m, std::int64_t n, std::int64_t lda,
                         std::int64_t incx, std::int64_t incy);
 
+// An option character as LSAME reads it (first letter, either case),
+// returned upper case when it is one of `allowed` ("LR", "UL", "NTC",
+// "NU"), else 0.
+char option(char c, const char* allowed);
+
+// SSYMM: side 1, uplo 2, m 3, n 4, lda 7, ldb 9, ldc 12.
+int symm_argument_error(char side, char uplo, std::int64_t m, std::int64_t n, std::int64_t lda,
+                        std::int64_t ldb, std::int64_t ldc);
+// SSYRK: uplo 1, trans 2, n 3, k 4, lda 7, ldc 10.
+int syrk_argument_error(char uplo, char trans, std::int64_t n, std::int64_t k, std::int64_t lda,
+                        std::int64_t ldc);
+// STRSM: side 1, uplo 2, transa 3, diag 4, m 5, n 6, lda 9, ldb 11.
+int trsm_argument_error(char side, char uplo, char transa, char diag, std::int64_t m,
+                        std::int64_t n, std::int64_t lda, std::int64_t ldb);
+// STRMV: uplo 1, trans 2, diag 3, n 4, lda 6, incx 8.
+int trmv_argument_error(char uplo, char trans, char diag, std::int64_t n, std::int64_t lda,
+                        std::int64_t incx);
+
 // The default context: threads from tessera's policy (TESSERA_NUM_THREADS,
 // the machine's cores), never more than one pool per process.
 const Context& blas_context();

@@ -1,4 +1,4 @@
-// The CBLAS interface (cblas_sgemm, cblas_dgemm, cblas_sgemv, cblas_dgemv,
+// The CBLAS gemm, gemv and dot (cblas_sgemm, cblas_dgemm, cblas_sgemv, cblas_dgemv,
 // cblas_sdot, cblas_ddot), row- and column-major, over the same tessera
 // calls as the Fortran routines.
 //
@@ -12,42 +12,15 @@
 // with the same flag (and runs row-major natively, without the swap).
 #include <cstddef>
 
-#include "blas/src/blas_args.hpp"
+#include "blas/src/cblas_args.hpp"
 #include "tessera/blas1.hpp"
 #include "tessera/gemm.hpp"
 
-extern "C" {
-
-enum CBLAS_ORDER { CblasRowMajor = 101, CblasColMajor = 102 };
-enum CBLAS_TRANSPOSE { CblasNoTrans = 111, CblasTrans = 112, CblasConjTrans = 113 };
-
-// The reference CBLAS's flag: 1 during a row-major call, else 0.
+// The reference CBLAS's flag (declared in cblas_args.hpp).
 TESSERA_BLAS_API int RowMajorStrg = 0;
-
-// The reference CBLAS's error handler (its testers define their own);
-// xerbla.cc has the default.
-TESSERA_BLAS_API void cblas_xerbla(int info, const char* routine, const char* form, ...);
-
-}  // extern "C"
 
 namespace tessera::blas {
 namespace {
-
-// CblasNoTrans -> 'N', CblasTrans -> 'T', CblasConjTrans -> 'C'; else 0.
-char trans_char(int trans) {
-  switch (trans) {
-    case CblasNoTrans: return 'N';
-    case CblasTrans: return 'T';
-    case CblasConjTrans: return 'C';
-    default: return 0;
-  }
-}
-
-// Clears RowMajorStrg when the call returns, as the reference does.
-struct RowMajorFlag {
-  explicit RowMajorFlag(bool row_major) { RowMajorStrg = row_major ? 1 : 0; }
-  ~RowMajorFlag() { RowMajorStrg = 0; }
-};
 
 template <class T>
 void gemm(const char* routine, int order, int trans_a, int trans_b, int m, int n, int k, T alpha,
@@ -71,10 +44,7 @@ void gemm(const char* routine, int order, int trans_a, int trans_b, int m, int n
   const bool row = order == CblasRowMajor;
   const int info = row ? gemm_argument_error(tb, ta, n, m, k, ldb, lda, ldc)
                        : gemm_argument_error(ta, tb, m, n, k, lda, ldb, ldc);
-  if (info != 0) {
-    cblas_xerbla(info + 1, routine, "");
-    return;
-  }
+  if (fortran_check_failed(info, routine)) return;
   if (m == 0 || n == 0) return;
   Transpose ota, otb;
   parse_transpose(ta, &ota);
@@ -101,12 +71,9 @@ void gemv(const char* routine, int order, int trans, int m, int n, T alpha, cons
   // Row-major: the reference calls Fortran with the transpose flipped on
   // the stored matrix seen column-major (N x M, lda).
   const bool row = order == CblasRowMajor;
-  const int info = row ? gemv_argument_error(t == 'N' ? 'T' : 'N', n, m, lda, incx, incy)
+  const int info = row ? gemv_argument_error(flip_trans(t), n, m, lda, incx, incy)
                        : gemv_argument_error(t, m, n, lda, incx, incy);
-  if (info != 0) {
-    cblas_xerbla(info + 1, routine, "");
-    return;
-  }
+  if (fortran_check_failed(info, routine)) return;
   if (m == 0 || n == 0) return;
   Transpose ot;
   parse_transpose(t, &ot);

@@ -20,7 +20,8 @@ extern "C" __attribute__((weak, visibility("default"))) void xerbla_(const char*
 // The default cblas_xerbla, as the reference CBLAS's: in a row-major call
 // (RowMajorStrg set) the number was computed on the swapped arguments the
 // Fortran routine sees, and is mapped back to the C call's parameter
-// (gemm: M 4 <-> N 5, lda 9 <-> ldb 11; gemv: M 3 <-> N 4). Returns
+// (gemm: M 4 <-> N 5, lda 9 <-> ldb 11; symm: M 4 <-> N 5;
+// trsm: M 6 <-> N 7; gemv: M 3 <-> N 4). Returns
 // without ending the program, as xerbla_ above.
 extern "C" int RowMajorStrg;
 
@@ -31,6 +32,10 @@ extern "C" __attribute__((weak, visibility("default"))) void cblas_xerbla(int in
     if (std::strstr(routine, "gemm") != nullptr) {
       if (info == 4 || info == 5) info = 9 - info;
       else if (info == 9 || info == 11) info = 20 - info;
+    } else if (std::strstr(routine, "symm") != nullptr) {
+      if (info == 4 || info == 5) info = 9 - info;
+    } else if (std::strstr(routine, "trsm") != nullptr || std::strstr(routine, "trmm") != nullptr) {
+      if (info == 6 || info == 7) info = 13 - info;
     } else if (std::strstr(routine, "gemv") != nullptr) {
       if (info == 3 || info == 4) info = 7 - info;
     }

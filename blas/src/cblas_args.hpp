@@ -1,0 +1,78 @@
+// What the CBLAS entry points share: the reference CBLAS's enum values, its
+// RowMajorStrg flag (raised during a row-major call, so that a
+// cblas_xerbla maps parameter numbers computed on the swapped Fortran
+// arguments back to the C call's), and its error handler.
+#pragma once
+
+#include "blas/src/blas_args.hpp"
+
+extern "C" {
+
+enum CBLAS_ORDER { CblasRowMajor = 101, CblasColMajor = 102 };
+enum CBLAS_TRANSPOSE { CblasNoTrans = 111, CblasTrans = 112, CblasConjTrans = 113 };
+enum CBLAS_UPLO { CblasUpper = 121, CblasLower = 122 };
+enum CBLAS_DIAG { CblasNonUnit = 131, CblasUnit = 132 };
+enum CBLAS_SIDE { CblasLeft = 141, CblasRight = 142 };
+
+// 1 during a row-major call, else 0 (defined in cblas.cc).
+extern TESSERA_BLAS_API int RowMajorStrg;
+
+// The reference CBLAS's error handler (its testers define their own);
+// xerbla.cc has the default.
+TESSERA_BLAS_API void cblas_xerbla(int info, const char* routine, const char* form, ...);
+
+}  // extern "C"
+
+namespace tessera::blas {
+
+// Raises RowMajorStrg for a row-major call and clears it on return, as the
+// reference does.
+struct RowMajorFlag {
+  explicit RowMajorFlag(bool row_major) { RowMajorStrg = row_major ? 1 : 0; }
+  ~RowMajorFlag() { RowMajorStrg = 0; }
+  RowMajorFlag(const RowMajorFlag&) = delete;
+  RowMajorFlag& operator=(const RowMajorFlag&) = delete;
+};
+
+// The enum values as the Fortran option characters; 0 for anything else.
+inline char trans_char(int trans) {
+  switch (trans) {
+    case CblasNoTrans: return 'N';
+    case CblasTrans: return 'T';
+    case CblasConjTrans: return 'C';
+    default: return 0;
+  }
+}
+inline char uplo_char(int uplo) {
+  return uplo == CblasUpper ? 'U' : uplo == CblasLower ? 'L' : 0;
+}
+inline char side_char(int side) {
+  return side == CblasLeft ? 'L' : side == CblasRight ? 'R' : 0;
+}
+inline char diag_char(int diag) {
+  return diag == CblasNonUnit ? 'N' : diag == CblasUnit ? 'U' : 0;
+}
+
+// Row-major calls run as the column-major routine on the transposed view
+// (what the reference CBLAS passes to Fortran): the triangle flips, and so
+// does the transpose of a triangular or rank-k operand.
+inline char flip_uplo(char u) { return u == 'U' ? 'L' : 'U'; }
+inline char flip_trans(char t) { return t == 'N' ? 'T' : 'N'; }
+inline char flip_side(char s) { return s == 'L' ? 'R' : 'L'; }
+
+// `info`, the Fortran routine's check of the arguments the reference CBLAS
+// passes it, reported as the C call's parameter number (one more: the
+// layout comes first). True when it was an error.
+inline bool fortran_check_failed(int info, const char* routine) {
+  if (info == 0) return false;
+  cblas_xerbla(info + 1, routine, "");
+  return true;
+}
+
+// Reports an invalid enum argument (parameter `info` of the C call).
+inline void bad_enum(int info, const char* routine, const char* what, int value) {
+  RowMajorStrg = 0;
+  cblas_xerbla(info, routine, "Illegal %s setting, %d\n", what, value);
+}
+
+}  // namespace tessera::blas

@@ -1,0 +1,249 @@
+// libtessera_blas's SYRK, SYMM and TRSM at sizes past the reference
+// testers' limit (n <= 65): SYRK's column blocks (192 wide) and their
+// diagonal squares, SYMM's expanded copy of A, TRSM's blocks (64 rows)
+// and GEMM updates on both sides, against long double references,
+// with NaN in everything the routine must not read (the other triangle of
+// A; C when beta == 0) and a sentinel in the triangle of C it must not
+// write.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+extern "C" {
+void ssyrk_(const char*, const char*, const int*, const int*, const float*, const float*,
+            const int*, const float*, float*, const int*, std::size_t, std::size_t);
+void dsyrk_(const char*, const char*, const int*, const int*, const double*, const double*,
+            const int*, const double*, double*, const int*, std::size_t, std::size_t);
+void ssymm_(const char*, const char*, const int*, const int*, const float*, const float*,
+            const int*, const float*, const int*, const float*, float*, const int*, std::size_t,
+            std::size_t);
+void dsymm_(const char*, const char*, const int*, const int*, const double*, const double*,
+            const int*, const double*, const int*, const double*, double*, const int*, std::size_t,
+            std::size_t);
+void strsm_(const char*, const char*, const char*, const char*, const int*, const int*,
+            const float*, const float*, const int*, float*, const int*, std::size_t, std::size_t,
+            std::size_t, std::size_t);
+void dtrsm_(const char*, const char*, const char*, const char*, const int*, const int*,
+            const double*, const double*, const int*, double*, const int*, std::size_t, std::size_t,
+            std::size_t, std::size_t);
+}
+
+namespace {
+
+template <class T>
+struct Blas;
+template <>
+struct Blas<float> {
+  static constexpr auto syrk = ssyrk_;
+  static constexpr auto symm = ssymm_;
+  static constexpr auto trsm = strsm_;
+};
+template <>
+struct Blas<double> {
+  static constexpr auto syrk = dsyrk_;
+  static constexpr auto symm = dsymm_;
+  static constexpr auto trsm = dtrsm_;
+};
+
+template <class T>
+std::vector<T> filled(std::size_t size, std::uint32_t seed) {
+  std::vector<T> v(size);
+  for (auto& e : v) {
+    seed = seed * 1664525u + 1013904223u;
+    e = T(static_cast<int>(seed >> 9) % 2001 - 1000) / T(1000);
+  }
+  return v;
+}
+
+TEST_CASE_TEMPLATE(
+    "syrk across column blocks: the triangle against a long double reference, "
+    "the other one untouched",
+    T, float, double) {
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const T sentinel = T(-777);
+  for (int n : {193, 400}) {
+    for (int k : {1, 37}) {
+      for (char uplo : {'U', 'L'}) {
+        for (char trans : {'N', 'T'}) {
+          for (T beta : {T(0), T(1.5)}) {
+            const int lda = (trans == 'N' ? n : k) + 3, ldc = n + 2;
+            const std::vector<T> a = filled<T>(
+                static_cast<std::size_t>(lda) * static_cast<std::size_t>(trans == 'N' ? k : n),
+                static_cast<std::uint32_t>(n * 7 + k));
+            std::vector<T> c0 = filled<T>(static_cast<std::size_t>(ldc) * n, 99);
+            for (int j = 0; j < n; ++j) {
+              for (int i = 0; i < n; ++i) {
+                const bool in = uplo == 'U' ? i <= j : i >= j;
+                T& e = c0[static_cast<std::size_t>(i + j * ldc)];
+                if (!in)
+                  e = sentinel;
+                else if (beta == T(0))
+                  e = nan;  // must not be read
+              }
+            }
+            std::vector<T> c = c0;
+            const T alpha = T(0.5);
+            Blas<T>::syrk(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, &beta, c.data(), &ldc, 1,
+                          1);
+            int bad = 0;
+            for (int j = 0; j < n; ++j) {
+              for (int i = 0; i < n; ++i) {
+                const T got = c[static_cast<std::size_t>(i + j * ldc)];
+                const bool in = uplo == 'U' ? i <= j : i >= j;
+                if (!in) {
+                  bad += got != sentinel;
+                  continue;
+                }
+                long double sum = 0, mag = 0;
+                for (int p = 0; p < k; ++p) {
+                  const long double x = trans == 'N' ? a[static_cast<std::size_t>(i + p * lda)]
+                                                     : a[static_cast<std::size_t>(p + i * lda)];
+                  const long double y = trans == 'N' ? a[static_cast<std::size_t>(j + p * lda)]
+                                                     : a[static_cast<std::size_t>(p + j * lda)];
+                  sum += x * y;
+                  mag += std::fabs(x * y);
+                }
+                const long double c_in =
+                    beta == T(0) ? 0 : c0[static_cast<std::size_t>(i + j * ldc)];
+                const long double want = alpha * sum + beta * c_in;
+                const long double tol =
+                    (k + 4) * static_cast<long double>(std::numeric_limits<T>::epsilon()) *
+                    (alpha * mag + std::fabs(beta * c_in));
+                bad += !(std::fabs(got - want) <= tol);
+              }
+            }
+            CHECK_MESSAGE(bad == 0, "n ", n, " k ", k, " uplo ", uplo, " trans ", trans, " beta ",
+                          beta);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("symm reads only its triangle of A, both sides", T, float, double) {
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const int m = 211, n = 9;
+  for (char side : {'L', 'R'}) {
+    for (char uplo : {'U', 'L'}) {
+      const int na = side == 'L' ? m : n, lda = na + 1, ldb = m + 2, ldc = m + 1;
+      std::vector<T> a = filled<T>(static_cast<std::size_t>(lda) * na, 5);
+      // The full symmetric matrix the triangle stands for, then NaN in the
+      // half that must not be read.
+      std::vector<long double> full(static_cast<std::size_t>(na) * na);
+      for (int j = 0; j < na; ++j) {
+        for (int i = 0; i < na; ++i) {
+          const bool in = uplo == 'U' ? i <= j : i >= j;
+          const int si = in ? i : j, sj = in ? j : i;
+          full[static_cast<std::size_t>(i + j * na)] = a[static_cast<std::size_t>(si + sj * lda)];
+        }
+      }
+      for (int j = 0; j < na; ++j) {
+        for (int i = 0; i < na; ++i) {
+          if (!(uplo == 'U' ? i <= j : i >= j)) a[static_cast<std::size_t>(i + j * lda)] = nan;
+        }
+      }
+      const std::vector<T> b = filled<T>(static_cast<std::size_t>(ldb) * n, 6);
+      std::vector<T> c = filled<T>(static_cast<std::size_t>(ldc) * n, 7);
+      const std::vector<T> c0 = c;
+      const T alpha = T(-1.25), beta = T(0.5);
+      Blas<T>::symm(&side, &uplo, &m, &n, &alpha, a.data(), &lda, b.data(), &ldb, &beta, c.data(),
+                    &ldc, 1, 1);
+      int bad = 0;
+      for (int j = 0; j < n; ++j) {
+        for (int i = 0; i < m; ++i) {
+          long double sum = 0, mag = 0;
+          for (int p = 0; p < na; ++p) {
+            const long double x = side == 'L' ? full[static_cast<std::size_t>(i + p * na)]
+                                              : b[static_cast<std::size_t>(i + p * ldb)];
+            const long double y = side == 'L' ? b[static_cast<std::size_t>(p + j * ldb)]
+                                              : full[static_cast<std::size_t>(p + j * na)];
+            sum += x * y;
+            mag += std::fabs(x * y);
+          }
+          const long double c_in = c0[static_cast<std::size_t>(i + j * ldc)];
+          const long double want = alpha * sum + beta * c_in;
+          const long double tol = (na + 4) *
+                                  static_cast<long double>(std::numeric_limits<T>::epsilon()) *
+                                  (std::fabs(alpha) * mag + std::fabs(beta * c_in));
+          bad += !(std::fabs(c[static_cast<std::size_t>(i + j * ldc)] - want) <= tol);
+        }
+      }
+      CHECK_MESSAGE(bad == 0, "side ", side, " uplo ", uplo);
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE(
+    "trsm over several blocks, both sides: op(A) X = alpha B holds, and only the "
+    "referenced triangle is read",
+    T, float, double) {
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const int big = 203, small = 5;
+  for (char side : {'L', 'R'}) {
+    for (char uplo : {'U', 'L'}) {
+      for (char trans : {'N', 'T'}) {
+        for (char diag : {'N', 'U'}) {
+          const int m = side == 'L' ? big : small, n = side == 'L' ? small : big;
+          const int na = side == 'L' ? m : n, lda = na + 2, ldb = m + 1;
+          // Well conditioned: a dominant diagonal in [2, 3), small
+          // off-diagonal terms; NaN where the routine must not look.
+          std::vector<T> a = filled<T>(static_cast<std::size_t>(lda) * na, 11);
+          for (int j = 0; j < na; ++j) {
+            for (int i = 0; i < na; ++i) {
+              T& e = a[static_cast<std::size_t>(i + j * lda)];
+              if (i == j)
+                e = diag == 'U' ? nan : T(2.5) + e / T(2);
+              else if (!(uplo == 'U' ? i < j : i > j))
+                e = nan;
+              else
+                e = e / T(na);
+            }
+          }
+          const std::vector<T> b0 = filled<T>(static_cast<std::size_t>(ldb) * n, 12);
+          std::vector<T> b = b0;
+          const T alpha = T(1.5);
+          Blas<T>::trsm(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda, b.data(), &ldb,
+                        1, 1, 1, 1);
+          // op(A)(i, j) from the referenced triangle (1 on a unit diagonal).
+          const auto op_a = [&](int i, int j) -> long double {
+            const int r = trans == 'N' ? i : j, c = trans == 'N' ? j : i;
+            if (r == c) return diag == 'U' ? 1.0L : a[static_cast<std::size_t>(r + c * lda)];
+            if (!(uplo == 'U' ? r < c : r > c)) return 0.0L;
+            return a[static_cast<std::size_t>(r + c * lda)];
+          };
+          int bad = 0;
+          for (int j = 0; j < n; ++j) {
+            for (int i = 0; i < m; ++i) {
+              // Left: (op(A) X)(i, j); right: (X op(A))(i, j).
+              long double sum = 0, mag = 0;
+              for (int p = 0; p < na; ++p) {
+                const long double t = side == 'L'
+                                          ? op_a(i, p) * b[static_cast<std::size_t>(p + j * ldb)]
+                                          : b[static_cast<std::size_t>(i + p * ldb)] * op_a(p, j);
+                sum += t;
+                mag += std::fabs(t);
+              }
+              const long double want =
+                  alpha * static_cast<long double>(b0[static_cast<std::size_t>(i + j * ldb)]);
+              const long double tol =
+                  4 * na * static_cast<long double>(std::numeric_limits<T>::epsilon()) * mag;
+              bad += !(std::fabs(sum - want) <= tol);
+            }
+          }
+          CHECK_MESSAGE(bad == 0, "side ", side, " uplo ", uplo, " trans ", trans, " diag ", diag);
+          // The padding row of B (ldb > m) is not part of the matrix.
+          for (int j = 0; j < n; ++j) {
+            CHECK(b[static_cast<std::size_t>(m + j * ldb)] ==
+                  b0[static_cast<std::size_t>(m + j * ldb)]);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
