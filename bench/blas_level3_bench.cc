@@ -4,18 +4,21 @@
 // are the median GFLOP/s with its spread and the per-round time ratio
 // OpenBLAS / tessera (above 1: tessera faster). Both libraries use their
 // default thread count (the machine's cores; tessera: TESSERA_NUM_THREADS,
-// OpenBLAS: OPENBLAS_NUM_THREADS). libtessera_blas is dlopen()ed
-// RTLD_LOCAL, so the OpenBLAS linked here cannot stand in for it.
+// OpenBLAS: OPENBLAS_NUM_THREADS), and every timed call starts after a
+// pause that lets the other library's threads go idle. libtessera_blas is
+// dlopen()ed RTLD_LOCAL, so the OpenBLAS linked here cannot stand in for it.
 //
 //   ./dev bench blas_level3         (TESSERA_BENCH_ARGS="--n 500 --rounds 9")
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench_support.hpp"
@@ -34,6 +37,9 @@ using SymmF = void (*)(int, int, int, int, int, float, const float*, int, const 
                        float*, int);
 using SyrkF = void (*)(int, int, int, int, int, float, const float*, int, float, float*, int);
 using TrsmF = void (*)(int, int, int, int, int, int, int, float, const float*, int, float*, int);
+
+// Milliseconds of quiet before each timed call (see the round loop).
+constexpr int kQuietMs = 200;
 
 // The CBLAS enum values (identical in every cblas.h).
 constexpr int kCol = 102, kLeft = 141, kUpper = 121, kLower = 122, kNoTrans = 111, kNonUnit = 131;
@@ -161,11 +167,18 @@ int main(int argc, char** argv) {
   for (int round = 0; round < rounds; ++round) {
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const std::size_t k = (i + static_cast<std::size_t>(round)) % cases.size();
+      // A pause before each timed call: OpenBLAS's idle threads keep
+      // spinning (sched_yield) for a while after a call, and would take a
+      // core from whichever library runs next on a small machine.
+      const auto timed = [](const std::function<void()>& f) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(kQuietMs));
+        return time_runs(1, f)[0];
+      };
       double tt, to;
       if (round % 2 == 0) {
-        tt = time_runs(1, cases[k].tessera)[0], to = time_runs(1, cases[k].openblas)[0];
+        tt = timed(cases[k].tessera), to = timed(cases[k].openblas);
       } else {
-        to = time_runs(1, cases[k].openblas)[0], tt = time_runs(1, cases[k].tessera)[0];
+        to = timed(cases[k].openblas), tt = timed(cases[k].tessera);
       }
       t_tessera[k].push_back(tt), t_openblas[k].push_back(to), ratio[k].push_back(to / tt);
     }

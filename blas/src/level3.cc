@@ -5,11 +5,12 @@
 // product) and runs one GEMM, so the product has the GEMM's blocking and
 // threads.
 //
-// SYRK walks C in column blocks of kBlock: the part of a block column off
-// the diagonal block is a plain rectangle of C, updated by GEMM in place;
-// the diagonal block is computed by GEMM into a scratch square, of which
-// only the `uplo` triangle is merged into C. The extra work is the other
-// half of the diagonal blocks, kBlock / n of the total.
+// SYRK halves C's triangle recursively: the rectangle between the halves
+// is a plain block of C, updated by one GEMM in place (depth k, sides n/2,
+// n/4, ...: large products); diagonal blocks of at most kBlock are computed
+// by GEMM into a scratch square, of which only the `uplo` triangle is
+// merged into C. The extra work is the other half of those blocks,
+// kBlock / n of the total.
 #include <algorithm>
 #include <memory>
 #include <new>
@@ -101,27 +102,23 @@ void syrk_colmajor(const char* routine, char uplo, char trans, std::int64_t n, s
   const std::int64_t nb = std::min(kBlock, n);
   const std::unique_ptr<T[]> diag = scratch<T>(routine, nb * nb);
   if (diag == nullptr) return;
-  for (std::int64_t j0 = 0; j0 < n; j0 += nb) {
-    const std::int64_t w = std::min(nb, n - j0);
-    // The rectangle of block column j0 outside the diagonal block: rows
-    // [0, j0) for the upper triangle, [j0 + w, n) for the lower.
-    const std::int64_t r0 = uplo == 'U' ? 0 : j0 + w;
-    const std::int64_t h = uplo == 'U' ? j0 : n - j0 - w;
-    if (h > 0) {
-      const Status s = try_gemm(blas_context(), Layout::kColMajor, left, right, h, w, k, alpha,
-                                rows(r0), lda, rows(j0), lda, beta, c + r0 + j0 * ldc, ldc);
-      if (!s.ok()) {
-        report_failure(routine, s);
-        return;
-      }
+  // C[j0, j0+w)^2's triangle: a diagonal block of at most kBlock through
+  // the scratch square; a larger one split in two, the two halves' own
+  // triangles recursively and the rectangle between them (C12 above the
+  // diagonal, C21 below) by one GEMM.
+  const auto block = [&](const auto& self, std::int64_t j0, std::int64_t w) -> Status {
+    if (w > kBlock) {
+      const std::int64_t h = std::max(kBlock, (w / 2) / kBlock * kBlock);
+      TESSERA_RETURN_IF_ERROR(self(self, j0, h));
+      const std::int64_t r0 = uplo == 'U' ? j0 : j0 + h, c0 = uplo == 'U' ? j0 + h : j0;
+      const std::int64_t rh = uplo == 'U' ? h : w - h, cw = uplo == 'U' ? w - h : h;
+      TESSERA_RETURN_IF_ERROR(try_gemm(blas_context(), Layout::kColMajor, left, right, rh, cw,
+                                       k, alpha, rows(r0), lda, rows(c0), lda, beta,
+                                       c + r0 + c0 * ldc, ldc));
+      return self(self, j0 + h, w - h);
     }
-    // The diagonal block: the whole square into scratch, then its triangle.
-    const Status s = try_gemm(blas_context(), Layout::kColMajor, left, right, w, w, k, T(1),
-                              rows(j0), lda, rows(j0), lda, T(0), diag.get(), w);
-    if (!s.ok()) {
-      report_failure(routine, s);
-      return;
-    }
+    TESSERA_RETURN_IF_ERROR(try_gemm(blas_context(), Layout::kColMajor, left, right, w, w, k,
+                                     T(1), rows(j0), lda, rows(j0), lda, T(0), diag.get(), w));
     for (std::int64_t j = 0; j < w; ++j) {
       const std::int64_t i0 = uplo == 'U' ? 0 : j, i1 = uplo == 'U' ? j + 1 : w;
       T* col = c + j0 + (j0 + j) * ldc;
@@ -130,7 +127,10 @@ void syrk_colmajor(const char* routine, char uplo, char trans, std::int64_t n, s
         col[i] = beta == T(0) ? prod : prod + beta * col[i];
       }
     }
-  }
+    return {};
+  };
+  const Status s = block(block, 0, n);
+  if (!s.ok()) report_failure(routine, s);
 }
 
 template void symm_colmajor<float>(const char*, char, char, std::int64_t, std::int64_t, float,

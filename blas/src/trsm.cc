@@ -3,10 +3,20 @@
 // row-major. So one solver handles both, with B as a strided view and the
 // GEMM updates issued in B's layout.
 //
-// Blocked substitution: op(A)'s diagonal blocks (kBlock wide) are solved
-// element by element; everything below (forward) or above (backward) a
-// solved block row is updated by one GEMM, B_rest -= E_rest,block X_block,
-// which carries O(m^2 n) of the O(m^2 n / 2 + m kBlock n) work.
+// Recursive substitution on E = op(A) (as the left-side solve sees it):
+// split the rows in two, solve the first half, subtract its contribution
+// from the second half with one GEMM (depth: the half's height), solve the
+// second half. The GEMMs carry all but O(m kBase n) of the m^2 n work, at
+// depths large enough for the GEMM to run near its peak. Blocks of at most
+// kBase rows are solved by substitution in the reference's column order
+// (divide by the diagonal, then an axpy down the column), with the inner
+// loop along contiguous memory so that it vectorises.
+//
+// The columns of X are independent: B is solved in chunks of kChunk
+// columns, so the copy of solved rows the GEMM needs (they are other rows
+// of the same columns as the GEMM's output, so their address ranges
+// interleave and tessera's GEMM rightly refuses them as an input sharing
+// memory with C) is at most m/2 x kChunk.
 #include <algorithm>
 #include <memory>
 #include <new>
@@ -18,7 +28,8 @@
 namespace tessera::blas {
 namespace {
 
-constexpr std::int64_t kBlock = 64;
+constexpr std::int64_t kBase = 32;
+constexpr std::int64_t kChunk = 256;
 
 template <class T>
 struct Solve {
@@ -26,17 +37,19 @@ struct Solve {
   // transposed, A column-major.
   const T* a;
   std::int64_t lda;
-  bool e_trans, unit;
-  // B (m x n) as a view: B(i,j) = b[i*rs + j*cs]; layout is the GEMM layout
-  // in which (b, ldb) describes that view.
+  bool e_trans, unit, e_lower;
+  // B (m x n) as a view: B(i,j) = b[i*rs + j*cs], rs == 1 (column-major
+  // view) or cs == 1 (row-major); layout is the GEMM layout in which
+  // (b, ldb) describes that view.
   T* b;
   std::int64_t rs, cs, ldb;
   Layout layout;
-  std::int64_t m, n;
-  T* solved;  // kBlock x n scratch for update()
+  std::int64_t m, n;  // n: the columns of the current chunk
+  T* solved;          // (m/2 rounded up) x kChunk scratch for update()
+  T* eb;              // kBase x kBase scratch for one diagonal block of E
 
   T e(std::int64_t i, std::int64_t j) const { return e_trans ? a[j + i * lda] : a[i + j * lda]; }
-  T& x(std::int64_t i, std::int64_t j) const { return b[i * rs + j * cs]; }
+  T* row(std::int64_t i) const { return b + i * rs; }
 
   // The GEMM operand for E's sub-block at (r0, c0): A column-major is A^T
   // in a row-major layout, so the transpose flag flips with the layout.
@@ -48,48 +61,85 @@ struct Solve {
     return t ? Transpose::kYes : Transpose::kNo;
   }
 
-  // B[r0 .. r0+h) -= E[r0 .. r0+h, k0 .. k0+w) X[k0 .. k0+w). The solved
-  // rows go through a copy (`solved`, kBlock x n): they are other rows of
-  // the same columns as the output, so their address ranges interleave and
-  // tessera's GEMM rightly refuses an operand sharing memory with C.
+  // X[r0, r0+h) -= E[r0, r0+h) x [k0, k0+w) X[k0, k0+w), through a copy
+  // of the solved rows X[k0, k0+w).
   Status update(std::int64_t r0, std::int64_t h, std::int64_t k0, std::int64_t w) const {
     const bool col = layout == Layout::kColMajor;
     const std::int64_t ld = col ? w : n;
     for (std::int64_t j = 0; j < n; ++j) {
-      for (std::int64_t i = 0; i < w; ++i) solved[col ? i + j * ld : i * ld + j] = x(k0 + i, j);
+      for (std::int64_t i = 0; i < w; ++i) {
+        solved[col ? i + j * ld : i * ld + j] = b[(k0 + i) * rs + j * cs];
+      }
     }
     return try_gemm(blas_context(), layout, e_op(), Transpose::kNo, h, n, w, T(-1),
-                    e_block(r0, k0), lda, solved, ld, T(1), b + r0 * rs, ldb);
+                    e_block(r0, k0), lda, solved, ld, T(1), row(r0), ldb);
   }
 
-  Status forward() const {  // E lower triangular
-    for (std::int64_t k0 = 0; k0 < m; k0 += kBlock) {
-      const std::int64_t w = std::min(kBlock, m - k0);
+  // Substitution on rows [r0, r1), at most kBase of them. The block of E is
+  // copied to `eb` (eb[p * w + i] = E(r0+i, r0+p): a column of E is
+  // contiguous), then each pivot row p is divided by E(p,p) and its
+  // multiples subtracted from the rows it feeds, in the reference's order.
+  void base(std::int64_t r0, std::int64_t r1) const {
+    const std::int64_t w = r1 - r0;
+    for (std::int64_t p = 0; p < w; ++p) {
+      for (std::int64_t i = 0; i < w; ++i) eb[p * w + i] = e(r0 + i, r0 + p);
+    }
+    // Pivots in order: down for lower E, up for upper E; the rows a pivot
+    // feeds are the ones after it in that order.
+    const auto pivot = [&](std::int64_t t) { return e_lower ? t : w - 1 - t; };
+    if (rs == 1) {
+      // Column-major view: one column of X at a time, axpy down the rows.
       for (std::int64_t j = 0; j < n; ++j) {
-        for (std::int64_t i = k0; i < k0 + w; ++i) {
-          T v = x(i, j);
-          for (std::int64_t p = k0; p < i; ++p) v -= e(i, p) * x(p, j);
-          x(i, j) = unit ? v : v / e(i, i);
+        T* x = b + r0 + j * cs;
+        for (std::int64_t t = 0; t < w; ++t) {
+          const std::int64_t p = pivot(t);
+          if (x[p] == T(0)) continue;
+          if (!unit) x[p] /= eb[p * w + p];
+          const T xp = x[p];
+          const T* col = eb + p * w;
+          if (e_lower) {
+            for (std::int64_t i = p + 1; i < w; ++i) x[i] -= xp * col[i];
+          } else {
+            for (std::int64_t i = 0; i < p; ++i) x[i] -= xp * col[i];
+          }
         }
       }
-      if (k0 + w < m) TESSERA_RETURN_IF_ERROR(update(k0 + w, m - k0 - w, k0, w));
+      return;
     }
-    return {};
+    // Row-major view: whole rows of X at a time, axpy along the columns.
+    for (std::int64_t t = 0; t < w; ++t) {
+      const std::int64_t p = pivot(t);
+      T* xp = row(r0 + p);
+      if (!unit) {
+        const T d = eb[p * w + p];
+        for (std::int64_t j = 0; j < n; ++j) xp[j] /= d;
+      }
+      const std::int64_t i0 = e_lower ? p + 1 : 0, i1 = e_lower ? w : p;
+      for (std::int64_t i = i0; i < i1; ++i) {
+        const T f = eb[p * w + i];
+        if (f == T(0)) continue;
+        T* xi = row(r0 + i);
+        for (std::int64_t j = 0; j < n; ++j) xi[j] -= f * xp[j];
+      }
+    }
   }
 
-  Status backward() const {  // E upper triangular
-    for (std::int64_t k1 = m; k1 > 0; k1 -= kBlock) {
-      const std::int64_t k0 = std::max<std::int64_t>(0, k1 - kBlock), w = k1 - k0;
-      for (std::int64_t j = 0; j < n; ++j) {
-        for (std::int64_t i = k1 - 1; i >= k0; --i) {
-          T v = x(i, j);
-          for (std::int64_t p = i + 1; p < k1; ++p) v -= e(i, p) * x(p, j);
-          x(i, j) = unit ? v : v / e(i, i);
-        }
-      }
-      if (k0 > 0) TESSERA_RETURN_IF_ERROR(update(0, k0, k0, w));
+  Status solve(std::int64_t r0, std::int64_t r1) const {
+    const std::int64_t h = r1 - r0;
+    if (h <= kBase) {
+      base(r0, r1);
+      return {};
     }
-    return {};
+    // Split at a multiple of kBase, so every base block but the last is full.
+    const std::int64_t mid = r0 + std::max<std::int64_t>(kBase, (h / 2) / kBase * kBase);
+    if (e_lower) {
+      TESSERA_RETURN_IF_ERROR(solve(r0, mid));
+      TESSERA_RETURN_IF_ERROR(update(mid, r1 - mid, r0, mid - r0));
+      return solve(mid, r1);
+    }
+    TESSERA_RETURN_IF_ERROR(solve(mid, r1));
+    TESSERA_RETURN_IF_ERROR(update(r0, mid - r0, mid, r1 - mid));
+    return solve(r0, mid);
   }
 };
 
@@ -116,32 +166,40 @@ void trsm_colmajor(const char* routine, char side, char uplo, char trans, char d
   s.lda = lda;
   s.unit = diag == 'U';
   s.ldb = ldb;
-  s.b = b;
+  std::int64_t columns;
   if (side == 'L') {
     s.e_trans = trans_a;
     s.rs = 1, s.cs = ldb;
     s.layout = Layout::kColMajor;
-    s.m = m, s.n = n;
+    s.m = m, columns = n;
   } else {
     // op(A)^T X^T = B^T: E = op(A)^T, B^T is n x m, row-major (ld ldb).
     s.e_trans = !trans_a;
     s.rs = ldb, s.cs = 1;
     s.layout = Layout::kRowMajor;
-    s.m = n, s.n = m;
+    s.m = n, columns = m;
   }
-  std::unique_ptr<T[]> solved;
-  if (s.m > kBlock) {
-    solved.reset(new (std::nothrow) T[static_cast<std::size_t>(kBlock * s.n)]);
-    if (solved == nullptr) {
-      report_failure(routine, Status(StatusCode::kOutOfMemory, "no memory for TRSM's scratch"));
+  // E is lower triangular when A's stored triangle is, unless transposed.
+  s.e_lower = (uplo == 'L') != s.e_trans;
+  const std::int64_t chunk = std::min(kChunk, columns);
+  const std::int64_t solved_size = s.m > kBase ? (s.m / 2 + kBase) * chunk : 0;
+  std::unique_ptr<T[]> scratch(
+      new (std::nothrow) T[static_cast<std::size_t>(solved_size + kBase * kBase)]);
+  if (scratch == nullptr) {
+    report_failure(routine, Status(StatusCode::kOutOfMemory, "no memory for TRSM's scratch"));
+    return;
+  }
+  s.eb = scratch.get();
+  s.solved = scratch.get() + kBase * kBase;
+  for (std::int64_t j0 = 0; j0 < columns; j0 += chunk) {
+    s.b = b + j0 * s.cs;
+    s.n = std::min(chunk, columns - j0);
+    const Status st = s.solve(0, s.m);
+    if (!st.ok()) {
+      report_failure(routine, st);
       return;
     }
   }
-  s.solved = solved.get();
-  // E is lower triangular when A's stored triangle is, unless transposed.
-  const bool e_lower = (uplo == 'L') != s.e_trans;
-  const Status st = e_lower ? s.forward() : s.backward();
-  if (!st.ok()) report_failure(routine, st);
 }
 
 template void trsm_colmajor<float>(const char*, char, char, char, char, std::int64_t,

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 extern "C" {
@@ -182,63 +183,67 @@ TEST_CASE_TEMPLATE(
     "referenced triangle is read",
     T, float, double) {
   const T nan = std::numeric_limits<T>::quiet_NaN();
-  const int big = 203, small = 5;
-  for (char side : {'L', 'R'}) {
-    for (char uplo : {'U', 'L'}) {
-      for (char trans : {'N', 'T'}) {
-        for (char diag : {'N', 'U'}) {
-          const int m = side == 'L' ? big : small, n = side == 'L' ? small : big;
-          const int na = side == 'L' ? m : n, lda = na + 2, ldb = m + 1;
-          // Well conditioned: a dominant diagonal in [2, 3), small
-          // off-diagonal terms; NaN where the routine must not look.
-          std::vector<T> a = filled<T>(static_cast<std::size_t>(lda) * na, 11);
-          for (int j = 0; j < na; ++j) {
-            for (int i = 0; i < na; ++i) {
-              T& e = a[static_cast<std::size_t>(i + j * lda)];
-              if (i == j)
-                e = diag == 'U' ? nan : T(2.5) + e / T(2);
-              else if (!(uplo == 'U' ? i < j : i > j))
-                e = nan;
-              else
-                e = e / T(na);
-            }
-          }
-          const std::vector<T> b0 = filled<T>(static_cast<std::size_t>(ldb) * n, 12);
-          std::vector<T> b = b0;
-          const T alpha = T(1.5);
-          Blas<T>::trsm(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda, b.data(), &ldb,
-                        1, 1, 1, 1);
-          // op(A)(i, j) from the referenced triangle (1 on a unit diagonal).
-          const auto op_a = [&](int i, int j) -> long double {
-            const int r = trans == 'N' ? i : j, c = trans == 'N' ? j : i;
-            if (r == c) return diag == 'U' ? 1.0L : a[static_cast<std::size_t>(r + c * lda)];
-            if (!(uplo == 'U' ? r < c : r > c)) return 0.0L;
-            return a[static_cast<std::size_t>(r + c * lda)];
-          };
-          int bad = 0;
-          for (int j = 0; j < n; ++j) {
-            for (int i = 0; i < m; ++i) {
-              // Left: (op(A) X)(i, j); right: (X op(A))(i, j).
-              long double sum = 0, mag = 0;
-              for (int p = 0; p < na; ++p) {
-                const long double t = side == 'L'
-                                          ? op_a(i, p) * b[static_cast<std::size_t>(p + j * ldb)]
-                                          : b[static_cast<std::size_t>(i + p * ldb)] * op_a(p, j);
-                sum += t;
-                mag += std::fabs(t);
+  // (203, 5): several levels of recursion; (37, 300): B in two column
+  // chunks (256 wide) on the left side, A of 300 on the right.
+  for (const auto& [big, small] : {std::pair<int, int>{203, 5}, std::pair<int, int>{37, 300}}) {
+    for (char side : {'L', 'R'}) {
+      for (char uplo : {'U', 'L'}) {
+        for (char trans : {'N', 'T'}) {
+          for (char diag : {'N', 'U'}) {
+            const int m = side == 'L' ? big : small, n = side == 'L' ? small : big;
+            const int na = side == 'L' ? m : n, lda = na + 2, ldb = m + 1;
+            // Well conditioned: a dominant diagonal in [2, 3), small
+            // off-diagonal terms; NaN where the routine must not look.
+            std::vector<T> a = filled<T>(static_cast<std::size_t>(lda) * na, 11);
+            for (int j = 0; j < na; ++j) {
+              for (int i = 0; i < na; ++i) {
+                T& e = a[static_cast<std::size_t>(i + j * lda)];
+                if (i == j)
+                  e = diag == 'U' ? nan : T(2.5) + e / T(2);
+                else if (!(uplo == 'U' ? i < j : i > j))
+                  e = nan;
+                else
+                  e = e / T(na);
               }
-              const long double want =
-                  alpha * static_cast<long double>(b0[static_cast<std::size_t>(i + j * ldb)]);
-              const long double tol =
-                  4 * na * static_cast<long double>(std::numeric_limits<T>::epsilon()) * mag;
-              bad += !(std::fabs(sum - want) <= tol);
             }
-          }
-          CHECK_MESSAGE(bad == 0, "side ", side, " uplo ", uplo, " trans ", trans, " diag ", diag);
-          // The padding row of B (ldb > m) is not part of the matrix.
-          for (int j = 0; j < n; ++j) {
-            CHECK(b[static_cast<std::size_t>(m + j * ldb)] ==
-                  b0[static_cast<std::size_t>(m + j * ldb)]);
+            const std::vector<T> b0 = filled<T>(static_cast<std::size_t>(ldb) * n, 12);
+            std::vector<T> b = b0;
+            const T alpha = T(1.5);
+            Blas<T>::trsm(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda, b.data(),
+                          &ldb, 1, 1, 1, 1);
+            // op(A)(i, j) from the referenced triangle (1 on a unit diagonal).
+            const auto op_a = [&](int i, int j) -> long double {
+              const int r = trans == 'N' ? i : j, c = trans == 'N' ? j : i;
+              if (r == c) return diag == 'U' ? 1.0L : a[static_cast<std::size_t>(r + c * lda)];
+              if (!(uplo == 'U' ? r < c : r > c)) return 0.0L;
+              return a[static_cast<std::size_t>(r + c * lda)];
+            };
+            int bad = 0;
+            for (int j = 0; j < n; ++j) {
+              for (int i = 0; i < m; ++i) {
+                // Left: (op(A) X)(i, j); right: (X op(A))(i, j).
+                long double sum = 0, mag = 0;
+                for (int p = 0; p < na; ++p) {
+                  const long double t = side == 'L'
+                                            ? op_a(i, p) * b[static_cast<std::size_t>(p + j * ldb)]
+                                            : b[static_cast<std::size_t>(i + p * ldb)] * op_a(p, j);
+                  sum += t;
+                  mag += std::fabs(t);
+                }
+                const long double want =
+                    alpha * static_cast<long double>(b0[static_cast<std::size_t>(i + j * ldb)]);
+                const long double tol =
+                    4 * na * static_cast<long double>(std::numeric_limits<T>::epsilon()) * mag;
+                bad += !(std::fabs(sum - want) <= tol);
+              }
+            }
+            CHECK_MESSAGE(bad == 0, "m ", m, " n ", n, " side ", side, " uplo ", uplo, " trans ",
+                          trans, " diag ", diag);
+            // The padding row of B (ldb > m) is not part of the matrix.
+            for (int j = 0; j < n; ++j) {
+              CHECK(b[static_cast<std::size_t>(m + j * ldb)] ==
+                    b0[static_cast<std::size_t>(m + j * ldb)]);
+            }
           }
         }
       }
