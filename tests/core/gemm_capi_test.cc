@@ -100,10 +100,17 @@ TEST_CASE("C gemm errors name the argument and write nothing") {
   CHECK(tsr_sgemm_packed(nullptr, TSR_ROW_MAJOR, TSR_NO_TRANS, 2, 1, a, 2, nullptr, 0, c, 2, 0) ==
         TSR_INVALID_ARGUMENT);
   CHECK(last_error().find("b is null") != std::string::npos);
-  // Packed under one level, used under another: an explicit error.
-  const auto isas = tessera::supported_isas();
-  if (isas.size() > 1) {
-    tsr_context_options low_options = {tessera::isa_name(isas.front()), 0, 1};
+  // Packed under one level, used under another: an explicit error. The
+  // other level is any the host supports but the default context's (which
+  // TESSERA_ISA may have set to the lowest).
+  const char* default_isa = nullptr;
+  REQUIRE(tsr_context_isa(nullptr, &default_isa) == TSR_OK);
+  const char* other_isa = nullptr;
+  for (tessera::Isa isa : tessera::supported_isas()) {
+    if (std::string(tessera::isa_name(isa)) != default_isa) other_isa = tessera::isa_name(isa);
+  }
+  if (other_isa != nullptr) {
+    tsr_context_options low_options = {other_isa, 0, 1};
     tsr_context* low = nullptr;
     REQUIRE(tsr_context_create(&low_options, &low) == TSR_OK);
     REQUIRE(tsr_sgemm_prepack_rhs(low, TSR_ROW_MAJOR, TSR_NO_TRANS, 2, 2, b, 2, &packed) == TSR_OK);
