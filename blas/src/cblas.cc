@@ -26,20 +26,10 @@ template <class T>
 void gemm(const char* routine, int order, int trans_a, int trans_b, int m, int n, int k, T alpha,
           const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc) {
   RowMajorFlag flag(order == CblasRowMajor);
-  if (order != CblasRowMajor && order != CblasColMajor) {
-    RowMajorStrg = 0;
-    cblas_xerbla(1, routine, "Illegal layout setting, %d\n", order);
-    return;
-  }
+  if (!valid_layout(order, routine)) return;
   const char ta = trans_char(trans_a), tb = trans_char(trans_b);
-  if (ta == 0) {
-    cblas_xerbla(2, routine, "Illegal TransA setting, %d\n", trans_a);
-    return;
-  }
-  if (tb == 0) {
-    cblas_xerbla(3, routine, "Illegal TransB setting, %d\n", trans_b);
-    return;
-  }
+  if (ta == 0) return bad_enum(2, routine, "TransA", trans_a);
+  if (tb == 0) return bad_enum(3, routine, "TransB", trans_b);
   // The Fortran routine's checks, on the arguments the reference passes it.
   const bool row = order == CblasRowMajor;
   const int info = row ? gemm_argument_error(tb, ta, n, m, k, ldb, lda, ldc)
@@ -58,16 +48,9 @@ template <class T>
 void gemv(const char* routine, int order, int trans, int m, int n, T alpha, const T* a, int lda,
           const T* x, int incx, T beta, T* y, int incy) {
   RowMajorFlag flag(order == CblasRowMajor);
-  if (order != CblasRowMajor && order != CblasColMajor) {
-    RowMajorStrg = 0;
-    cblas_xerbla(1, routine, "Illegal layout setting, %d\n", order);
-    return;
-  }
+  if (!valid_layout(order, routine)) return;
   const char t = trans_char(trans);
-  if (t == 0) {
-    cblas_xerbla(2, routine, "Illegal TransA setting, %d\n", trans);
-    return;
-  }
+  if (t == 0) return bad_enum(2, routine, "TransA", trans);
   // Row-major: the reference calls Fortran with the transpose flipped on
   // the stored matrix seen column-major (N x M, lda).
   const bool row = order == CblasRowMajor;

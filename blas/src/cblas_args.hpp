@@ -4,6 +4,8 @@
 // arguments back to the C call's), and its error handler.
 #pragma once
 
+#include <cstdint>
+
 #include "blas/src/blas_args.hpp"
 
 extern "C" {
@@ -69,10 +71,33 @@ inline bool fortran_check_failed(int info, const char* routine) {
   return true;
 }
 
-// Reports an invalid enum argument (parameter `info` of the C call).
+// Reports an invalid enum argument (parameter `info` of the C call); a
+// row-major call's flag stays raised during the report, as the reference's.
 inline void bad_enum(int info, const char* routine, const char* what, int value) {
-  RowMajorStrg = 0;
   cblas_xerbla(info, routine, "Illegal %s setting, %d\n", what, value);
+}
+
+// False (reported as parameter 1, with RowMajorStrg down: the reference
+// never raised it) unless `order` is a layout.
+inline bool valid_layout(int order, const char* routine) {
+  if (order == CblasRowMajor || order == CblasColMajor) return true;
+  RowMajorStrg = 0;
+  bad_enum(1, routine, "layout", order);
+  return false;
+}
+
+// The column-major problem the reference hands to Fortran for a call with
+// a side (symm, trsm): in row-major, B (m x n) is B^T column-major and the
+// stored A reads as A^T, so the side and the triangle flip and m and n
+// swap; a transpose flag stays as it is.
+struct SidedShape {
+  char side, uplo;
+  std::int64_t m, n;
+};
+inline SidedShape column_major_shape(int order, char side, char uplo, std::int64_t m,
+                                     std::int64_t n) {
+  if (order != CblasRowMajor) return {side, uplo, m, n};
+  return {flip_side(side), flip_uplo(uplo), n, m};
 }
 
 }  // namespace tessera::blas

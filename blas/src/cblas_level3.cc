@@ -13,37 +13,26 @@
 namespace tessera::blas {
 namespace {
 
-bool valid_order(int order, const char* routine) {
-  if (order == CblasRowMajor || order == CblasColMajor) return true;
-  bad_enum(1, routine, "order", order);
-  return false;
-}
 
 template <class T>
 void symm(const char* routine, int order, int side_e, int uplo_e, int m, int n, T alpha, const T* a,
           int lda, const T* b, int ldb, T beta, T* c, int ldc) {
   RowMajorFlag flag(order == CblasRowMajor);
-  if (!valid_order(order, routine)) return;
-  char side = side_char(side_e), uplo = uplo_char(uplo_e);
+  if (!valid_layout(order, routine)) return;
+  const char side = side_char(side_e), uplo = uplo_char(uplo_e);
   if (side == 0) return bad_enum(2, routine, "Side", side_e);
   if (uplo == 0) return bad_enum(3, routine, "Uplo", uplo_e);
-  std::int64_t rows = m, cols = n;
-  if (order == CblasRowMajor) {
-    side = flip_side(side);
-    uplo = flip_uplo(uplo);
-    rows = n;
-    cols = m;
-  }
-  const int info = symm_argument_error(side, uplo, rows, cols, lda, ldb, ldc);
+  const SidedShape s = column_major_shape(order, side, uplo, m, n);
+  const int info = symm_argument_error(s.side, s.uplo, s.m, s.n, lda, ldb, ldc);
   if (fortran_check_failed(info, routine)) return;
-  symm_colmajor(routine, side, uplo, rows, cols, alpha, a, lda, b, ldb, beta, c, ldc);
+  symm_colmajor(routine, s.side, s.uplo, s.m, s.n, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 template <class T>
 void syrk(const char* routine, int order, int uplo_e, int trans_e, int n, int k, T alpha,
           const T* a, int lda, T beta, T* c, int ldc) {
   RowMajorFlag flag(order == CblasRowMajor);
-  if (!valid_order(order, routine)) return;
+  if (!valid_layout(order, routine)) return;
   char uplo = uplo_char(uplo_e), trans = trans_char(trans_e);
   if (uplo == 0) return bad_enum(2, routine, "Uplo", uplo_e);
   if (trans == 0) return bad_enum(3, routine, "Trans", trans_e);
@@ -60,34 +49,25 @@ template <class T>
 void trsm(const char* routine, int order, int side_e, int uplo_e, int trans_e, int diag_e, int m,
           int n, T alpha, const T* a, int lda, T* b, int ldb) {
   RowMajorFlag flag(order == CblasRowMajor);
-  if (!valid_order(order, routine)) return;
-  char side = side_char(side_e), uplo = uplo_char(uplo_e);
+  if (!valid_layout(order, routine)) return;
+  const char side = side_char(side_e), uplo = uplo_char(uplo_e);
   const char trans = trans_char(trans_e), diag = diag_char(diag_e);
   if (side == 0) return bad_enum(2, routine, "Side", side_e);
   if (uplo == 0) return bad_enum(3, routine, "Uplo", uplo_e);
   if (trans == 0) return bad_enum(4, routine, "Trans", trans_e);
   if (diag == 0) return bad_enum(5, routine, "Diag", diag_e);
-  std::int64_t rows = m, cols = n;
-  if (order == CblasRowMajor) {
-    // Row-major B (m x n) is B^T column-major, and the stored A reads as
-    // A^T: op(A) X = B is X^T op(A)^T = B^T, the other side, on a matrix
-    // whose stored triangle is the other one, with the same transpose flag
-    // (as the reference passes it to Fortran).
-    side = flip_side(side);
-    uplo = flip_uplo(uplo);
-    rows = n;
-    cols = m;
-  }
-  const int info = trsm_argument_error(side, uplo, trans, diag, rows, cols, lda, ldb);
+  // Row-major: op(A) X = B is X^T op(A)^T = B^T on the transposed view.
+  const SidedShape s = column_major_shape(order, side, uplo, m, n);
+  const int info = trsm_argument_error(s.side, s.uplo, trans, diag, s.m, s.n, lda, ldb);
   if (fortran_check_failed(info, routine)) return;
-  trsm_colmajor(routine, side, uplo, trans, diag, rows, cols, alpha, a, lda, b, ldb);
+  trsm_colmajor(routine, s.side, s.uplo, trans, diag, s.m, s.n, alpha, a, lda, b, ldb);
 }
 
 template <class T>
 void trmv(const char* routine, int order, int uplo_e, int trans_e, int diag_e, int n, const T* a,
           int lda, T* x, int incx) {
   RowMajorFlag flag(order == CblasRowMajor);
-  if (!valid_order(order, routine)) return;
+  if (!valid_layout(order, routine)) return;
   char uplo = uplo_char(uplo_e), trans = trans_char(trans_e);
   const char diag = diag_char(diag_e);
   if (uplo == 0) return bad_enum(2, routine, "Uplo", uplo_e);
