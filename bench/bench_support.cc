@@ -1,10 +1,19 @@
 #include "bench_support.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 namespace tessera::bench {
 
@@ -25,38 +34,49 @@ Summary summarize(std::vector<double> values) {
   return s;
 }
 
-std::vector<std::string> unset_variables(const std::vector<std::string>& names) {
-  std::vector<std::string> removed;
-  for (const std::string& name : names) {
-    if (const char* value = std::getenv(name.c_str())) {
-      removed.push_back(name + "=" + value);
-      unsetenv(name.c_str());
-    }
-  }
-  return removed;
-}
-
 namespace {
-constexpr const char* kReexecMarker = "TESSERA_BENCH_OPENBLAS_REMOVED";
-}  // namespace
 
-void reexec_without_openblas_overrides(char** argv, const char* bench) {
+// CPU nanoseconds consumed so far by this process's threads other than the
+// caller; -1 where the platform cannot say.
+std::int64_t others_cpu_ns() {
 #if defined(__linux__)
-  if (std::getenv(kReexecMarker) != nullptr) return;
-  const std::vector<std::string> removed =
-      unset_variables({"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"});
-  if (removed.empty()) return;
-  std::string joined;
-  for (const std::string& r : removed) joined += (joined.empty() ? "" : " ") + r;
-  setenv(kReexecMarker, joined.c_str(), 1);
-  execv("/proc/self/exe", argv);
-  std::fprintf(stderr, "%s: re-exec failed; OpenBLAS initialised with %s\n", bench, joined.c_str());
+  const std::string self = std::to_string(static_cast<long>(syscall(SYS_gettid)));
+  std::int64_t total = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+    if (entry.path().filename() == self) continue;
+    std::ifstream in(entry.path() / "schedstat");
+    long long on_cpu = 0;
+    if (in >> on_cpu) total += on_cpu;
+  }
+  return ec ? -1 : total;
 #else
-  (void)argv;
-  (void)bench;
+  return -1;
 #endif
 }
 
-const char* openblas_overrides_removed() { return std::getenv(kReexecMarker); }
+}  // namespace
+
+double wait_for_quiet_threads(int quiet_ms, int max_ms) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto waited_ms = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+        .count();
+  };
+  std::int64_t before = others_cpu_ns();
+  if (before < 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(quiet_ms * 6));
+    return waited_ms();
+  }
+  while (waited_ms() < max_ms) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(quiet_ms));
+    const std::int64_t after = others_cpu_ns();
+    // Quiet: the others used under a tenth of the window (threads exiting
+    // or a timer tick may account a few microseconds).
+    if (after - before < static_cast<std::int64_t>(quiet_ms) * 100000) break;
+    before = after;
+  }
+  return waited_ms();
+}
 
 }  // namespace tessera::bench

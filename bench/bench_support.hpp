@@ -33,15 +33,13 @@ struct Summary {
 };
 Summary summarize(std::vector<double> values);
 
-// Keeps the machine's environment out of a peer's way for this process only
-// (e.g. OPENBLAS_CORETYPE); returns what was removed, for the report.
-std::vector<std::string> unset_variables(const std::vector<std::string>& names);
-
-// OpenBLAS reads OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE when it loads, before
-// main() could unset them: if either is set, re-executes this program
-// without them (once). `bench` names the program in a failure message.
-void reexec_without_openblas_overrides(char** argv, const char* bench);
-// What the re-exec removed ("OPENBLAS_CORETYPE ..."), or null.
-const char* openblas_overrides_removed();
+// Waits until no other thread of this process has run for `quiet_ms`
+// (Linux: the threads' schedstat CPU time), at most `max_ms`; returns the
+// milliseconds waited. Libraries keep their workers spinning after a call
+// (OpenBLAS's for up to ~0.1 s, libgomp's and tessera's for less): on a
+// machine with few cores, a library timed while another's workers still
+// spin loses a core it was counting on. A fixed pause is either too short
+// for one library or wasted on the others; waiting for quiet is neither.
+double wait_for_quiet_threads(int quiet_ms = 5, int max_ms = 1000);
 
 }  // namespace tessera::bench

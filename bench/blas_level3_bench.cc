@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "peer_openblas.hpp"
 
 #if defined(TESSERA_BENCH_HAVE_OPENBLAS)
 #include <cblas.h>
@@ -116,7 +117,8 @@ int main(int argc, char** argv) {
   std::printf("bench-blas_level3: OpenBLAS not found (libopenblas-dev): nothing to compare\n");
   return 0;
 #else
-  reexec_without_openblas_overrides(argv, "bench-blas_level3");
+  select_openblas_core(argv, "bench-blas_level3");
+  std::printf("%s\n", openblas_report().c_str());
   int n = 1000, rounds = 7;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--n") == 0) n = std::atoi(argv[i + 1]);

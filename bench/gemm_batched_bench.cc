@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "peer_openblas.hpp"
 #include "tessera/tessera.hpp"
 
 #if defined(TESSERA_BENCH_HAVE_OPENBLAS)
@@ -47,7 +48,7 @@ tessera::Context context_of(int threads) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  tessera::bench::reexec_without_openblas_overrides(argv, "bench-gemm_batched");
+  tessera::bench::select_openblas_core(argv, "bench-gemm_batched");
   const int reps = argc > 1 ? std::atoi(argv[1]) : 21;
   if (reps < 3) {
     std::fprintf(stderr, "bench-gemm_batched: reps must be >= 3\n");
@@ -65,12 +66,7 @@ int main(int argc, char** argv) {
   for (float& x : a) x = next();
   for (float& x : b) x = next();
 
-  if (const char* removed = tessera::bench::openblas_overrides_removed()) {
-    std::printf("removed for this process (OpenBLAS runs at half speed with them): %s\n", removed);
-  }
-#if defined(TESSERA_BENCH_HAVE_OPENBLAS)
-  std::printf("OpenBLAS %s, core %s\n", openblas_get_config(), openblas_get_corename());
-#endif
+  std::printf("%s\n", tessera::bench::openblas_report().c_str());
   std::vector<std::pair<std::string, std::function<void()>>> runs;
   for (int threads : {1, 2}) {
     auto context = std::make_shared<tessera::Context>(context_of(threads));

@@ -1,21 +1,28 @@
-// bench-gemm: tessera's sgemm/dgemm against OpenBLAS and Eigen, measured
-// side by side in one process (the libraries take turns within every
-// repetition, so machine noise hits them alike), plus the machine's FMA peak
-// measured here by a register-only FMA loop per ISA.
+// bench-gemm: tessera's sgemm/dgemm against OpenBLAS, oneDNN and Eigen,
+// measured side by side in one process, plus the machine's FMA peak measured
+// here by a register-only FMA loop per ISA.
 //
 //   bench-gemm [--quick] [--csv FILE] [--threads 1,2] [--dtype f32|f64|both]
-//              [--shapes N|MxNxK,...]
+//              [--shapes N|MxNxK,...] [--rounds R]
+//   bench-gemm --sweep-blocking [--dtype ...] [--shapes 1024,2048] [--rounds R]
 //
-// (--shapes replaces the standard shape list, e.g. --shapes 32,64,1024x1024x32.)
-// (the CSV goes next to the executable unless --csv says otherwise).
-// Shapes: square 32..2048, tall-skinny and small-k. Reports the median
-// GFLOP/s of each library with its spread ((p75 - p25) / median), the ratios
-// tessera / OpenBLAS and tessera / Eigen, tessera's share of the FMA peak
-// and, for more than one thread, tessera's speedup over its own one-thread
-// median. OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are removed from this
-// process's environment before OpenBLAS initialises (by re-executing the
-// bench without them: OpenBLAS picks its kernels in a load-time
-// constructor), and the kernel OpenBLAS reports is printed.
+// Fairness: every peer runs its best kernel for the host. OpenBLAS's core is
+// chosen by select_openblas_core() (peer_openblas.hpp: the detected and the
+// used core are printed), Eigen is compiled with the host's ISA flags
+// (peer_eigen.hpp), oneDNN dispatches its JIT kernels itself (f32 only: it
+// has no f64 GEMM). The libraries take turns in rounds (the starting one
+// rotates every round, odd rounds reversed), each after the others' worker
+// threads went quiet, so that no library's spinning workers steal the next
+// one's cores; a library's figure is the median of
+// its round medians, with the range of the round medians, so a noisy
+// neighbour hits every side. Ratios: tessera over the best peer of the row.
+// Writes the CSV (next to the executable unless --csv says otherwise) and,
+// per dtype and thread count, an SVG of the square sizes next to it.
+//
+// --sweep-blocking: tessera alone at one thread over a grid of kc x mc
+// around its cache-model blocking (set through the bench-only override of
+// core/src/gemm/gemm_blocking.hpp), printing the model's choice and the
+// sweep's best side by side.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -23,18 +30,21 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bench_plot.hpp"
 #include "bench_support.hpp"
+#include "core/src/gemm/gemm_blocking.hpp"
+#include "peer_eigen.hpp"
+#include "peer_onednn.hpp"
+#include "peer_openblas.hpp"
 #include "tessera/tessera.hpp"
 
 #if defined(TESSERA_BENCH_HAVE_OPENBLAS)
 #include <cblas.h>
-#endif
-#if defined(TESSERA_BENCH_HAVE_EIGEN)
-#include <Eigen/Core>
 #endif
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
@@ -46,8 +56,8 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using tessera::bench::Summary;
 using tessera::bench::summarize;
+using tessera::bench::Summary;
 
 // ---- FMA peak: independent register-only FMA chains ----------------------
 // 16 chains of zmm, 12 of ymm (16 would spill with the two operands in the
@@ -142,8 +152,10 @@ std::vector<Peak> measure_peaks() {
     for (int i = 0; i < 15; ++i) b = std::max(b, fn(f64));
     return b;
   };
-  if (has(tessera::Isa::kAvx512)) peaks.push_back({"avx512", best(peak_avx512, false), best(peak_avx512, true)});
-  if (has(tessera::Isa::kAvx2)) peaks.push_back({"avx2", best(peak_avx2, false), best(peak_avx2, true)});
+  if (has(tessera::Isa::kAvx512))
+    peaks.push_back({"avx512", best(peak_avx512, false), best(peak_avx512, true)});
+  if (has(tessera::Isa::kAvx2))
+    peaks.push_back({"avx2", best(peak_avx2, false), best(peak_avx2, true)});
 #else
   (void)has;
 #endif
@@ -183,43 +195,111 @@ void fill_operand(std::vector<T>& v, std::uint64_t seed) {
 template <class T>
 struct Operands {
   std::vector<T> a, b, c;
-  Operands(const Shape& s) : a(static_cast<std::size_t>(s.m) * s.k), b(static_cast<std::size_t>(s.k) * s.n),
-                             c(static_cast<std::size_t>(s.m) * s.n) {
+  Operands(const Shape& s)
+      : a(static_cast<std::size_t>(s.m) * s.k),
+        b(static_cast<std::size_t>(s.k) * s.n),
+        c(static_cast<std::size_t>(s.m) * s.n) {
     fill_operand(a, 1);
     fill_operand(b, 2);
   }
 };
 
-
-struct Result {
-  Summary tessera, openblas, eigen;
-  bool has_openblas = false, has_eigen = false;
-  std::string plan;  // workers / path of tessera's call
+// One library's runner: false when the library reported an error.
+struct Library {
+  std::string name;
+  std::function<bool()> run;
 };
 
-// Times every library `samples` times; each timing covers `inner` calls
-// (>= ~2 ms of work).
+struct Measured {
+  std::string name;
+  Summary gflops;  // over the round medians
+};
+
+// --affinity: the measuring context's affinity policy (unset: the
+// platform default), to compare pinned and unpinned workers.
+std::optional<tessera::AffinityPolicy> g_affinity;
+
+tessera::ContextOptions bench_context_options() {
+  tessera::ContextOptions options;
+  options.policy.affinity_policy = g_affinity;
+  return options;
+}
+
+struct Result {
+  std::vector<Measured> libs;  // tessera first, then the peers measured
+  std::string plan;            // workers / path of tessera's call
+
+  const Measured* best_peer() const {
+    const Measured* best = nullptr;
+    for (std::size_t i = 1; i < libs.size(); ++i) {
+      if (best == nullptr || libs[i].gflops.median > best->gflops.median) best = &libs[i];
+    }
+    return best;
+  }
+  const Measured* find(const std::string& name) const {
+    for (const Measured& m : libs) {
+      if (m.name == name) return &m;
+    }
+    return nullptr;
+  }
+};
+
 template <class T>
-Result measure(const Shape& s, int threads, int samples) {
+bool run_tessera(const tessera::Context& context, const Shape& s, Operands<T>& o,
+                 tessera::Parallelism par) {
+  const tessera::Status st = tessera::try_gemm(
+      context, tessera::Layout::kRowMajor, tessera::Transpose::kNo, tessera::Transpose::kNo, s.m,
+      s.n, s.k, T(1), o.a.data(), s.k, o.b.data(), s.n, T(0), o.c.data(), s.n, par);
+  if (!st.ok()) std::fprintf(stderr, "bench-gemm: tessera: %s\n", st.to_string().c_str());
+  return st.ok();
+}
+
+// GFLOP/s of every library over `rounds` rounds; in each round every
+// library runs `per_round` timings after the other libraries' threads went
+// quiet (wait_for_quiet_threads) and a warm-up call (pools, pages, caches),
+// each timing covering >= ~2 ms of work. The first library of a round
+// rotates and odd rounds run in reverse, so none always follows the same
+// one.
+std::vector<Summary> alternate(const std::vector<Library>& libs, double flops, int rounds,
+                               int per_round) {
+  const int inner = std::max(1, static_cast<int>(2e-3 * 100e9 / flops));
+  std::vector<std::vector<double>> round_medians(libs.size());
+  for (int round = 0; round < rounds; ++round) {
+    for (std::size_t step = 0; step < libs.size(); ++step) {
+      const std::size_t pos = (step + static_cast<std::size_t>(round)) % libs.size();
+      const std::size_t l = round % 2 == 0 ? pos : libs.size() - 1 - pos;
+      tessera::bench::wait_for_quiet_threads();
+      bool ok = libs[l].run();
+      std::vector<double> samples;
+      for (int rep = 0; ok && rep < per_round; ++rep) {
+        const auto t0 = Clock::now();
+        for (int i = 0; ok && i < inner; ++i) ok = libs[l].run();
+        const double sec = std::chrono::duration<double>(Clock::now() - t0).count() / inner;
+        samples.push_back(flops / sec / 1e9);
+      }
+      if (!ok) {
+        std::fprintf(stderr, "bench-gemm: %s failed; no figure can be reported\n",
+                     libs[l].name.c_str());
+        std::exit(1);
+      }
+      round_medians[l].push_back(summarize(samples).median);
+    }
+  }
+  std::vector<Summary> out;
+  for (const auto& r : round_medians) out.push_back(summarize(r));
+  return out;
+}
+
+template <class T>
+Result measure(const Shape& s, int threads, int rounds, int per_round) {
   Operands<T> o(s);
-  const tessera::Context context;
+  const tessera::Context context(bench_context_options());
   const tessera::Parallelism par =
       threads == 1 ? tessera::Parallelism::serial() : tessera::Parallelism::threads(threads);
-  std::vector<std::pair<std::string, std::function<void()>>> libs;
-  libs.push_back({"tessera", [&] {
-                    const tessera::Status st = tessera::try_gemm(
-                        context, tessera::Layout::kRowMajor, tessera::Transpose::kNo,
-                        tessera::Transpose::kNo, s.m, s.n, s.k, T(1), o.a.data(), s.k, o.b.data(),
-                        s.n, T(0), o.c.data(), s.n, par);
-                    if (!st.ok()) {
-                      std::fprintf(stderr, "bench-gemm: %s\n", st.to_string().c_str());
-                      std::exit(1);
-                    }
-                  }});
-  Result r;
+  std::vector<Library> libs;
+  libs.push_back({"tessera", [&] { return run_tessera(context, s, o, par); }});
 #if defined(TESSERA_BENCH_HAVE_OPENBLAS)
-  r.has_openblas = true;
-  libs.push_back({"openblas", [&] {
+  libs.push_back({"OpenBLAS", [&] {
                     openblas_set_num_threads(threads);
                     if constexpr (sizeof(T) == 4) {
                       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.m, s.n, s.k, 1.0f,
@@ -228,46 +308,27 @@ Result measure(const Shape& s, int threads, int samples) {
                       cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.m, s.n, s.k, 1.0,
                                   o.a.data(), s.k, o.b.data(), s.n, 0.0, o.c.data(), s.n);
                     }
+                    return true;
                   }});
 #endif
-#if defined(TESSERA_BENCH_HAVE_EIGEN)
-  r.has_eigen = true;
-  using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  libs.push_back({"eigen", [&] {
-                    Eigen::setNbThreads(threads);
-                    Eigen::Map<const Mat> a(o.a.data(), s.m, s.k);
-                    Eigen::Map<const Mat> b(o.b.data(), s.k, s.n);
-                    Eigen::Map<Mat> c(o.c.data(), s.m, s.n);
-                    c.noalias() = a * b;
-                  }});
-#endif
-  const double flops = 2.0 * s.m * s.n * s.k;
-  // Calls per timing: ~2 ms at ~100 GFLOP/s, at least 1.
-  const int inner = std::max(1, static_cast<int>(2e-3 * 100e9 / flops));
-  std::vector<std::vector<double>> gflops(libs.size());
-  // Each library runs its samples as a block after a 30 ms pause, in three
-  // rounds: a multi-threaded library's workers spin for a while after each
-  // call, and interleaving calls would let one library's spinning workers
-  // steal the cores of the next (OpenBLAS, libgomp and tessera's pool all
-  // spin before parking). Rounds spread slow machine drift over all.
-  const int rounds = 3;
-  for (int round = 0; round < rounds; ++round) {
-    for (std::size_t l = 0; l < libs.size(); ++l) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(30));
-      libs[l].second();  // warm-up: pools, pages, caches
-      const int n = (samples + rounds - 1 - round) / rounds;
-      for (int rep = 0; rep < n; ++rep) {
-        const auto t0 = Clock::now();
-        for (int i = 0; i < inner; ++i) libs[l].second();
-        const double sec = std::chrono::duration<double>(Clock::now() - t0).count() / inner;
-        gflops[l].push_back(flops / sec / 1e9);
-      }
+  if constexpr (sizeof(T) == 4) {
+    if (tessera::bench::onednn_peer::available()) {
+      libs.push_back({"oneDNN", [&] {
+                        return tessera::bench::onednn_peer::sgemm(
+                            o.a.data(), o.b.data(), o.c.data(), s.m, s.n, s.k, threads);
+                      }});
     }
   }
-  r.tessera = summarize(gflops[0]);
-  std::size_t next = 1;
-  if (r.has_openblas) r.openblas = summarize(gflops[next++]);
-  if (r.has_eigen) r.eigen = summarize(gflops[next++]);
+  if (tessera::bench::eigen_peer::available()) {
+    libs.push_back({"Eigen", [&] {
+                      tessera::bench::eigen_peer::gemm(o.a.data(), o.b.data(), o.c.data(), s.m, s.n,
+                                                       s.k, threads);
+                      return true;
+                    }});
+  }
+  const std::vector<Summary> g = alternate(libs, 2.0 * s.m * s.n * s.k, rounds, per_round);
+  Result r;
+  for (std::size_t i = 0; i < libs.size(); ++i) r.libs.push_back({libs[i].name, g[i]});
   tessera::GemmPlan plan;
   if (tessera::try_plan_gemm(context, sizeof(T) == 4 ? tessera::Dtype::kF32 : tessera::Dtype::kF64,
                              tessera::Layout::kRowMajor, s.m, s.n, s.k, par, &plan)
@@ -275,6 +336,100 @@ Result measure(const Shape& s, int threads, int samples) {
     r.plan = std::to_string(plan.workers) + "w" + (plan.direct ? " direct" : " packed");
   }
   return r;
+}
+
+// ---- the blocking sweep ----------------------------------------------------
+
+template <class T>
+void sweep_blocking(const std::vector<Shape>& shapes, int rounds) {
+  const tessera::Context context;
+  const tessera::Dtype dtype = sizeof(T) == 4 ? tessera::Dtype::kF32 : tessera::Dtype::kF64;
+  const int bytes = sizeof(T);
+  for (const Shape& s : shapes) {
+    tessera::GemmPlan model;
+    if (!tessera::try_plan_gemm(context, dtype, tessera::Layout::kRowMajor, s.m, s.n, s.k,
+                                tessera::Parallelism::serial(), &model)
+             .ok()) {
+      continue;
+    }
+    std::printf("\n%s %dx%dx%d, one thread, tile %d x %d, %s\n", bytes == 4 ? "sgemm" : "dgemm",
+                s.m, s.n, s.k, model.mr, model.nr, model.cache_facts.c_str());
+    if (model.direct) {
+      std::printf("  the direct path runs this shape (no packing, no mc/kc): nothing to sweep\n");
+      continue;
+    }
+    std::vector<std::int64_t> kcs = {128, 192, 256, 384, 512, 640, 768, 1024};
+    std::vector<std::int64_t> mcs;
+    for (int rows : {24, 48, 96, 144, 192, 288})
+      mcs.push_back(std::max(1, rows / model.mr) * model.mr);
+    if (std::find(kcs.begin(), kcs.end(), model.kc) == kcs.end()) kcs.push_back(model.kc);
+    if (std::find(mcs.begin(), mcs.end(), model.mc) == mcs.end()) mcs.push_back(model.mc);
+    std::sort(kcs.begin(), kcs.end());
+    std::sort(mcs.begin(), mcs.end());
+    Operands<T> o(s);
+    std::vector<Library> libs;
+    std::vector<tessera::core::GemmBlocking> settings;
+    for (std::int64_t kc : kcs) {
+      for (std::int64_t mc : mcs) {
+        tessera::core::GemmBlocking b;
+        b.kc = kc, b.mc = mc, b.nc = model.nc;
+        settings.push_back(b);
+      }
+    }
+    for (const auto& b : settings) {
+      libs.push_back({"", [&, b] {
+                        tessera::core::set_gemm_blocking_override(bytes, &b);
+                        const bool ok = run_tessera(context, s, o, tessera::Parallelism::serial());
+                        tessera::core::set_gemm_blocking_override(bytes, nullptr);
+                        return ok;
+                      }});
+    }
+    // The direct path is chosen when m x kc fits L2, so a small kc can
+    // switch it on: those cells measure that path, not the blocking.
+    std::vector<bool> direct;
+    for (const auto& b : settings) {
+      tessera::core::set_gemm_blocking_override(bytes, &b);
+      tessera::GemmPlan p;
+      direct.push_back(tessera::try_plan_gemm(context, dtype, tessera::Layout::kRowMajor, s.m, s.n,
+                                              s.k, tessera::Parallelism::serial(), &p)
+                           .ok() &&
+                       p.direct);
+      tessera::core::set_gemm_blocking_override(bytes, nullptr);
+    }
+    const std::vector<Summary> g = alternate(libs, 2.0 * s.m * s.n * s.k, rounds, 1);
+    std::printf(
+        "  GFLOP/s, median of %d rounds; rows kc, columns mc; * the model's choice, + the "
+        "best, d the direct path (no packing)\n  %6s",
+        rounds, "kc\\mc");
+    for (std::int64_t mc : mcs) std::printf(" %8lld", static_cast<long long>(mc));
+    std::printf("\n");
+    std::size_t best = 0, chosen = 0;
+    for (std::size_t i = 0; i < settings.size(); ++i) {
+      if (g[i].median > g[best].median) best = i;
+      if (settings[i].kc == model.kc && settings[i].mc == model.mc) chosen = i;
+    }
+    for (std::size_t r = 0; r < kcs.size(); ++r) {
+      std::printf("  %6lld", static_cast<long long>(kcs[r]));
+      for (std::size_t c = 0; c < mcs.size(); ++c) {
+        const std::size_t i = r * mcs.size() + c;
+        std::printf(" %6.1f%s%s", g[i].median,
+                    i == chosen ? "*"
+                    : i == best ? "+"
+                                : " ",
+                    direct[i] ? "d" : " ");
+      }
+      std::printf("\n");
+    }
+    std::printf("  model (*): kc %lld, mc %lld, nc %lld: %.1f GFLOP/s (rounds %.1f..%.1f)\n",
+                static_cast<long long>(model.kc), static_cast<long long>(model.mc),
+                static_cast<long long>(model.nc), g[chosen].median, g[chosen].min, g[chosen].max);
+    std::printf(
+        "  sweep best (+): kc %lld, mc %lld: %.1f GFLOP/s (rounds %.1f..%.1f); "
+        "model / best = %.3f\n",
+        static_cast<long long>(settings[best].kc), static_cast<long long>(settings[best].mc),
+        g[best].median, g[best].min, g[best].max, g[chosen].median / g[best].median);
+    std::fflush(stdout);
+  }
 }
 
 // "32,64,1024x1024x32": squares and MxNxK triples; empty on a syntax error.
@@ -317,12 +472,80 @@ std::vector<int> parse_list(const char* text) {
   return out;
 }
 
+// One SVG per dtype and thread count: the square sizes, one line per
+// library, the FMA peak (times the thread count) dashed.
+struct Row {
+  int dtype_index;
+  Shape shape;
+  int threads;
+  Result result;
+};
+
+void write_plots(const std::vector<Row>& rows, const std::string& csv_path, double peak_f32,
+                 double peak_f64, const std::string& isa) {
+  const std::string stem = csv_path.size() > 4 && csv_path.substr(csv_path.size() - 4) == ".csv"
+                               ? csv_path.substr(0, csv_path.size() - 4)
+                               : csv_path;
+  std::vector<int> thread_counts;
+  for (const Row& row : rows) {
+    if (std::find(thread_counts.begin(), thread_counts.end(), row.threads) == thread_counts.end()) {
+      thread_counts.push_back(row.threads);
+    }
+  }
+  for (int dt = 0; dt < 2; ++dt) {
+    for (int threads : thread_counts) {
+      tessera::bench::Plot plot;
+      std::vector<std::string> names;
+      for (const Row& row : rows) {
+        if (row.dtype_index != dt || row.threads != threads || row.shape.m != row.shape.n ||
+            row.shape.n != row.shape.k) {
+          continue;
+        }
+        for (const Measured& m : row.result.libs) {
+          auto it = std::find(names.begin(), names.end(), m.name);
+          if (it == names.end()) {
+            names.push_back(m.name);
+            tessera::bench::PlotSeries series;
+            series.label = m.name == "OpenBLAS"
+                               ? "OpenBLAS (" + tessera::bench::openblas_core() + ")"
+                               : m.name;
+            plot.series.push_back(series);
+            it = names.end() - 1;
+          }
+          auto& series = plot.series[static_cast<std::size_t>(it - names.begin())];
+          series.x.push_back(row.shape.n);
+          series.y.push_back(m.gflops.median);
+        }
+      }
+      if (plot.series.empty()) continue;
+      const double peak = (dt == 0 ? peak_f32 : peak_f64) * threads;
+      if (peak > 0) {
+        tessera::bench::PlotSeries line;
+        line.label = "FMA peak (" + isa + ")";
+        line.dashed = true;
+        for (double x : plot.series.front().x) line.x.push_back(x), line.y.push_back(peak);
+        plot.series.push_back(line);
+      }
+      plot.title = std::string(dt == 0 ? "sgemm" : "dgemm") + ", " + std::to_string(threads) +
+                   (threads == 1 ? " thread" : " threads") + ", tessera on " + isa;
+      const std::string path =
+          stem + "_" + (dt == 0 ? "f32" : "f64") + "_" + std::to_string(threads) + "t.svg";
+      std::string error;
+      if (tessera::bench::write_svg(path, plot, &error)) {
+        std::printf("SVG written to %s\n", path.c_str());
+      } else {
+        std::printf("no SVG: %s\n", error.c_str());
+      }
+    }
+  }
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  tessera::bench::reexec_without_openblas_overrides(argv, "bench-gemm");
-  bool quick = false;
+  tessera::bench::select_openblas_core(argv, "bench-gemm");
+  bool quick = false, sweep = false;
+  int rounds = 0;
   // Default CSV next to the executable (build/<dir>/bench/), not in the
   // source tree.
   std::string csv_path = argv[0];
@@ -332,12 +555,30 @@ int main(int argc, char** argv) {
   std::vector<int> thread_counts = {1, 2};
   bool do_f32 = true, do_f64 = true;
   std::vector<Shape> chosen_shapes;
+  const char* usage =
+      "usage: bench-gemm [--quick] [--csv FILE] [--threads 1,2] [--dtype f32|f64|both] "
+      "[--shapes N|MxNxK,...] [--rounds R] [--affinity POLICY] [--sweep-blocking]\n";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--quick") {
       quick = true;
+    } else if (a == "--sweep-blocking") {
+      sweep = true;
+    } else if (a == "--affinity" && i + 1 < argc) {
+      tessera::AffinityPolicy policy;
+      if (!tessera::platform::parse_affinity_policy(argv[++i], &policy)) {
+        std::fprintf(stderr, "bench-gemm: --affinity takes none, physical_cores, ...\n");
+        return 2;
+      }
+      g_affinity = policy;
     } else if (a == "--csv" && i + 1 < argc) {
       csv_path = argv[++i];
+    } else if (a == "--rounds" && i + 1 < argc) {
+      rounds = std::atoi(argv[++i]);
+      if (rounds < 1 || rounds > 101) {
+        std::fprintf(stderr, "bench-gemm: --rounds must be 1..101\n");
+        return 2;
+      }
     } else if (a == "--threads" && i + 1 < argc) {
       thread_counts = parse_list(argv[++i]);
       if (thread_counts.empty()) {
@@ -359,91 +600,99 @@ int main(int argc, char** argv) {
         return 2;
       }
     } else {
-      std::fprintf(stderr,
-                   "usage: bench-gemm [--quick] [--csv FILE] [--threads 1,2] [--dtype f32|f64|both] "
-                   "[--shapes N|MxNxK,...]\n");
+      std::fputs(usage, stderr);
       return 2;
     }
   }
-  const tessera::Context context;
+  const tessera::Context context(bench_context_options());
   if (!context.status().ok()) {
     std::fprintf(stderr, "bench-gemm: %s\n", context.status().to_string().c_str());
     return 1;
   }
-  std::printf("tessera %s, isa %s, context width %d\n", TESSERA_VERSION_STRING,
-              tessera::isa_name(context.isa()), context.resolved_policy().effective_threads);
-  if (const char* removed = tessera::bench::openblas_overrides_removed()) {
-    std::printf("removed for this process (OpenBLAS runs at half speed with them): %s\n", removed);
+  const std::string isa = tessera::isa_name(context.isa());
+  std::printf("tessera %s, isa %s, context width %d\n", TESSERA_VERSION_STRING, isa.c_str(),
+              context.resolved_policy().effective_threads);
+  if (sweep) {
+    std::vector<Shape> sweep_shapes = chosen_shapes;
+    if (sweep_shapes.empty()) {
+      sweep_shapes.push_back({"square", 1024, 1024, 1024});
+      if (!quick) sweep_shapes.push_back({"square", 2048, 2048, 2048});
+    }
+    if (do_f32) sweep_blocking<float>(sweep_shapes, rounds > 0 ? rounds : 3);
+    if (do_f64) sweep_blocking<double>(sweep_shapes, rounds > 0 ? rounds : 3);
+    return 0;
   }
-#if defined(TESSERA_BENCH_HAVE_OPENBLAS)
-  std::printf("OpenBLAS %s, core %s\n", openblas_get_config(), openblas_get_corename());
-#else
-  std::printf("OpenBLAS: not found at configure time (not measured)\n");
-#endif
-#if defined(TESSERA_BENCH_HAVE_EIGEN)
-  std::printf("Eigen %d.%d.%d%s\n", EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION,
-#if defined(TESSERA_BENCH_HAVE_OPENMP)
-              " (OpenMP threads)"
-#else
-              " (single-threaded: no OpenMP)"
-#endif
-  );
-#else
-  std::printf("Eigen: not found at configure time (not measured)\n");
-#endif
+  std::printf("%s\n", tessera::bench::openblas_report().c_str());
+  std::printf("%s\n", tessera::bench::onednn_peer::describe().c_str());
+  std::printf("%s\n", tessera::bench::eigen_peer::describe().c_str());
   const std::vector<Peak> peaks = measure_peaks();
   double peak_f32 = 0, peak_f64 = 0;
   for (const Peak& p : peaks) {
     std::printf("FMA peak, one core, %-6s: f32 %.1f GFLOP/s, f64 %.1f GFLOP/s\n", p.isa.c_str(),
                 p.f32, p.f64);
-    if (p.isa == tessera::isa_name(context.isa())) peak_f32 = p.f32, peak_f64 = p.f64;
+    if (p.isa == isa) peak_f32 = p.f32, peak_f64 = p.f64;
   }
+  if (rounds == 0) rounds = quick ? 5 : 7;
+  const int per_round = 3;
 
   std::FILE* csv = std::fopen(csv_path.c_str(), "w");
   if (csv != nullptr) {
     std::fprintf(csv,
-                 "dtype,kind,m,n,k,threads,tessera_gflops,tessera_spread,openblas_gflops,"
-                 "openblas_spread,eigen_gflops,eigen_spread,tessera_over_openblas,"
-                 "tessera_over_eigen,tessera_peak_share,tessera_speedup_over_1t,plan\n");
+                 "dtype,kind,m,n,k,threads,library,gflops_median,gflops_min,gflops_max,"
+                 "tessera_over_library,tessera_peak_share,tessera_speedup_over_1t,plan\n");
   }
-  std::printf("\n%-4s %-11s %17s %3s | %15s %15s %15s | %7s %7s %6s %7s  %s\n", "type", "kind",
-              "m x n x k", "thr", "tessera GF/s", "OpenBLAS GF/s", "Eigen GF/s", "t/OB", "t/Eig",
-              "%peak", "vs 1T", "plan");
-  const int samples = quick ? 7 : 15;
+  std::printf(
+      "\nGFLOP/s: median of %d round medians (min..max of the rounds); t/best: tessera "
+      "over the best peer of the row\n",
+      rounds);
+  std::printf("%-4s %-11s %16s %3s | %-19s %-19s %-19s %-19s | %6s %-8s %6s %6s  %s\n", "type",
+              "kind", "m x n x k", "thr", "tessera", "OpenBLAS", "oneDNN", "Eigen", "t/best",
+              "best", "%peak", "vs 1T", "plan");
+  std::vector<Row> rows;
   for (int dt = 0; dt < 2; ++dt) {
     if ((dt == 0 && !do_f32) || (dt == 1 && !do_f64)) continue;
     for (const Shape& s : chosen_shapes.empty() ? shapes(quick) : chosen_shapes) {
       double one_thread = 0;
       for (int threads : thread_counts) {
-        const Result r = dt == 0 ? measure<float>(s, threads, samples)
-                                 : measure<double>(s, threads, samples);
-        if (threads == 1) one_thread = r.tessera.median;
+        const Result r = dt == 0 ? measure<float>(s, threads, rounds, per_round)
+                                 : measure<double>(s, threads, rounds, per_round);
+        const double t = r.libs.front().gflops.median;
+        if (threads == 1) one_thread = t;
         const double peak = (dt == 0 ? peak_f32 : peak_f64) * threads;
         char dims[32];
         std::snprintf(dims, sizeof dims, "%dx%dx%d", s.m, s.n, s.k);
-        auto cell = [](const Summary& x, bool have) {
-          char buf[32];
-          if (!have) return std::string("-");
-          std::snprintf(buf, sizeof buf, "%6.1f ±%4.1f%%", x.median, 100 * x.spread);
+        auto cell = [&](const char* name) {
+          const Measured* m = r.find(name);
+          if (m == nullptr) return std::string("-");
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "%.1f (%.1f..%.1f)", m->gflops.median, m->gflops.min,
+                        m->gflops.max);
           return std::string(buf);
         };
-        const double vs_ob = r.has_openblas ? r.tessera.median / r.openblas.median : 0;
-        const double vs_eig = r.has_eigen ? r.tessera.median / r.eigen.median : 0;
-        const double share = peak > 0 ? r.tessera.median / peak : 0;
-        const double speedup = threads > 1 && one_thread > 0 ? r.tessera.median / one_thread : 0;
-        std::printf("%-4s %-11s %17s %3d | %15s %15s %15s | %7.3f %7.3f %5.1f%% %7s  %s\n",
-                    dt == 0 ? "f32" : "f64", s.kind, dims, threads,
-                    cell(r.tessera, true).c_str(), cell(r.openblas, r.has_openblas).c_str(),
-                    cell(r.eigen, r.has_eigen).c_str(), vs_ob, vs_eig, 100 * share,
-                    speedup > 0 ? (std::to_string(speedup).substr(0, 4) + "x").c_str() : "-",
+        const Measured* best = r.best_peer();
+        const double vs_best = best != nullptr ? t / best->gflops.median : 0;
+        const double share = peak > 0 ? t / peak : 0;
+        const double speedup = threads > 1 && one_thread > 0 ? t / one_thread : 0;
+        // A wider run slower than 0.8x one worker is flagged ("!"): the
+        // automatic path must never pick such a width on a quiet machine.
+        char speed[16] = "-";
+        if (speedup > 0)
+          std::snprintf(speed, sizeof speed, "%.2fx%s", speedup, speedup < 0.8 ? "!" : "");
+        std::printf("%-4s %-11s %16s %3d | %-19s %-19s %-19s %-19s | %6.3f %-8s %5.1f%% %6s  %s\n",
+                    dt == 0 ? "f32" : "f64", s.kind, dims, threads, cell("tessera").c_str(),
+                    cell("OpenBLAS").c_str(), cell("oneDNN").c_str(), cell("Eigen").c_str(),
+                    vs_best, best != nullptr ? best->name.c_str() : "-", 100 * share, speed,
                     r.plan.c_str());
         std::fflush(stdout);
         if (csv != nullptr) {
-          std::fprintf(csv, "%s,%s,%d,%d,%d,%d,%.3f,%.4f,%.3f,%.4f,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%s\n",
-                       dt == 0 ? "f32" : "f64", s.kind, s.m, s.n, s.k, threads, r.tessera.median,
-                       r.tessera.spread, r.openblas.median, r.openblas.spread, r.eigen.median,
-                       r.eigen.spread, vs_ob, vs_eig, share, speedup, r.plan.c_str());
+          for (const Measured& m : r.libs) {
+            std::fprintf(csv, "%s,%s,%d,%d,%d,%d,%s,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%s\n",
+                         dt == 0 ? "f32" : "f64", s.kind, s.m, s.n, s.k, threads, m.name.c_str(),
+                         m.gflops.median, m.gflops.min, m.gflops.max, t / m.gflops.median, share,
+                         speedup, r.plan.c_str());
+          }
         }
+        rows.push_back({dt, s, threads, r});
       }
     }
   }
@@ -451,7 +700,10 @@ int main(int argc, char** argv) {
     std::fclose(csv);
     std::printf("\nCSV written to %s\n", csv_path.c_str());
   }
-  std::printf("%%peak: tessera's median over the measured %s FMA peak times the thread count.\n",
-              tessera::isa_name(context.isa()));
+  write_plots(rows, csv_path, peak_f32, peak_f64, isa);
+  std::printf(
+      "%%peak: tessera's median over the measured %s FMA peak times the thread count.\n"
+      "vs 1T: tessera over its own one-thread median; '!' marks a run below 0.8x.\n",
+      isa.c_str());
   return 0;
 }

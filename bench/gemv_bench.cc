@@ -28,13 +28,12 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "peer_eigen.hpp"
+#include "peer_openblas.hpp"
 #include "tessera/tessera.hpp"
 
 #if defined(TESSERA_BENCH_HAVE_OPENBLAS)
 #include <cblas.h>
-#endif
-#if defined(TESSERA_BENCH_HAVE_EIGEN)
-#include <Eigen/Core>
 #endif
 #if defined(__linux__)
 #include <unistd.h>
@@ -152,23 +151,19 @@ Result measure(const Case& c, int threads, int samples) {
     }
   });
 #endif
-#if defined(TESSERA_BENCH_HAVE_EIGEN)
-  r.has[2] = true;
-  using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
-  libs.push_back([&] {
-    Eigen::setNbThreads(threads);
-    Eigen::Map<const Vec> xv(x.data(), static_cast<Eigen::Index>(x_len));
-    if (is_dot) {
-      Eigen::Map<const Vec> yv(y.data(), static_cast<Eigen::Index>(y_len));
-      sink = xv.dot(yv);
-    } else {
-      Eigen::Map<const Mat> am(a.data(), c.m, c.n);
-      Eigen::Map<Vec> yv(y.data(), c.m);
-      yv.noalias() = am * xv;
-    }
-  });
-#endif
+  if (tessera::bench::eigen_peer::available()) {
+    r.has[2] = true;
+    libs.push_back([&] {
+      namespace eigen = tessera::bench::eigen_peer;
+      if (is_dot) {
+        sink = static_cast<T>(eigen::dot(x.data(), y.data(), static_cast<std::int64_t>(x_len),
+                                         threads));
+      } else {
+        eigen::gemv(a.data(), x.data(), y.data(), static_cast<int>(c.m), static_cast<int>(c.n),
+                    threads);
+      }
+    });
+  }
   // Calls per timing: >= ~2 ms of traffic at ~20 GB/s.
   const int inner = std::max(1, static_cast<int>(2e-3 * 20e9 / bytes));
   std::vector<std::vector<double>> gbs(libs.size());
@@ -229,7 +224,7 @@ void print_row(const Case& c, int threads, const Result& r, const Summary& bw) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  tessera::bench::reexec_without_openblas_overrides(argv, "bench-gemv");
+  tessera::bench::select_openblas_core(argv, "bench-gemv");
   bool quick = false;
   std::vector<int> thread_counts = {1, 2};
   for (int i = 1; i < argc; ++i) {
@@ -247,18 +242,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (const char* removed = tessera::bench::openblas_overrides_removed()) {
-    std::printf("removed from the environment before OpenBLAS loaded: %s\n", removed);
-  }
-#if defined(TESSERA_BENCH_HAVE_OPENBLAS)
-  std::printf("OpenBLAS: %s\n", openblas_get_config());
-  std::printf("OpenBLAS core: %s\n", openblas_get_corename());
-#else
-  std::printf("OpenBLAS: not found (not measured)\n");
-#endif
-#if !defined(TESSERA_BENCH_HAVE_EIGEN)
-  std::printf("Eigen: not found (not measured)\n");
-#endif
+  std::printf("%s\n%s\n", tessera::bench::openblas_report().c_str(),
+              tessera::bench::eigen_peer::describe().c_str());
   const tessera::Context context;
   std::printf("tessera ISA: %s\n", tessera::isa_name(context.isa()));
   const int samples = quick ? 6 : 15;

@@ -28,6 +28,19 @@ std::string pin_thread_to_cpu(std::thread& thread, int cpu) {
   return std::error_code(rc, std::generic_category()).message();
 }
 
+int current_cpu() noexcept { return sched_getcpu(); }
+
+std::vector<int> allowed_cpus() {
+  std::vector<int> cpus;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
 int available_cpu_count() {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -44,6 +57,10 @@ int available_cpu_count() {
 std::string pin_thread_to_cpu(std::thread&, int) {
   return "affinity not supported on this platform";
 }
+
+int current_cpu() noexcept { return -1; }
+
+std::vector<int> allowed_cpus() { return {}; }
 
 int available_cpu_count() {
   const unsigned hw = std::thread::hardware_concurrency();

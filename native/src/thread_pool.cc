@@ -1,5 +1,6 @@
 #include "native/src/thread_pool.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <system_error>
 #include <utility>
@@ -80,6 +81,23 @@ ThreadPool::ThreadPool(PoolConfig config)
   // steal the CPU from participants with work (see spin_wait.hpp).
   const bool oversubscribed = config_.width > available_cpu_count();
   caller_spin_ = SpinBudget(config_.spin_policy, config_.spin_budget, oversubscribed);
+  worker_cpu_ = config_.worker_cpus;
+  if (!worker_cpu_.empty()) {
+    auto used = [&](int cpu) {
+      return std::find(worker_cpu_.begin(), worker_cpu_.end(), cpu) != worker_cpu_.end();
+    };
+    caller_cpu_ = current_cpu();
+    if (caller_cpu_ >= 0 && !used(caller_cpu_)) {
+      spare_cpu_ = caller_cpu_;
+    } else {
+      for (int cpu : allowed_cpus()) {
+        if (!used(cpu)) {
+          spare_cpu_ = cpu;
+          break;
+        }
+      }
+    }
+  }
   caller_spin_.set_contention_signal(&contention_);
   for (int i = 1; i < config_.width; ++i) {
     slot(i).spin = SpinBudget(config_.spin_policy, config_.spin_budget, oversubscribed);
@@ -140,11 +158,42 @@ void ThreadPool::start_worker(int index, std::uint32_t seen) {
     live_workers_.fetch_sub(1, std::memory_order_relaxed);
     throw;
   }
-  if (!config_.worker_cpus.empty()) {
-    const int cpu = config_.worker_cpus[static_cast<std::size_t>(index - 1)];
+  if (!worker_cpu_.empty()) {
+    const int cpu = worker_cpu_[static_cast<std::size_t>(index - 1)];
     const std::string why = pin_thread_to_cpu(s.thread, cpu);
     if (!why.empty()) record_pin_failure(index, cpu, why);
   }
+}
+
+void ThreadPool::follow_caller() {
+  const int cpu = current_cpu();
+  if (cpu == caller_cpu_ || cpu < 0) return;
+  caller_cpu_ = cpu;
+  for (int i = 1; i < config_.width; ++i) {
+    int& pinned = worker_cpu_[static_cast<std::size_t>(i - 1)];
+    if (pinned != cpu) continue;
+    // A worker whose thread ended (idle release) is pinned to the new CPU
+    // when it restarts.
+    if (slot(i).thread.joinable()) {
+      const std::string why = pin_thread_to_cpu(slot(i).thread, spare_cpu_);
+      if (!why.empty()) {
+        record_pin_failure(i, spare_cpu_, why);
+        return;
+      }
+    }
+    pinned = spare_cpu_;
+    spare_cpu_ = cpu;
+    caller_collisions_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+}
+
+int ThreadPool::worker_cpu(int index) const noexcept {
+  return worker_cpu_.empty() ? -1 : worker_cpu_[static_cast<std::size_t>(index - 1)];
+}
+
+std::uint64_t ThreadPool::caller_collisions() const noexcept {
+  return caller_collisions_.load(std::memory_order_relaxed);
 }
 
 void ThreadPool::record_pin_failure(int index, int cpu, const std::string& why) {
@@ -219,6 +268,7 @@ void ThreadPool::run_impl(int w, FunctionRef<void(int)> body,
                           PoolCounters* counters) {
   CounterCell* caller_cell = nullptr;
   if constexpr (kCount) caller_cell = &counters->cell(0);
+  if (spare_cpu_ >= 0) follow_caller();
 
   // D1: pending = w - 1 workers, caller not parked.
   done_.store(static_cast<std::uint32_t>(w - 1) << 1, std::memory_order_relaxed);

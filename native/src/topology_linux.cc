@@ -331,6 +331,9 @@ CpuFacts read_cpu_facts(const std::string& root, const std::vector<int>& visible
     if (const auto shared = read_cpu_list(dir + "shared_cpu_list"); shared && !shared->empty()) {
       cache.shared_by_logical = static_cast<int>(shared->size());
     }
+    if (const auto ways = read_integer(dir + "ways_of_associativity"); ways && *ways > 0) {
+      cache.ways = static_cast<int>(*ways);
+    }
     if (cache.size_bytes == 0 || find_cache(f.caches, cache.level) != nullptr) continue;
     f.caches.push_back(cache);
   }
@@ -518,6 +521,13 @@ platform::Topology read_linux_topology(const LinuxSources& sources) {
   t.cpus = std::move(facts.cpus);
   t.caches = std::move(facts.caches);
   for (std::string& n : facts.notes) t.notes.push_back(std::move(n));
+  if (t.caches.empty()) {
+    // Some VMs expose no cache entries in sysfs while the CPU still
+    // describes its caches.
+    t.caches = sources.described_caches.caches;
+    t.notes.push_back(t.caches.empty() ? "no caches from " + sources.described_caches.source
+                                       : "caches from " + sources.described_caches.source);
+  }
   t.from_os = true;
   return t;
 }
@@ -529,6 +539,8 @@ LinuxSources live_linux_sources() {
   s.proc_self_cgroup = read_file("/proc/self/cgroup").value_or("");
   s.proc_self_mountinfo = read_file("/proc/self/mountinfo").value_or("");
   s.cache_cpu_facts = true;
+  static const CpuidCaches described = host_cpuid_caches();
+  s.described_caches = described;
   // The mask may be wider than cpu_set_t's 1024 bits on big machines: grow.
   for (int bits = 1024; bits <= (1 << 16); bits *= 2) {
     cpu_set_t* set = CPU_ALLOC(bits);

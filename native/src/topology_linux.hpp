@@ -11,7 +11,8 @@
 //   /sys/bus/event_source/devices/cpu_core|cpu_atom/cpus P/E class (Intel
 //                                                        hybrid)
 //   /sys/devices/system/cpu/cpuN/cache/indexM/{level,type,size,
-//       shared_cpu_list}                                 caches
+//       shared_cpu_list,ways_of_associativity}           caches (else
+//                                                        what cpuid says)
 //   cgroup v2: <mount>/<path>/cpu.max, cpuset.cpus.effective
 //   cgroup v1: <cpu mount>/<path>/cpu.cfs_quota_us + cpu.cfs_period_us,
 //              <cpuset mount>/<path>/cpuset.effective_cpus (or cpuset.cpus)
@@ -25,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "native/src/cpuid_caches.hpp"
 #include "tessera/platform/topology.hpp"
 
 namespace tessera::native {
@@ -40,6 +42,8 @@ struct LinuxSources {
   // Reuse the per-CPU sysfs facts (cores, classes, caches) read earlier for
   // the same visible CPU set (the live path; tests read fresh trees).
   bool cache_cpu_facts = false;
+  // The caches the CPU describes (cpuid): used when sysfs lists none.
+  CpuidCaches described_caches;
 };
 
 // The topology these sources describe. Never fails: whatever is missing is

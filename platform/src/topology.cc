@@ -99,6 +99,7 @@ std::string Topology::to_string() const {
   }
   for (const CacheInfo& c : caches) {
     text += ", L" + std::to_string(c.level) + " " + bytes_text(c.size_bytes);
+    if (c.ways > 0) text += " " + std::to_string(c.ways) + "-way";
     if (c.shared_by_logical > 1) {
       text += " shared by " + std::to_string(c.shared_by_logical);
     }
@@ -137,6 +138,7 @@ std::string Topology::to_json() const {
     json.key("level").value(c.level);
     json.key("size_bytes").value(c.size_bytes);
     json.key("shared_by_logical").value(c.shared_by_logical);
+    json.key("ways").value(c.ways);
     json.end_object();
   }
   json.end_array();

@@ -285,21 +285,39 @@ TEST_CASE("the driver's loops with tiny blocking: exact within bound, same bits"
 TEST_CASE("blocking: multiples of the tile, never from the worker count") {
   const core::CacheFacts facts{32 * 1024, 1024 * 1024, 32 * 1024 * 1024, "test"};
   const core::CacheFacts no_l3{48 * 1024, 2 * 1024 * 1024, 0, "test"};
-  for (const core::CacheFacts& f : {facts, no_l3}) {
+  // 12-way 48 KiB (Intel and Zen 5): six ways of 4 KiB for the A micro-panel.
+  const core::CacheFacts ways12{48 * 1024, 1024 * 1024, 0, "test", 12, 16};
+  // An odd way count: floor(5 / 2) = 2 ways of 8 KiB.
+  const core::CacheFacts ways5{40 * 1024, 1024 * 1024, 0, "test", 5, 8};
+  struct Case {
+    core::CacheFacts facts;
+    std::uint64_t a_panel_budget;  // bytes the A micro-panel may take
+  };
+  for (const Case& c : {Case{facts, 16 * 1024}, Case{no_l3, 24 * 1024}, Case{ways12, 24 * 1024},
+                        Case{ways5, 16 * 1024}}) {
+    const core::CacheFacts& f = c.facts;
     for (int bytes : {4, 8}) {
       const core::GemmBlocking b =
           core::gemm_blocking(14, 32, bytes, core::GemmBlockingRule::kCacheModel, f);
       CHECK(b.mc % 14 == 0);
       CHECK(b.nc % 32 == 0);
-      CHECK(b.kc >= 64);
-      // The cache model's fractions (gemm_blocking.hpp): B micro-panel
-      // 2x L1d, A block L2/8, B block L3/4 (L2/2 without an L3).
-      CHECK(static_cast<std::uint64_t>(b.kc * 32 * bytes) <= f.l1d * 2);
-      CHECK(static_cast<std::uint64_t>(b.kc * 32 * bytes) > f.l1d * 2 - 8 * 32 * bytes);
-      CHECK(static_cast<std::uint64_t>(b.mc * b.kc * bytes) <= f.l2 / 8);
+      CHECK(b.kc % 8 == 0);
+      // The cache model's fractions (gemm_blocking.hpp): A micro-panel in
+      // half the L1d's ways (kc a multiple of 8 in 128..768), A block L2/4,
+      // B block L3/4 (L2/2 without an L3).
+      const auto a_panel = static_cast<std::uint64_t>(b.kc * 14 * bytes);
+      CHECK(a_panel <= c.a_panel_budget);
+      CHECK(a_panel > c.a_panel_budget - 8 * 14 * bytes);
+      CHECK(static_cast<std::uint64_t>(b.mc * b.kc * bytes) <= f.l2 / 4);
+      CHECK(static_cast<std::uint64_t>((b.mc + 14) * b.kc * bytes) > f.l2 / 4);
       CHECK(static_cast<std::uint64_t>(b.nc * b.kc * bytes) <= (f.l3 != 0 ? f.l3 / 4 : f.l2 / 2));
     }
   }
+  // The clamps: a huge L1 stops at kc 768, a tiny one at 128.
+  const core::CacheFacts huge{1024 * 1024, 8 * 1024 * 1024, 0, "test"};
+  const core::CacheFacts tiny{4 * 1024, 256 * 1024, 0, "test"};
+  CHECK(core::gemm_blocking(8, 32, 4, core::GemmBlockingRule::kCacheModel, huge).kc == 768);
+  CHECK(core::gemm_blocking(8, 32, 8, core::GemmBlockingRule::kCacheModel, tiny).kc == 128);
   // The fixed portable table ignores every cache fact.
   const core::GemmBlocking p1 = core::gemm_blocking(6, 8, 4, core::GemmBlockingRule::kFixedPortable, facts);
   const core::GemmBlocking p2 = core::gemm_blocking(6, 8, 4, core::GemmBlockingRule::kFixedPortable, core::CacheFacts{});

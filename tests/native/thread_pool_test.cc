@@ -75,8 +75,9 @@ struct alignas(64) Tally {
 };
 
 // Runs run(w) and checks every index in [0, w) ran exactly once and no
-// index outside it ran.
-void check_each_index_once(TieredPool& pool, int w) {
+// index outside it ran. (A TieredPool or a bare ThreadPool.)
+template <class Pool>
+void check_each_index_once(Pool& pool, int w) {
   std::vector<Tally> tallies(static_cast<std::size_t>(pool.width()) + 1);
   pool.run(w, [&](int p) { tallies[p].count.fetch_add(1, std::memory_order_relaxed); },
            nullptr);
@@ -545,6 +546,59 @@ TEST_CASE("idle release joins the workers and the next run restarts them") {
   check_each_index_once(*pool, 2);
   CHECK(pool->live_workers() == 1);
 }
+
+#if defined(__linux__)
+// Sets the calling thread's affinity to `cpus` (the OS moves it at once).
+bool move_caller_to(const std::vector<int>& cpus) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int cpu : cpus) CPU_SET(cpu, &set);
+  return sched_setaffinity(0, sizeof set, &set) == 0;
+}
+
+std::vector<int> caller_cpus() {
+  std::vector<int> cpus;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+TEST_CASE("a worker the caller migrated onto is moved to the spare CPU") {
+  const std::vector<int> allowed = caller_cpus();
+  if (allowed.size() < 2 || TESSERA_TESTS_EMULATED) {
+    MESSAGE("needs two CPUs and a native run: skipped");
+    return;
+  }
+  const int home = allowed[0], other = allowed[1];
+  REQUIRE(move_caller_to({home}));
+  PoolConfig config;
+  config.width = 2;
+  config.worker_cpus = {other};
+  ThreadPool pool(config);
+  check_each_index_once(pool, 2);
+  CHECK(pool.worker_cpu(1) == other);
+  CHECK(pool.caller_collisions() == 0);
+  // The OS moves the (unpinned) caller onto the worker's CPU: the next
+  // dispatch moves the worker to the CPU the caller left.
+  REQUIRE(move_caller_to({other}));
+  std::atomic<int> worker_cpu{-1};
+  pool.run(2, [&](int p) { if (p == 1) worker_cpu = sched_getcpu(); }, nullptr);
+  CHECK(pool.worker_cpu(1) == home);
+  CHECK(pool.caller_collisions() == 1);
+  pool.run(2, [&](int p) { if (p == 1) worker_cpu = sched_getcpu(); }, nullptr);
+  CHECK(worker_cpu.load() == home);  // it runs there, not beside the caller
+  // And back: the spare is now the CPU the caller took first.
+  REQUIRE(move_caller_to({home}));
+  check_each_index_once(pool, 2);
+  CHECK(pool.worker_cpu(1) == other);
+  CHECK(pool.caller_collisions() == 2);
+  REQUIRE(move_caller_to(allowed));
+}
+#endif
 
 TEST_CASE("tiers route a region to the smallest pool holding it") {
   auto policy = policy_of(8);

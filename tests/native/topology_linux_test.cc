@@ -216,6 +216,34 @@ TEST_CASE("sysfs: a missing sibling list counts each CPU as its own core, with a
   CHECK(has_note(t, "no cache facts"));
 }
 
+TEST_CASE("sysfs without caches: the caches cpuid describes, with a note; sysfs wins when present") {
+  FakeRoot fake;
+  fake.online("0-1");
+  for (int id = 0; id < 2; ++id) fake.cpu(id, std::to_string(id), 0);
+  LinuxSources s = sources_for(fake);
+  s.described_caches.caches = {{1, 48 * 1024, 1, 12}, {2, 1 << 20, 1, 8}};
+  s.described_caches.source = "cpuid leaves 0x80000005/0x80000006";
+  const Topology t = read_linux_topology(s);
+  CHECK(t.cache_bytes(1) == 48 * 1024);
+  CHECK(t.cache(1)->ways == 12);
+  CHECK(t.cache_bytes(2) == 1u << 20);
+  CHECK(t.cache_bytes(3) == 0);
+  CHECK(has_note(t, "no cache facts in sysfs"));
+  CHECK(has_note(t, "caches from cpuid leaves 0x80000005/0x80000006"));
+  CHECK(contains(t.to_string(), "L1 48 KiB 12-way"));
+
+  FakeRoot listed;
+  build_machine(listed, 2, 1, false, "2048K", "");
+  listed.write("sys/devices/system/cpu/cpu0/cache/index0/ways_of_associativity", "12");
+  LinuxSources both = sources_for(listed);
+  both.described_caches = s.described_caches;
+  const Topology from_sysfs = read_linux_topology(both);
+  CHECK(from_sysfs.cache_bytes(2) == 2u << 20);  // sysfs, not the described 1 MiB
+  CHECK(from_sysfs.cache(1)->ways == 12);
+  CHECK(from_sysfs.cache(2)->ways == 0);  // no ways file: unknown
+  CHECK_FALSE(has_note(from_sysfs, "caches from cpuid"));
+}
+
 TEST_CASE("classes: Intel hybrid PMU directories give P and E cores") {
   FakeRoot fake;
   build_machine(fake, 12, 1, false, "2048K", "24576K");

@@ -1,6 +1,7 @@
 #include "core/src/gemm/gemm_blocking.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include "tessera/platform/topology.hpp"
 
@@ -15,7 +16,31 @@ std::int64_t round_down(std::int64_t x, std::int64_t multiple) {
   return std::max(multiple, x / multiple * multiple);
 }
 
+struct Override {
+  std::atomic<bool> set{false};
+  GemmBlocking blocking;
+};
+Override g_override[2];  // f32, f64
+
+Override* override_for(int element_bytes) {
+  return element_bytes == 4 ? &g_override[0] : element_bytes == 8 ? &g_override[1] : nullptr;
+}
+
 }  // namespace
+
+void set_gemm_blocking_override(int element_bytes, const GemmBlocking* blocking) {
+  Override* o = override_for(element_bytes);
+  if (o == nullptr) return;
+  o->set.store(false, std::memory_order_release);
+  if (blocking == nullptr) return;
+  o->blocking = *blocking;
+  o->set.store(true, std::memory_order_release);
+}
+
+bool gemm_blocking_overridden(int element_bytes) {
+  const Override* o = override_for(element_bytes);
+  return o != nullptr && o->set.load(std::memory_order_acquire);
+}
 
 GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
                            GemmBlockingRule rule, const CacheFacts& facts) {
@@ -31,22 +56,37 @@ GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
     b.nc = round_down(1024, nr);
     return b;
   }
+  if (gemm_blocking_overridden(element_bytes)) {
+    const GemmBlocking& o = override_for(element_bytes)->blocking;
+    b.kc = std::max<std::int64_t>(1, o.kc);
+    b.mc = round_down(o.mc, mr);
+    b.nc = round_down(o.nc, nr);
+    return b;
+  }
   const std::int64_t l1 = facts.l1d != 0 ? static_cast<std::int64_t>(facts.l1d) : 32 * 1024;
   const std::int64_t l2 = facts.l2 != 0 ? static_cast<std::int64_t>(facts.l2) : 512 * 1024;
   const std::int64_t l3 = static_cast<std::int64_t>(facts.l3);
-  // kc: the packed B micro-panel (kc x nr) is 2x L1d. It does not stay in
-  // L1: it streams from L2 under the L1 prefetcher while a long depth
-  // amortises each C tile's load/store. Measured on Zen 4 (32 KiB L1d,
-  // 1 MiB L2), median of 7 at 1024 and 2048, one thread: with the 8 x 32
-  // f32 tile kc 512 ran 105-107 GFLOP/s, 384 101-105, 256 84-103 (the
-  // L1-resident 128 was slower still); f64 8 x 16: 512 at 51-52.5 against
-  // 384 at 49.7-51.7. AVX2's 6 x 16 tile reaches the 768 cap either way.
-  b.kc = std::clamp<std::int64_t>((l1 * 2) / (nr * s) / 8 * 8, kMinKc, kMaxKc);
-  // mc: the packed A block is an eighth of L2. A tall row block makes each
-  // column tile's sweep touch mc rows of C at the row stride, which with
-  // power-of-two leading dimensions collide in L1 sets and the TLB: mc 1022
-  // ran at 60% of mc 84 (sgemm 1024); 56..168 were within noise.
-  b.mc = std::max<std::int64_t>(mr, round_down((l2 / 8) / (b.kc * s), mr));
+  // kc: the A micro-panel (mr x kc), streamed once per tile while the B
+  // micro-panel is re-read for every row tile, takes half of the L1's ways
+  // (half the L1 when the ways are unknown); the other half holds the B
+  // stream and the C tile's lines, so the prefetched A is not evicted by
+  // them before use. Sweep on Zen 5 (48 KiB 12-way L1d, 1 MiB L2; bench-gemm
+  // --sweep-blocking, 3 rounds, one thread): f32 8 x 32 peaked at kc
+  // 768-1024 and f64 8 x 16 at kc 384-512, both an A micro-panel of
+  // 24-32 KiB; the earlier rule (B micro-panel = 2 x L1d) gave f64 kc 768 at
+  // 0.95x the sweep's best. On Zen 4 (32 KiB) f32 kc 512 (this rule) ran
+  // 105-107 GFLOP/s against 84-103 at 256.
+  const std::int64_t ways = facts.l1d_ways > 0 ? facts.l1d_ways : 2;
+  const std::int64_t a_panel_bytes = (ways / 2) * (l1 / ways);
+  b.kc = std::clamp<std::int64_t>(a_panel_bytes / (mr * s) / 8 * 8, kMinKc, kMaxKc);
+  // mc: the packed A block is a quarter of L2 (two ways of an 8-way L2),
+  // so the B micro-panels and C stream through the rest. A tall row block
+  // makes each column tile's sweep touch mc rows of C at the row stride,
+  // which with power-of-two leading dimensions collide in L1 sets and the
+  // TLB: mc 1022 ran at 60% of mc 84 (sgemm 1024, Zen 4). On Zen 5 two
+  // sweeps (3 rounds each) put mc 96 at 1.00-1.03x mc 40 for f32 and f64 at
+  // 1024 and 2048 (the eighth-of-L2 rule gave 40), and mc 288 below both.
+  b.mc = std::max<std::int64_t>(mr, round_down((l2 / 4) / (b.kc * s), mr));
   // nc: the packed B block is a quarter of L3 (half of L2 without an L3).
   const std::int64_t b_bytes = l3 != 0 ? l3 / 4 : l2 / 2;
   b.nc = std::min(round_down(kMaxNc, nr), round_down(b_bytes / (b.kc * s), nr));

@@ -20,10 +20,10 @@ struct GemmBlocking {
 };
 
 // The blocking rule of a kernel set:
-//  - kCacheModel: the packed B micro-panel (kc x nr) is 2x L1d (it
-//    streams from L2; kc in [128, 768]); the packed A block (mc x kc) an
-//    eighth of L2; the packed B block (kc x nc) a quarter of L3 (half of L2
-//    without an L3), nc at most 4096. Missing facts fall back to 32 KiB L1d
+//  - kCacheModel: the A micro-panel (mr x kc) takes half of the L1d's
+//    ways (kc in [128, 768]); the packed A block (mc x kc) a quarter of
+//    L2; the packed B block (kc x nc) a quarter of L3 (half of L2 without
+//    an L3), nc at most 4096. Missing facts fall back to 32 KiB L1d
 //    and 512 KiB L2. The measurements behind the fractions are in
 //    gemm_blocking.cc.
 //  - kFixedPortable: one table for the 128-bit levels and scalar (kc 256,
@@ -31,5 +31,13 @@ struct GemmBlocking {
 //    wasm SIMD128 slice every sum identically.
 GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
                            GemmBlockingRule rule, const CacheFacts& facts);
+
+// A process-wide replacement of the cache-model blocking for one element
+// size (4 or 8), rounded to each kernel set's tile: for the blocking sweep
+// of bench-gemm (--sweep-blocking), which measures the model against its
+// neighbours. The library never sets it. Set it only while no GEMM runs;
+// nullptr restores the model. The portable levels keep their fixed table.
+void set_gemm_blocking_override(int element_bytes, const GemmBlocking* blocking);
+bool gemm_blocking_overridden(int element_bytes);
 
 }  // namespace tessera::core

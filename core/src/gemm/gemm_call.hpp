@@ -68,7 +68,11 @@ core::GemmBlocking blocking_of(const core::GemmKernelSet<T>& ks) {
 }
 
 template <class T>
-const core::GemmBlocking& cached_blocking(const core::KernelTable& table) {
+core::GemmBlocking cached_blocking(const core::KernelTable& table) {
+  if (core::gemm_blocking_overridden(sizeof(T))) [[unlikely]] {
+    const core::GemmKernelSet<T>* set = kernel_set<T>(table);
+    if (set != nullptr) return blocking_of(*set);
+  }
   struct Cache {
     core::GemmBlocking by_isa[kIsaCount];
   };
@@ -140,7 +144,7 @@ TESSERA_QUICK_INLINE inline Status execute(const detail::ContextState& state,
     return Status::internal(std::string("kernel table ") + isa_name(state.table->isa) +
                             " has no gemm " + dtype_name(dtype_of<T>()));
   }
-  const core::GemmBlocking& blocking = cached_blocking<T>(*state.table);
+  const core::GemmBlocking blocking = cached_blocking<T>(*state.table);
   const core::GemmRequest request = gemm_request(state, *ks, blocking, pr.m, pr.n, pr.k,
                                                  parallelism, packed_a != nullptr, packed_b != nullptr,
                                                  false);

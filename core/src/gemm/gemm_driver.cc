@@ -72,6 +72,8 @@ GemmDecision decide_gemm(const GemmRequest& r) {
 bool direct_suits(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t kc, int nr,
                   int element_bytes, std::uint64_t l2_bytes) {
   if (n <= 2 * static_cast<std::int64_t>(nr)) return true;
+  if (k <= kDirectMaxShallowK) return true;
+  if (n * element_bytes >= kDirectMaxRowBytes) return false;
   const std::uint64_t l2 = l2_bytes != 0 ? l2_bytes : 256 * 1024;
   const std::uint64_t slice = static_cast<std::uint64_t>(m) *
                               static_cast<std::uint64_t>(std::min(k, kc)) *

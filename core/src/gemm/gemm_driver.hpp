@@ -55,10 +55,23 @@ struct GemmDecision {
 // that costs no more than packing A once: when one depth slice of A
 // (m x min(k, kc)) fits in L2, so the re-reads hit L2, or when there are at
 // most two column panels. Measured on Zen 4 (1 MiB L2) against the packed
-// path: f32 256^3 116 vs 102 GFLOP/s, 512^3 112 vs 105, f64 256^3 57 vs 52,
-// 64x64x2000 f32 110 vs 65, 8192x32x256 f32 direct ahead; at f32 1024^3
-// (A slice 1.5 MiB) and f64 500^3 the packed path wins. `l2_bytes` 0 means
-// unknown (256 KiB is assumed).
+// path: f32 256^3 116 vs 102 GFLOP/s, 64x64x2000 f32 110 vs 65,
+// 8192x32x256 f32 direct ahead; at f32 1024^3 (A slice 1.5 MiB) and f64
+// 500^3 the packed path wins.
+// It also reads each B micro-panel in place, k rows of nr elements at B's
+// row stride, once per row tile. Rows 2 KiB or more apart share few pages
+// and alias onto few L1 sets (at 4 KiB every row is a new page, beyond the
+// prefetchers, and in the same set), so the panel keeps missing: unless k
+// is so shallow that packing costs more than the misses, such problems are
+// packed. Measured on Zen 5 (48 KiB 12-way L1d, 1 MiB L2), f32, one
+// thread, direct vs packed GFLOP/s: 1024x1024x32 110 vs 207, 512^3 157 vs
+// 202, 256x4096x64 123 vs 187, f64 1024x1024x32 59 vs 94; shallow ones
+// stay direct: 1024x1024x8 149 vs 41, x16 165 vs 103, 2048x2048x16 100 vs
+// 88 (x24 165 vs 197); narrower rows too: 384^3 207 vs 196, 256^3 225 vs
+// 204, 1024x256x256 207 vs 197. `l2_bytes` 0 means unknown (256 KiB is
+// assumed). B's row stride is taken as n (a larger ldb is not seen here).
+inline constexpr std::int64_t kDirectMaxShallowK = 16;
+inline constexpr std::int64_t kDirectMaxRowBytes = 2048;
 bool direct_suits(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t kc, int nr,
                   int element_bytes, std::uint64_t l2_bytes);
 

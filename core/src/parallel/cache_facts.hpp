@@ -15,6 +15,8 @@ struct CacheFacts {
   std::uint64_t l3 = 0;   // 0 = no L3 (or unknown)
   // Where the numbers came from, for plans.
   std::string source;
+  int l1d_ways = 0;  // associativity, 0 unknown
+  int l2_ways = 0;
 
   static CacheFacts from_topology(const platform::Topology& topology);
 };

@@ -32,6 +32,7 @@ struct CacheInfo {
   int level = 0;                  // 1, 2, 3
   std::uint64_t size_bytes = 0;
   int shared_by_logical = 1;      // logical CPUs sharing one instance
+  int ways = 0;                   // associativity (0 unknown or fully associative)
 };
 
 struct Topology {
