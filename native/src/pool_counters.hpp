@@ -14,7 +14,8 @@
 //  - cell i >= 1, worker_active_ticks: added with fetch_add by the worker
 //    *after* it signalled completion, so the clock read that ends the
 //    measurement is off the region's critical path (it costs ~13 ns here,
-//    ~1.3% of a 1 us region; see bench/dispatch_bench.cc). Workers of
+//    ~1.3% of a 1 us region; see bench/dispatch_bench.cc); the one that
+//    starts it is taken only for some regions (ActiveTimeSampler). Workers of
 //    different tier pools may do that concurrently for the same index,
 //    hence the atomic add (on a line only those workers write). A snapshot
 //    taken the instant run() returns may therefore miss the last region's
@@ -50,6 +51,51 @@ struct alignas(128) CounterCell {
   // In ticks_now() units (converted to ns when read): an unordered TSC read
   // is cheaper than steady_clock's ordered one.
   std::atomic<std::uint64_t> worker_active_ticks{0};
+};
+
+// Which regions a worker times, for worker_active_ticks. Reading the clock
+// before the body puts it on the region's critical path (~13 ns of an empty
+// two-participant region's ~100-150 ns), so a worker that found its region
+// at once (no park, within one spin block: back-to-back regions) times only
+// one region in kSampleEvery, and counts the others as the latest timed
+// short region. The end time is read for every region, after completion
+// (off the critical path): an untimed region whose span since the worker's
+// previous end (its body plus under one spin block of waiting) reaches
+// kLongTicks is counted as that span, and timing resumes for every region
+// until a short one is seen again. So long regions are measured (the first
+// of a run within a spin block of waiting), short back-to-back ones are
+// estimated from a 1-in-16 sample, and a region after a wait is timed.
+struct ActiveTimeSampler {
+  static constexpr int kSampleEvery = 16;
+  // ~2-8 us on x86 TSCs (1-4 GHz); longer on aarch64's slower counter,
+  // which only means more regions are timed.
+  static constexpr std::uint64_t kLongTicks = 8192;
+
+  std::uint64_t previous_end = 0;
+  std::uint64_t short_estimate = 0;
+  int countdown = 0;
+
+  bool due() const noexcept { return countdown == 0; }
+  // Ticks to count for a timed region of `ticks`.
+  std::uint64_t timed(std::uint64_t ticks) noexcept {
+    if (ticks >= kLongTicks) {
+      countdown = 0;
+    } else {
+      short_estimate = ticks;
+      countdown = kSampleEvery - 1;
+    }
+    return ticks;
+  }
+  // Ticks to count for an untimed region that ended `span` ticks after
+  // the worker's previous region.
+  std::uint64_t untimed(std::uint64_t span) noexcept {
+    if (span >= kLongTicks) {
+      countdown = 0;
+      return span;
+    }
+    if (countdown > 0) --countdown;
+    return short_estimate < span ? short_estimate : span;
+  }
 };
 
 // Single-writer increment (see above): not an atomic RMW.

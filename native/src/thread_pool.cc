@@ -448,6 +448,10 @@ void ThreadPool::worker_main(int index, std::uint32_t seen) {
     CounterCell* const cell = s.counters;
     const FunctionRef<void(int)> body = *s.body;
     if (cell == nullptr) {
+      // The next counted region must be timed: the span since the last
+      // counted one would include this one (a store to a worker-private
+      // line).
+      s.active_time.countdown = 0;
       invoke(body, index);
       // W3: publishes the body's writes and first_error_.
       const std::uint32_t old = done_.fetch_sub(2, std::memory_order_release);
@@ -461,7 +465,11 @@ void ThreadPool::worker_main(int index, std::uint32_t seen) {
       continue;
     }
     PoolCounters* const lease = s.lease;
-    const std::uint64_t t0 = ticks_now();
+    // Found at once (no park, within the first spin block): a back-to-back
+    // region, whose start time is sampled (ActiveTimeSampler).
+    const bool at_once = parks == 0 && spins <= static_cast<std::uint64_t>(kSpinBlock);
+    const bool timed = !at_once || s.active_time.due();
+    const std::uint64_t t0 = timed ? ticks_now() : 0;
     invoke(body, index);
     // This wait's spins and parks are charged to the region that ended it
     // (single-writer bumps, published by W3).
@@ -479,7 +487,11 @@ void ThreadPool::worker_main(int index, std::uint32_t seen) {
     // After W3, off the critical path: the body's end time and its record.
     // The caller may have returned already, and the slot's job fields may be
     // rewritten by the next region meanwhile, so only the locals are used.
-    cell->worker_active_ticks.fetch_add(ticks_now() - t0, std::memory_order_relaxed);
+    const std::uint64_t t1 = ticks_now();
+    const std::uint64_t active = timed ? s.active_time.timed(t1 - t0)
+                                       : s.active_time.untimed(t1 - s.active_time.previous_end);
+    s.active_time.previous_end = t1;
+    cell->worker_active_ticks.fetch_add(active, std::memory_order_relaxed);
     s.recording.store(nullptr, std::memory_order_release);
   }
 }

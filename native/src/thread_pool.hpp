@@ -114,6 +114,7 @@ class ThreadPool {
     // when none; read only by wait_for_recorders).
     alignas(64) SpinBudget spin;
     std::atomic<const PoolCounters*> recording{nullptr};
+    ActiveTimeSampler active_time;
   };
 
   template <bool kCount>

@@ -17,7 +17,10 @@ echo "pkg-config --cflags --libs tessera: $flags"
 # shellcheck disable=SC2086
 "$cc" -std=c99 -Wall -Werror "$here/consumer.c" -o "$work/consumer_shared" $flags
 LD_LIBRARY_PATH="$prefix/lib" "$work/consumer_shared"
-if ! ldd "$work/consumer_shared" | grep -q "libtessera.so"; then
+# ldd's output is taken whole first: `ldd | grep -q` under pipefail fails
+# whenever grep exits early and ldd dies of SIGPIPE.
+linked="$(ldd "$work/consumer_shared")"
+if ! grep -q "libtessera.so" <<<"$linked"; then
   echo "FAIL: consumer_shared is not linked against libtessera.so" >&2
   exit 1
 fi

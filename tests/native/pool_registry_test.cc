@@ -179,6 +179,34 @@ TEST_CASE("worker active time counts the workers' bodies") {
   CHECK(c.caller_waits == 1);  // the caller's empty part finished first
 }
 
+TEST_CASE("worker active time: sampled short regions, then long ones measured") {
+  auto policy = policy_of(2);
+  policy.counters = true;
+  auto e = acquire(policy);
+  // Back-to-back empty regions: most are not timed (ActiveTimeSampler);
+  // their estimate stays far below a millisecond in total.
+  for (int i = 0; i < 1000; ++i) e->run(2, [](int) {});
+  auto settle = [&](std::uint64_t above) {
+    const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (e->counters().worker_active_ns <= above && std::chrono::steady_clock::now() < limit) {
+      std::this_thread::yield();
+    }
+    return e->counters().worker_active_ns;
+  };
+  const std::uint64_t after_empty = settle(0);
+  CHECK(after_empty < 50'000'000);  // 1000 empty regions: well under 50 ms
+  // Then long bodies right after them (found at once by a spinning
+  // worker, so the first is counted by its span): each 2 ms sleep counts.
+  for (int i = 0; i < 5; ++i) {
+    e->run(2, [](int p) {
+      if (p == 1) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    });
+  }
+  const std::uint64_t total = settle(after_empty + 10'000'000 - 1);
+  CHECK(total - after_empty >= 10'000'000);
+  CHECK(total - after_empty < 1'000'000'000);
+}
+
 // A worker records its time into the lease's counters just after the region
 // completed, possibly after run() returned: the lease must not free them
 // under it. Under ASan/TSan a missing wait shows as a use-after-free or a

@@ -110,6 +110,30 @@ bool eventually(Done done, std::chrono::milliseconds limit = 5000ms) {
   return done();
 }
 
+TEST_CASE("active-time sampler: one timed short region stands for the next fifteen") {
+  ActiveTimeSampler a;
+  const std::uint64_t long_ticks = ActiveTimeSampler::kLongTicks;
+  REQUIRE(a.due());
+  CHECK(a.timed(100) == 100);  // short: sample the next ones
+  for (int i = 1; i < ActiveTimeSampler::kSampleEvery; ++i) {
+    CHECK_FALSE(a.due());
+    CHECK(a.untimed(300) == 100);  // the estimate, never above the span
+  }
+  CHECK(a.due());
+  CHECK(a.timed(40) == 40);
+  CHECK(a.untimed(30) == 30);  // capped by the span itself
+  // An untimed region spanning a long time counts its span, and timing
+  // resumes for every region while they stay long.
+  CHECK(a.untimed(long_ticks * 3) == long_ticks * 3);
+  CHECK(a.due());
+  CHECK(a.timed(long_ticks * 2) == long_ticks * 2);
+  CHECK(a.due());
+  CHECK(a.timed(long_ticks) == long_ticks);
+  CHECK(a.due());
+  CHECK(a.timed(10) == 10);
+  CHECK_FALSE(a.due());
+}
+
 TEST_CASE("each participant index runs exactly once per run") {
   for (const int width : {2, 3, 4, 8}) {
     auto pool = make_pool(policy_of(width));
