@@ -68,7 +68,8 @@ else()
       "install libclang-rt-19-dev-wasm32")
   endif()
 endif()
-list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES TESSERA_WASI_SYSROOT WASI_SDK_PREFIX)
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES TESSERA_WASI_SYSROOT WASI_SDK_PREFIX
+  TESSERA_WASM_RELAXED_SIMD)
 
 set(CMAKE_SYSROOT "${TESSERA_WASI_SYSROOT}")
 set(CMAKE_C_COMPILER_TARGET ${TESSERA_WASI_TRIPLE})
@@ -85,9 +86,30 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 
-# Run .wasm programs (tests, tessera-cli) with Node's node:wasi.
+# Run .wasm programs (tests, tessera-cli) with Node's node:wasi. Node 20
+# runs relaxed SIMD only behind a flag (Chromium and wasmtime by default).
 find_program(TESSERA_NODE NAMES node nodejs)
 if(TESSERA_NODE)
+  set(_node_flags "")
+  if(TESSERA_WASM_RELAXED_SIMD)
+    set(_node_flags "--experimental-wasm-relaxed-simd")
+  endif()
   set(CMAKE_CROSSCOMPILING_EMULATOR
-    "${TESSERA_NODE};${CMAKE_CURRENT_LIST_DIR}/runners/run-wasi.mjs")
+    "${TESSERA_NODE};${_node_flags};${CMAKE_CURRENT_LIST_DIR}/runners/run-wasi.mjs")
+  list(REMOVE_ITEM CMAKE_CROSSCOMPILING_EMULATOR "")
+endif()
+
+# Relaxed SIMD: after linking, clang runs wasm-opt if one is on PATH, and
+# Debian's (binaryen 108, installed with Emscripten) cannot parse the final
+# relaxed opcodes ("invalid code after SIMD prefix: 261"). Links run with a
+# PATH holding only the linker, so clang finds no wasm-opt.
+if(TESSERA_WASM_RELAXED_SIMD AND NOT WASI_SDK_PREFIX)
+  find_program(TESSERA_WASI_LD NAMES wasm-ld-19 REQUIRED)
+  set(_link_bin "${CMAKE_BINARY_DIR}/wasi-link-bin")
+  file(MAKE_DIRECTORY "${_link_bin}")
+  if(NOT EXISTS "${_link_bin}/wasm-ld-19")
+    file(CREATE_LINK "${TESSERA_WASI_LD}" "${_link_bin}/wasm-ld-19" SYMBOLIC)
+  endif()
+  set(CMAKE_C_LINKER_LAUNCHER "${CMAKE_COMMAND};-E;env;PATH=${_link_bin}")
+  set(CMAKE_CXX_LINKER_LAUNCHER "${CMAKE_COMMAND};-E;env;PATH=${_link_bin}")
 endif()

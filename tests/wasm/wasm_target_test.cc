@@ -80,10 +80,16 @@ TEST_CASE("simd128 is reported exactly when the module was built with it") {
   const std::vector<Isa> isas = supported_isas();
   CHECK(contains(isas, Isa::kScalar));
   CHECK(contains(isas, Isa::kSimd128) == kCompiledWithSimd128);
+  // Relaxed SIMD: present exactly in a module built with it (which this
+  // host then validated: it is running).
+  CHECK(platform::cpu_features().relaxed_simd == (TESSERA_BUILT_SIMD128_RELAXED != 0));
+  CHECK(contains(isas, Isa::kSimd128Relaxed) == (TESSERA_BUILT_SIMD128_RELAXED != 0));
   // No level of another architecture, whatever the ISA list holds.
   for (int i = 0; i < kIsaCount; ++i) {
     const Isa isa = static_cast<Isa>(i);
-    if (isa != Isa::kScalar && isa != Isa::kSimd128) CHECK_FALSE(contains(isas, isa));
+    if (isa != Isa::kScalar && isa != Isa::kSimd128 && isa != Isa::kSimd128Relaxed) {
+      CHECK_FALSE(contains(isas, isa));
+    }
   }
 }
 
@@ -105,12 +111,13 @@ TEST_CASE("simd128 instructions execute in this module") {
   }
 }
 
-TEST_CASE("the default context selects simd128") {
+TEST_CASE("the default context selects the highest wasm level built") {
   ContextOptions options;
   options.read_environment = false;
   Context context;
   REQUIRE(Context::create(options, &context).ok());
-  CHECK(context.isa() == Isa::kSimd128);
+  CHECK(context.isa() ==
+        (TESSERA_BUILT_SIMD128_RELAXED != 0 ? Isa::kSimd128Relaxed : Isa::kSimd128));
 }
 #endif
 

@@ -67,6 +67,16 @@ tessera_isa_backend(avx2    ARCH x86_64  FLAGS -mavx2 -mfma)
 tessera_isa_backend(avx512  ARCH x86_64  FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx2 -mfma)
 tessera_isa_backend(neon    ARCH aarch64)                             # baseline on aarch64
 tessera_isa_backend(simd128 ARCH wasm32  OPTION TESSERA_WASM_SIMD)    # -msimd128 is target-wide (below)
+tessera_isa_backend(simd128_relaxed ARCH wasm32 OPTION TESSERA_WASM_RELAXED_SIMD FLAGS -mrelaxed-simd)
+if(TESSERA_WASM_RELAXED_SIMD)
+  # LLVM before 16 (Emscripten 3.1.6's clang 14) encodes relaxed_madd with
+  # a pre-standard opcode that no engine runs any more.
+  if(NOT TESSERA_WASM_SIMD OR CMAKE_CXX_COMPILER_VERSION VERSION_LESS 16)
+    message(FATAL_ERROR "TESSERA_WASM_RELAXED_SIMD needs TESSERA_WASM_SIMD and clang >= 16 "
+      "(this is ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}); the wasi-relaxed "
+      "preset builds it with clang-19")
+  endif()
+endif()
 
 # build_config.h: TESSERA_BUILT_<ISA> (0 or 1) for every backend, and
 # TESSERA_BUILT_ISAS(X), the X(name) list of the built ones.

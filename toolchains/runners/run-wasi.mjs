@@ -2,6 +2,11 @@
 // emulator of the `wasi` preset (CMAKE_CROSSCOMPILING_EMULATOR):
 //
 //   node run-wasi.mjs module.wasm [args...]
+//   node run-wasi.mjs --pick relaxed.wasm simd128.wasm [args...]
+//
+// --pick runs the first module (a wasi-relaxed build) where this engine runs
+// relaxed SIMD (relaxed-simd.mjs validates a tiny module) and the second
+// (the plain wasi build) elsewhere; TESSERA_WASI_PICK=1 prints the choice.
 //
 // argv[0] seen by the module is the module's file name; the remaining
 // arguments and the whole process environment pass through unchanged (so
@@ -34,7 +39,22 @@ process.emitWarning = function filterWasiWarning(warning, ...rest) {
 };
 const { WASI } = await import('node:wasi');
 
-const [modulePath, ...moduleArgs] = process.argv.slice(2);
+let [modulePath, ...moduleArgs] = process.argv.slice(2);
+if (modulePath === '--pick') {
+  const [relaxed, plain, ...rest] = moduleArgs;
+  if (!relaxed || !plain) {
+    process.stderr.write('usage: run-wasi.mjs --pick relaxed.wasm simd128.wasm [args...]\n');
+    process.exit(2);
+  }
+  const { relaxedSimdSupported } = await import('./relaxed-simd.mjs');
+  const useRelaxed = relaxedSimdSupported();
+  modulePath = useRelaxed ? relaxed : plain;
+  moduleArgs = rest;
+  if (process.env.TESSERA_WASI_PICK === '1') {
+    process.stderr.write(`run-wasi: relaxed SIMD ${useRelaxed ? 'runs' : 'does not run'} ` +
+                         `here: ${modulePath}\n`);
+  }
+}
 if (!modulePath) {
   process.stderr.write('usage: run-wasi.mjs module.wasm [args...]\n');
   process.exit(2);

@@ -30,6 +30,7 @@ const Flag kFlags[] = {
     {"dotprod", &platform::CpuFeatures::dotprod},
     {"sve", &platform::CpuFeatures::sve},
     {"simd128", &platform::CpuFeatures::simd128},
+    {"relaxed_simd", &platform::CpuFeatures::relaxed_simd},
 };
 
 std::string selection_reason(const Context& context) {

@@ -2,6 +2,7 @@
 // instructions either validated (and is running) or failed to load. So the
 // answer is the build's own, fixed at compile time. The JS loader is the one
 // that picks the SIMD or non-SIMD module by feature detection.
+#include "tessera/platform/build_config.h"
 #include "tessera/platform/cpu_features.hpp"
 
 namespace tessera::platform {
@@ -12,6 +13,10 @@ CpuFeatures detect_cpu_features() noexcept {
 #if defined(__wasm_simd128__)
   f.simd128 = true;
 #endif
+  // Only the simd128_relaxed kernels are compiled with -mrelaxed-simd, so
+  // this file cannot test __wasm_relaxed_simd__: the backend's presence in
+  // the module is the answer.
+  f.relaxed_simd = TESSERA_BUILT_SIMD128_RELAXED != 0;
   return f;
 }
 

@@ -14,7 +14,10 @@
 // the kernel registry are all generated from it. Line order is rank order:
 // within one architecture a later level is a higher one and implies the
 // earlier ones (x86-64: scalar < sse2 < avx2 < avx512; aarch64: scalar <
-// neon; wasm32: scalar < simd128), and the registry picks the highest.
+// neon; wasm32: scalar < simd128 < simd128_relaxed), and the registry picks
+// the highest. "simd128_relaxed" is SIMD128 plus relaxed SIMD's fused
+// multiply-add (f32x4/f64x2.relaxed_madd), in a module of its own (a host
+// without relaxed SIMD rejects the whole module).
 // "avx2" means AVX2 + FMA; "avx512" means AVX-512 F + VL + BW + DQ (every
 // AVX-512 CPU since Skylake-SP). Which levels a build contains, and their
 // compiler flags, is the CMake list in toolchains/modules/TesseraTarget.cmake.
@@ -24,7 +27,8 @@
   X(Avx2, avx2)               \
   X(Avx512, avx512)           \
   X(Neon, neon)               \
-  X(Simd128, simd128)
+  X(Simd128, simd128)         \
+  X(Simd128Relaxed, simd128_relaxed)
 
 TESSERA_CXX_API_BEGIN
 namespace tessera {

@@ -34,6 +34,9 @@ struct CpuFeatures {
   // wasm32 (decided at compile time: the module either validated with
   // SIMD128 instructions in it or was built without them)
   bool simd128 = false;
+  // Relaxed SIMD (relaxed_madd): likewise the build's own answer, true in
+  // a module built with it (which only a host with relaxed SIMD loads).
+  bool relaxed_simd = false;
   // "AMD EPYC 9R14" or "" when the platform does not say.
   std::string brand;
 };

@@ -1,0 +1,39 @@
+// The simd128_relaxed backend: the generic kernel bodies instantiated with
+// the relaxed traits (core/src/simd/vec_simd128_relaxed.hpp), whose
+// multiply-add is relaxed_madd, and the kernel table the registry finds
+// them by. Built only in a module made with TESSERA_WASM_RELAXED_SIMD (the
+// wasi-relaxed preset), with -mrelaxed-simd on this file alone.
+//
+// GEMM: simd128's tiles (2 x 16 f32, 2 x 8 f64) and fixed blocking table,
+// one fused multiply-add per step where simd128 has a multiply and an add.
+#include "core/src/blas1/blas1_body.hpp"
+#include "core/src/elementwise/elementwise_body.hpp"
+#include "core/src/gemm/gemm_microkernel.hpp"
+#include "core/src/reduce/reduce_body.hpp"
+#include "core/src/registry/backends.hpp"
+#include "core/src/simd/vec_simd128_relaxed.hpp"
+
+namespace tessera::core::simd128_relaxed {
+namespace {
+
+using simd::simd128_relaxed::F32;
+using simd::simd128_relaxed::F64;
+
+constinit const GemmKernelSet<float> kGemmF32 =
+    gemm::make_kernel_set<F32, 2, 4, 2, 1>(GemmBlockingRule::kFixedPortable);
+constinit const GemmKernelSet<double> kGemmF64 =
+    gemm::make_kernel_set<F64, 2, 4, 2, 1>(GemmBlockingRule::kFixedPortable);
+
+}  // namespace
+
+constinit const KernelTable kKernelTable = {
+    KernelFamily::kOptimized,
+    Isa::kSimd128Relaxed,
+    {&platform::CpuFeatures::simd128, &platform::CpuFeatures::relaxed_simd},
+    elementwise::elementwise_kernels<F32, F64>(),
+    {&kGemmF32, &kGemmF64, nullptr, nullptr},
+    blas1::blas1_kernels<F32, F64>(),
+    reduce::reduce_kernels<F32, F64>(),
+};
+
+}  // namespace tessera::core::simd128_relaxed
