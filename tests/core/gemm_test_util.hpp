@@ -18,7 +18,9 @@
 #include "tessera/platform/build_config.h"
 #include "tessera/platform/cpu_features.hpp"
 #include "tessera/tessera.hpp"
-#if TESSERA_THREADS_USABLE && !defined(__EMSCRIPTEN__)
+// (std::thread: not on Emscripten, whose pthreads come from a small
+// pre-started pool, nor on wasi-threads, whose libc++ has no std::thread.)
+#if TESSERA_THREADS_USABLE && !defined(__EMSCRIPTEN__) && !defined(__wasi__)
 #include "support/threaded_test_executor.hpp"
 #define TESSERA_TEST_HAS_THREADS 1
 #else

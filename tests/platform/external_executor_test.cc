@@ -13,9 +13,14 @@
 #include "tessera/platform/build_config.h"
 #include "tessera/platform/external_executor.hpp"
 
-#if TESSERA_THREADS_USABLE
+// The application's threads are std::threads: every threaded target but
+// wasi-threads, whose libc++ has none.
+#if TESSERA_THREADS_USABLE && !defined(__wasi__)
+#define TESSERA_TEST_APP_THREADS 1
 #include <chrono>
 #include <thread>
+#else
+#define TESSERA_TEST_APP_THREADS 0
 #endif
 
 namespace tessera::platform {
@@ -27,7 +32,7 @@ struct AppParallelFor {
   std::shared_ptr<std::atomic<int>> calls = std::make_shared<std::atomic<int>>(0);
   void operator()(int n, FunctionRef<void(int)> task) const {
     calls->fetch_add(1);
-#if TESSERA_THREADS_USABLE
+#if TESSERA_TEST_APP_THREADS
     std::vector<std::thread> threads;
     for (int i = 1; i < n; ++i) threads.emplace_back([&task, i] { task(i); });
     task(0);
@@ -129,7 +134,7 @@ TEST_CASE("an exception in a task is rethrown after all tasks finish") {
 }
 #endif
 
-#if TESSERA_THREADS_USABLE
+#if TESSERA_TEST_APP_THREADS
 TEST_CASE("a second caller runs serially while the first region is in flight") {
   AppParallelFor app;
   auto e = make(2, app);

@@ -24,7 +24,7 @@
 #include "wasm/src/wasm_threads_pool.hpp"
 
 #if TESSERA_THREADS_USABLE
-#include <pthread.h>
+#include "wasm/src/wasm_thread_support.hpp"
 #endif
 
 namespace tessera {
@@ -73,10 +73,10 @@ int distinct_threads_reached(platform::Executor& executor, int width) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   std::size_t best = 0;
   while (std::chrono::steady_clock::now() < deadline) {
-    std::vector<pthread_t> ids(width);
-    executor.run(width, [&](int p) { ids[p] = pthread_self(); });
+    std::vector<std::uintptr_t> ids(width);
+    executor.run(width, [&](int p) { ids[p] = wasm::current_thread_id(); });
     std::set<std::uintptr_t> distinct;
-    for (pthread_t id : ids) distinct.insert(reinterpret_cast<std::uintptr_t>(id));
+    for (std::uintptr_t id : ids) distinct.insert(id);
     best = std::max(best, distinct.size());
     if (best == static_cast<std::size_t>(width)) break;
   }
@@ -128,7 +128,7 @@ TEST_CASE("nested regions run serially on the worker that reached them") {
   executor.run(width, [&](int p) {
     std::set<std::uintptr_t> seen;
     executor.run(width, [&](int) {
-      seen.insert(reinterpret_cast<std::uintptr_t>(pthread_self()));
+      seen.insert(wasm::current_thread_id());
     });
     inner_threads[p] = static_cast<int>(seen.size());
   });
@@ -179,6 +179,78 @@ TEST_CASE("release_idle_wasm_pools: a held pool stays, an idle one ends, the nex
   std::atomic<int> ran{0};
   next->run(width, [&](int) { ran.fetch_add(1); }, nullptr);
   CHECK(ran.load() == width);
+}
+
+// The pool's workers allocate (their GEMM workspaces), so malloc must be
+// thread-safe: on wasi-threads that is tessera's own (wasi_threads_malloc.cc;
+// Zig's wasi-libc malloc takes no lock). Every participant allocates,
+// fills, checks and frees blocks of many sizes and alignments at once; a
+// heap two threads corrupt hands out overlapping blocks, which the fill
+// check sees (or traps).
+TEST_CASE("malloc and free from every participant at once keep every block intact") {
+  const Context context;
+  REQUIRE(context.status().ok());
+  platform::Executor& executor = *context.state()->executor;
+  const int width = executor.width();
+  REQUIRE(distinct_threads_reached(executor, width) == width);
+  std::atomic<long> damaged{0}, failed{0};
+  for (int round = 0; round < 20; ++round) {
+    executor.run(width, [&](int p) {
+      constexpr int kSlots = 32;
+      unsigned char* blocks[kSlots] = {};
+      std::size_t sizes[kSlots] = {};
+      std::uint32_t x = 2654435761u * static_cast<std::uint32_t>(p + 1 + round * 64);
+      for (int i = 0; i < 4000; ++i) {
+        x = x * 1103515245u + 12345u;
+        const int s = static_cast<int>((x >> 7) % kSlots);
+        const unsigned char mark = static_cast<unsigned char>(p * kSlots + s + 1);
+        if (blocks[s] != nullptr) {
+          for (std::size_t k = 0; k < sizes[s]; ++k) {
+            if (blocks[s][k] != mark) {
+              damaged.fetch_add(1);
+              break;
+            }
+          }
+          std::free(blocks[s]);
+          blocks[s] = nullptr;
+          continue;
+        }
+        sizes[s] = 1 + (x >> 12) % 3000;
+        const std::size_t align = std::size_t{16} << ((x >> 24) % 4);  // 16..128
+        const std::size_t rounded = (sizes[s] + align - 1) / align * align;
+        blocks[s] = static_cast<unsigned char*>((x & 1) != 0 ? std::malloc(sizes[s])
+                                                             : std::aligned_alloc(align, rounded));
+        if (blocks[s] == nullptr) {
+          failed.fetch_add(1);
+          continue;
+        }
+        std::memset(blocks[s], mark, sizes[s]);
+      }
+      for (unsigned char* b : blocks) std::free(b);
+    });
+  }
+  CHECK(damaged.load() == 0);
+  CHECK(failed.load() == 0);
+}
+#endif
+
+#if TESSERA_THREADS_USABLE && defined(__wasi__)
+// Run by CTest through `run-wasi.mjs --no-thread-spawn` with
+// TESSERA_TEST_NO_THREAD_SPAWN=1: a host whose thread-spawn fails. The
+// module must not trap: the context runs serially, and says why.
+TEST_CASE("a host whose thread-spawn fails: serial, with the reason") {
+  const char* expected = std::getenv("TESSERA_TEST_NO_THREAD_SPAWN");
+  if (expected == nullptr || std::string(expected) != "1") return;
+  const Context context;
+  REQUIRE(context.status().ok());
+  const ResolvedExecutionPolicy r = context.resolved_policy();
+  CHECK(r.effective_threads == 1);
+  const std::string json = r.to_json();
+  CHECK_MESSAGE(contains(json, "thread-spawn returned -1"), json);
+  CHECK_MESSAGE(contains(json, "running serially"), json);
+  std::atomic<int> ran{0};
+  context.state()->executor->run(1, [&](int) { ran.fetch_add(1); });
+  CHECK(ran.load() == 1);
 }
 #endif
 

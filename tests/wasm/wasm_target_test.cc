@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <string>
 #include <vector>
 
 #include "tessera/platform/build_config.h"
@@ -16,8 +17,10 @@
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 #endif
-#if TESSERA_THREADS_USABLE
+#if TESSERA_THREADS_USABLE && defined(__EMSCRIPTEN__)
 #include <pthread.h>
+#elif TESSERA_THREADS_USABLE
+#include "wasm/src/wasm_thread_support.hpp"
 #endif
 
 namespace tessera {
@@ -28,9 +31,10 @@ constexpr bool kCompiledWithSimd128 = true;
 #else
 constexpr bool kCompiledWithSimd128 = false;
 #endif
-// -pthread turns on the atomics feature (shared memory); without it no
-// thread can ever share this module's memory.
-#if defined(__wasm_atomics__) && defined(_REENTRANT)
+// -pthread (Emscripten) or +atomics,+bulk_memory (wasi-threads) turn on the
+// features of a shared memory; without them no thread can ever share this
+// module's memory.
+#if defined(__wasm_atomics__) && (defined(_REENTRANT) || defined(__wasi__))
 constexpr bool kCompiledWithThreads = true;
 #else
 constexpr bool kCompiledWithThreads = false;
@@ -45,7 +49,18 @@ bool contains(const std::vector<Isa>& isas, Isa isa) {
 // The worker goes back to Emscripten's pool when joined.
 TEST_CASE("threads usable matches the build") {
   CHECK((TESSERA_THREADS_USABLE != 0) == kCompiledWithThreads);
-#if TESSERA_THREADS_USABLE
+#if TESSERA_THREADS_USABLE && defined(__wasi__)
+  // A thread must really start (through the host's thread-spawn) and run.
+  std::atomic<int> ran{0};
+  wasm::WasmThread thread;
+  std::string error;
+  const bool started = wasm::start_thread(
+      [](void* arg) { static_cast<std::atomic<int>*>(arg)->fetch_add(1); }, &ran, &thread, &error);
+  REQUIRE_MESSAGE(started, error);
+  if (!started) return;
+  wasm::join_thread(&thread);
+  CHECK(ran.load() == 1);
+#elif TESSERA_THREADS_USABLE
   // A thread must really start and run while this one waits for it.
   // pthread_create rather than std::thread: with -fno-exceptions a failed
   // std::thread aborts, this reports EAGAIN (pool exhausted) as a failure.

@@ -2,7 +2,7 @@
 # reads:
 #   TESSERA_PLATFORM_BACKEND  native | wasm
 #   TESSERA_ARCH              x86_64 | aarch64 | wasm32 | other
-#   TESSERA_TARGET_NAME       linux-x86_64, linux-aarch64, wasi, emscripten, ...
+#   TESSERA_TARGET_NAME       linux-x86_64, linux-aarch64, wasi, wasi-threads, emscripten, ...
 #   TESSERA_THREADS_USABLE    0 | 1 (design.md §Serial fallback)
 #   TESSERA_ISA_BACKENDS      every ISA backend tessera has (tessera_isa_backend)
 #   TESSERA_ISA_SUFFIXES      the backends built here (their kernel file suffixes)
@@ -22,8 +22,13 @@ if(EMSCRIPTEN)
 elseif(CMAKE_SYSTEM_NAME STREQUAL "WASI")
   set(TESSERA_PLATFORM_BACKEND wasm)
   set(TESSERA_ARCH wasm32)
-  set(TESSERA_TARGET_NAME wasi)
-  set(TESSERA_THREADS_USABLE 0)
+  if(TESSERA_WASI_THREADS)  # toolchains/zig-wasi-threads.cmake
+    set(TESSERA_TARGET_NAME wasi-threads)
+    set(TESSERA_THREADS_USABLE 1)
+  else()
+    set(TESSERA_TARGET_NAME wasi)
+    set(TESSERA_THREADS_USABLE 0)
+  endif()
 else()
   set(TESSERA_PLATFORM_BACKEND native)
   string(TOLOWER "${CMAKE_SYSTEM_PROCESSOR}" _tessera_proc)
@@ -191,6 +196,23 @@ if(EMSCRIPTEN)
   # own programs use, without which Emscripten 3.1.6's loader fails on
   # Node >= 18 (it fetch()es the .wasm by file path).
   list(APPEND TESSERA_INSTALL_DATA_FILES "${PROJECT_SOURCE_DIR}/toolchains/runners/emscripten-node-pre.js")
+endif()
+
+# wasm32-wasip1-threads: every thread is an instance of the module on one
+# shared memory, which the host creates (imported) with the maximum declared
+# here; 2 GiB leaves room for the largest problems tessera's tests and
+# benchmarks run. Zig 0.11 reads --max-memory's number as hexadecimal whatever
+# its spelling, hence the 0x.
+if(TESSERA_TARGET_NAME STREQUAL "wasi-threads")
+  set(TESSERA_WASI_THREADS_MAX_MEMORY 0x80000000 CACHE STRING
+    "wasi-threads build: the shared memory's maximum in bytes (hexadecimal, 64 KiB pages)")
+  set(_wasi_threads_link_options -Wl,--shared-memory -Wl,--import-memory -Wl,--export-memory
+    "-Wl,--max-memory=${TESSERA_WASI_THREADS_MAX_MEMORY}")
+  target_link_options(tessera_usage INTERFACE ${_wasi_threads_link_options})
+  # The same for a user's program linked against the installed library.
+  foreach(_option IN LISTS _wasi_threads_link_options)
+    list(APPEND TESSERA_INSTALL_LINK_OPTIONS "$<INSTALL_INTERFACE:${_option}>")
+  endforeach()
 endif()
 
 # Link settings for a tessera *program* (an executable with main(): tests,

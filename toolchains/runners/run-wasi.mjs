@@ -3,10 +3,18 @@
 //
 //   node run-wasi.mjs module.wasm [args...]
 //   node run-wasi.mjs --pick relaxed.wasm simd128.wasm [args...]
+//   node run-wasi.mjs [--no-thread-spawn] threads.wasm [args...]
 //
 // --pick runs the first module (a wasi-relaxed build) where this engine runs
 // relaxed SIMD (relaxed-simd.mjs validates a tiny module) and the second
 // (the plain wasi build) elsewhere; TESSERA_WASI_PICK=1 prints the choice.
+//
+// A module importing a shared memory and `wasi.thread-spawn` (the
+// wasi-threads preset) gets both: the memory is made here with the limits
+// the module declares, and thread-spawn starts a Worker on the same module
+// and memory (wasi-threads.mjs). --no-thread-spawn makes every thread-spawn
+// fail (return -1), as a host without threads would: tessera then runs
+// serially and says why.
 //
 // argv[0] seen by the module is the module's file name; the remaining
 // arguments and the whole process environment pass through unchanged (so
@@ -40,6 +48,11 @@ process.emitWarning = function filterWasiWarning(warning, ...rest) {
 const { WASI } = await import('node:wasi');
 
 let [modulePath, ...moduleArgs] = process.argv.slice(2);
+let spawnEnabled = true;
+if (modulePath === '--no-thread-spawn') {
+  spawnEnabled = false;
+  [modulePath, ...moduleArgs] = moduleArgs;
+}
 if (modulePath === '--pick') {
   const [relaxed, plain, ...rest] = moduleArgs;
   if (!relaxed || !plain) {
@@ -60,20 +73,36 @@ if (!modulePath) {
   process.exit(2);
 }
 
-const wasi = new WASI({
+const wasiOptions = {
   version: 'preview1',
   args: [basename(modulePath), ...moduleArgs],
   env: { ...process.env },
   preopens: { '.': process.cwd(), '/': '/' },
-  returnOnExit: true,
-});
+};
+const wasi = new WASI({ ...wasiOptions, returnOnExit: true });
 
 let code;
 try {
-  const module = await WebAssembly.compile(await readFile(modulePath));
+  const bytes = await readFile(modulePath);
+  const module = await WebAssembly.compile(bytes);
   const imports = typeof wasi.getImportObject === 'function'
     ? wasi.getImportObject()                          // Node >= 19.8 / 20
     : { wasi_snapshot_preview1: wasi.wasiImport };    // Node 18
+  const threads = await import('./wasi-threads.mjs');
+  // An imported memory (wasi-threads modules import a shared one) is made
+  // here, as the module declares it.
+  const limits = threads.memoryImport(bytes);
+  if (limits) {
+    const memory = new WebAssembly.Memory({ initial: limits.initial, maximum: limits.maximum,
+                                            shared: limits.shared });
+    imports[limits.module] = { ...imports[limits.module], [limits.name]: memory };
+    if (threads.importsThreadSpawn(module)) {
+      if (!limits.shared) throw new Error('a module importing wasi.thread-spawn needs a shared memory');
+      const shared = threads.makeSharedThreadState({ module, memory, wasiOptions, spawnEnabled });
+      // A thread's proc_exit or trap ends the process with its code.
+      imports.wasi = { 'thread-spawn': threads.makeThreadSpawn(shared, (c) => process.exit(c)) };
+    }
+  }
   const instance = await WebAssembly.instantiate(module, imports);
   code = wasi.start(instance);
 } catch (error) {

@@ -5,7 +5,10 @@
 // fails to link. In a module without threads the one thread ends when the
 // process does, so registering the destructor as an exit handler runs it at
 // the right time. Weak, so a libc or libc++abi that has the real one wins.
-#if defined(__wasi__) && !defined(_REENTRANT)
+#include "tessera/platform/build_config.h"
+
+// (wasi-threads defines the real one: wasm_thread_support_wasi.cc.)
+#if defined(__wasi__) && !defined(_REENTRANT) && !TESSERA_THREADS_USABLE
 
 extern "C" int __cxa_atexit(void (*destructor)(void*), void* object, void* dso);
 

@@ -2,10 +2,14 @@
 //  - One participant, or a target without threads (wasi, emscripten-st):
 //    the serial executor (resolution already made effective_threads 1 and
 //    said why).
-//  - Emscripten -pthread: a lease on the process's wasm threads pool of that
-//    width. The lease owns this Context's counters, so contexts sharing the
-//    pool still count separately (design.md §Counters).
+//  - Emscripten -pthread, wasi-threads: a lease on the process's wasm threads
+//    pool of that width. The lease owns this Context's counters, so contexts
+//    sharing the pool still count separately (design.md §Counters). A pool
+//    that could start no worker at all (a WASI host whose thread-spawn
+//    fails) is an error here: the Context then runs serially and says why.
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "tessera/platform/build_config.h"
 #include "tessera/platform/pool_provider.hpp"
@@ -54,8 +58,13 @@ Status acquire_executor(const ResolvedExecutionPolicy& policy,
     return {};
   }
 #if TESSERA_THREADS_USABLE
-  *out = std::make_shared<WasmPoolLease>(
-      wasm::shared_wasm_pool(policy.effective_threads), policy.counters);
+  std::shared_ptr<wasm::WasmThreadsPool> pool = wasm::shared_wasm_pool(policy.effective_threads);
+  if (pool->started_workers() == 0) {
+    const std::vector<std::string> failures = pool->start_failures();
+    return Status::unsupported("no worker thread could be started" +
+                               (failures.empty() ? std::string() : " (" + failures.front() + ")"));
+  }
+  *out = std::make_shared<WasmPoolLease>(std::move(pool), policy.counters);
   return {};
 #else
   return Status::unsupported(std::to_string(policy.effective_threads) +

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#if TESSERA_THREADS_USABLE
+#if TESSERA_THREADS_USABLE && defined(__EMSCRIPTEN__)
 #include <emscripten/threading.h>
 #endif
 #if defined(__EMSCRIPTEN__) && !TESSERA_THREADS_USABLE
@@ -64,7 +64,7 @@ PlatformFacts platform_facts() {
     }
 #endif
   }
-#if TESSERA_THREADS_USABLE
+#if TESSERA_THREADS_USABLE && defined(__EMSCRIPTEN__)
   // A -pthread module only instantiates where SharedArrayBuffer exists (its
   // memory is shared); the JS loader picks the single-threaded build where it
   // does not. Check anyway: a host can still lack Worker support.
@@ -77,7 +77,10 @@ PlatformFacts platform_facts() {
   facts.affinity_supported = false;
   facts.caller_cpu = -1;
   facts.platform_name = "wasm";
-  // Emscripten -pthread: tessera's own pool, sized by TESSERA_WASM_THREADS.
+  // Emscripten -pthread, wasi-threads: tessera's own pool, sized by
+  // TESSERA_WASM_THREADS. (A wasi-threads module only instantiates where the
+  // host gives it a shared memory and thread-spawn; whether thread-spawn
+  // starts threads is known when the pool starts them: pool_provider_wasm.cc.)
   facts.pool_width_from_wasm_threads = facts.threads_usable;
   return facts;
 }

@@ -2,12 +2,6 @@
 
 #if TESSERA_THREADS_USABLE
 
-#include <emscripten/emscripten.h>
-#include <emscripten/threading.h>
-
-#include <cerrno>
-#include <cmath>
-#include <cstring>
 #include <map>
 
 #include "tessera/platform/executor.hpp"
@@ -33,17 +27,7 @@ namespace {
 // catch back-to-back regions without burning a core between bursts.
 constexpr std::uint64_t kSpinPolls = 4000;
 
-double now_ns() { return emscripten_get_now() * 1e6; }
-
-void futex_wait(std::atomic<std::uint32_t>* word, std::uint32_t expected) {
-  // Sleeps only while *word == expected, so a wake between our load and
-  // this call is not lost.
-  emscripten_futex_wait(reinterpret_cast<volatile void*>(word), expected, INFINITY);
-}
-
-int futex_wake(std::atomic<std::uint32_t>* word, int count) {
-  return emscripten_futex_wake(reinterpret_cast<volatile void*>(word), count);
-}
+double now_ns() { return monotonic_ns(); }
 
 }  // namespace
 
@@ -55,14 +39,12 @@ WasmThreadsPool::WasmThreadsPool(int width)
     Slot& slot = slots_[i - 1];
     slot.pool = this;
     slot.index = i;
-    const int rc = pthread_create(&slot.thread, nullptr, &thread_entry, &slot);
-    if (rc == 0) {
+    std::string error;
+    if (start_thread(&thread_entry, &slot, &slot.thread, &error)) {
       slot.started = true;
     } else {
-      start_failures_.push_back("worker " + std::to_string(i) +
-                                ": pthread_create: " + std::strerror(rc) +
-                                " (is -sPTHREAD_POOL_SIZE below "
-                                "TESSERA_WASM_THREADS?); its share runs on the caller");
+      start_failures_.push_back("worker " + std::to_string(i) + ": " + error +
+                                "; its share runs on the caller");
     }
   }
 }
@@ -71,7 +53,7 @@ WasmThreadsPool::~WasmThreadsPool() {
   if (!stop_.load(std::memory_order_relaxed)) stop_workers();
   for (int i = 1; i < width_; ++i) {
     Slot& slot = slots_[i - 1];
-    if (slot.started && !slot.joined) pthread_join(slot.thread, nullptr);
+    if (slot.started && !slot.joined) join_thread(&slot.thread);
   }
 }
 
@@ -99,7 +81,7 @@ bool WasmThreadsPool::stop_and_join_running() {
     Slot& slot = slots_[i - 1];
     if (!slot.started) continue;
     if (running[i]) {
-      pthread_join(slot.thread, nullptr);
+      join_thread(&slot.thread);
       slot.joined = true;
     } else {
       all = false;
@@ -108,10 +90,9 @@ bool WasmThreadsPool::stop_and_join_running() {
   return all;
 }
 
-void* WasmThreadsPool::thread_entry(void* slot) {
+void WasmThreadsPool::thread_entry(void* slot) {
   Slot* s = static_cast<Slot*>(slot);
   s->pool->worker_main(*s);
-  return nullptr;
 }
 
 int WasmThreadsPool::ready_workers() const noexcept {
@@ -124,6 +105,12 @@ int WasmThreadsPool::ready_workers() const noexcept {
 
 std::vector<std::string> WasmThreadsPool::start_failures() const {
   return start_failures_;
+}
+
+int WasmThreadsPool::started_workers() const noexcept {
+  int started = 0;
+  for (int i = 1; i < width_; ++i) started += slots_[i - 1].started ? 1 : 0;
+  return started;
 }
 
 void WasmThreadsPool::worker_main(Slot& slot) {
@@ -187,7 +174,7 @@ void WasmThreadsPool::run(int participants, FunctionRef<void(int)> body,
     run_serially(participants, body, counters);
     return;
   }
-  std::lock_guard<std::mutex> lock(dispatch_, std::adopt_lock);
+  SpinLockGuard lock(dispatch_, /*already_held=*/true);
   if (counters != nullptr) counters->dispatches.fetch_add(1, std::memory_order_relaxed);
 
   body_.emplace(body);
@@ -226,7 +213,7 @@ void WasmThreadsPool::run(int participants, FunctionRef<void(int)> body,
   if (left != 0 && counters != nullptr) {
     counters->caller_waits.fetch_add(1, std::memory_order_relaxed);
   }
-  const bool may_block = emscripten_is_main_browser_thread() == 0;
+  const bool may_block = caller_may_block();
   std::uint64_t polls = 0, parks = 0;
   while (left != 0) {
     if (may_block && polls >= kSpinPolls) {
@@ -248,7 +235,7 @@ void WasmThreadsPool::run(int participants, FunctionRef<void(int)> body,
 namespace {
 
 struct PoolRegistry {
-  std::mutex mutex;
+  SpinLock lock;
   std::map<int, std::shared_ptr<WasmThreadsPool>> pools;
 };
 
@@ -265,7 +252,7 @@ std::shared_ptr<WasmThreadsPool> shared_wasm_pool(int width) {
   // One pool per width ever asked for (normally exactly one: the width of
   // TESSERA_WASM_THREADS), kept until released.
   PoolRegistry& registry = pool_registry();
-  std::lock_guard<std::mutex> lock(registry.mutex);
+  SpinLockGuard lock(registry.lock);
   std::shared_ptr<WasmThreadsPool>& pool = registry.pools[width];
   if (pool == nullptr) pool = std::make_shared<WasmThreadsPool>(width);
   return pool;
@@ -275,7 +262,7 @@ int release_idle_wasm_pools() {
   std::vector<std::shared_ptr<WasmThreadsPool>> idle;
   PoolRegistry& registry = pool_registry();
   {
-    std::lock_guard<std::mutex> lock(registry.mutex);
+    SpinLockGuard lock(registry.lock);
     for (auto it = registry.pools.begin(); it != registry.pools.end();) {
       if (it->second.use_count() == 1) {
         idle.push_back(std::move(it->second));
@@ -295,7 +282,7 @@ int release_idle_wasm_pools() {
       ++kept;
     }
   }
-  std::lock_guard<std::mutex> lock(registry.mutex);
+  SpinLockGuard lock(registry.lock);
   return kept + static_cast<int>(registry.pools.size());
 }
 

@@ -1,5 +1,6 @@
-// WasmThreadsPool: tessera's own pool for Emscripten -pthread builds
-// (design.md §Wasm threads pool). Its width comes from TESSERA_WASM_THREADS
+// WasmThreadsPool: tessera's own pool for threaded wasm builds, Emscripten
+// -pthread and wasm32-wasip1-threads (design.md §Wasm threads pool), on the
+// primitives of wasm_thread_support.hpp. Its width comes from TESSERA_WASM_THREADS
 // (default 8), not from the host: navigator.hardwareConcurrency / os.cpus() say
 // little about what a page may use, and wasm has no affinity.
 //
@@ -9,10 +10,11 @@
 //  - Workers are started when the pool is made (at Context creation), never
 //    lazily inside run(): a pthread that needs a new Web Worker only starts
 //    once the creating thread yields to its event loop, so a run() that
-//    waited for it would deadlock. The module pre-starts its pthread pool
-//    (-sPTHREAD_POOL_SIZE, sized from TESSERA_WASM_THREADS by
-//    wasm/js/pthread_pool_size.js). A worker that could not
-//    be started (pool exhausted: EAGAIN) or is not running yet is simply not
+//    waited for it would deadlock. The Emscripten module pre-starts its
+//    pthread pool (-sPTHREAD_POOL_SIZE, sized from TESSERA_WASM_THREADS by
+//    wasm/js/pthread_pool_size.js); a WASI host starts a thread per
+//    thread-spawn. A worker that could not be started (pool exhausted:
+//    EAGAIN; a host without threads) or is not running yet is simply not
 //    posted to: the caller runs that participant's body itself. Same
 //    indices, same results, never a hang or a trap.
 //  - Workers park with futex waits (Atomics.wait underneath). A caller on the
@@ -23,22 +25,20 @@
 
 #include "tessera/platform/build_config.h"
 
-// Only Emscripten -pthread builds have a wasm threads pool; wasi and
-// emscripten-st have no threads at all (not even <pthread.h> on wasi).
+// Only threaded wasm builds (emscripten -pthread, wasi-threads) have a wasm
+// threads pool; wasi and emscripten-st have no threads at all.
 #if TESSERA_THREADS_USABLE
-
-#include <pthread.h>
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tessera/platform/execution_counters.hpp"
 #include "tessera/platform/function_ref.hpp"
+#include "wasm/src/wasm_thread_support.hpp"
 
 namespace tessera::wasm {
 
@@ -68,6 +68,8 @@ class WasmThreadsPool {
   int ready_workers() const noexcept;
   // Workers that could not be started ("worker 3: pthread_create: EAGAIN").
   std::vector<std::string> start_failures() const;
+  // How many of the width - 1 workers were started (running or not yet).
+  int started_workers() const noexcept;
 
   // Stops every worker and joins those already running; the others exit
   // when they start. True when every started worker was joined. Only for a
@@ -84,12 +86,12 @@ class WasmThreadsPool {
     std::atomic<bool> ready{false};
     bool started = false;
     bool joined = false;
-    pthread_t thread{};
+    WasmThread thread;
     WasmThreadsPool* pool = nullptr;
     int index = 0;
   };
 
-  static void* thread_entry(void* slot);
+  static void thread_entry(void* slot);
   void worker_main(Slot& slot);
   void run_serially(int participants, FunctionRef<void(int)> body,
                     WasmCounters* counters);
@@ -109,7 +111,7 @@ class WasmThreadsPool {
   // caller. Workers decrement with release; the caller reads with acquire.
   alignas(64) std::atomic<std::uint32_t> pending_{0};
   // One region at a time: a second caller finds it locked and runs serially.
-  std::mutex dispatch_;
+  SpinLock dispatch_;
 };
 
 // The process's wasm pool of `width` participants (created on first
