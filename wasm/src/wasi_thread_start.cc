@@ -2,9 +2,8 @@
 // on a new thread (wasm_thread_support_wasi.cc has the whole story): the
 // stack pointer and TLS block from the record (ThreadRecord's first two
 // fields, offsets 0 and 4), the body, then done = 1 (offset 8) and a wake of
-// its one joiner, with no memory access after that. One, not "all": measured
-// on Node 20 (V8 11.3), a notify with a count of -1 or INT32_MAX does not
-// wake a memory.atomic.wait32 with no timeout (one with a timeout, it does).
+// its one joiner (only join_thread waits on it), with no memory access after
+// that.
 //
 // A top-level asm block in a file of its own: Zig 0.11 does not pass the
 // target's features (atomics) to its assembler for .s files, and clang 16
