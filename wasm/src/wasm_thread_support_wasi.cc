@@ -98,9 +98,10 @@ extern "C" int tessera_wasi_thread_start_linked();
 
 
 bool start_thread(void (*entry)(void*), void* arg, WasmThread* thread, std::string* error) {
-  // Links wasi_threads_malloc.cc's malloc, which a second thread needs, and
-  // the thread entry point.
-  if (!thread_safe_malloc_linked() || tessera_wasi_thread_start_linked() != 1) return false;
+  // Calls that make the linker take wasi_threads_malloc.cc (the malloc a
+  // second thread needs) and wasi_thread_start.cc (the entry point).
+  thread_safe_malloc_linked();
+  tessera_wasi_thread_start_linked();
   const std::size_t tls_align =
       __builtin_wasm_tls_align() > kStackAlign ? __builtin_wasm_tls_align() : kStackAlign;
   const std::size_t tls_bytes = (__builtin_wasm_tls_size() + tls_align - 1) / tls_align * tls_align;

@@ -27,8 +27,6 @@ namespace {
 // catch back-to-back regions without burning a core between bursts.
 constexpr std::uint64_t kSpinPolls = 4000;
 
-double now_ns() { return monotonic_ns(); }
-
 }  // namespace
 
 WasmThreadsPool::WasmThreadsPool(int width)
@@ -139,13 +137,13 @@ void WasmThreadsPool::worker_main(Slot& slot) {
     if (stop_.load(std::memory_order_relaxed)) return;
     // Acquire on the ticket above: body_ and counters_ are the posted job's.
     WasmCounters* counters = counters_;
-    const double t0 = counters != nullptr ? now_ns() : 0;
+    const double t0 = counters != nullptr ? monotonic_ns() : 0;
     (*body_)(slot.index);
     if (counters != nullptr) {
       counters->spins.fetch_add(polls, std::memory_order_relaxed);
       counters->parks.fetch_add(parks, std::memory_order_relaxed);
       counters->worker_active_ns.fetch_add(
-          static_cast<std::uint64_t>(now_ns() - t0), std::memory_order_relaxed);
+          static_cast<std::uint64_t>(monotonic_ns() - t0), std::memory_order_relaxed);
     }
     // Release: this worker's writes happen-before the caller's acquire load
     // that sees pending_ reach 0.
