@@ -7,6 +7,8 @@
 #   core/          tessera/ (its public API, platform's), core/
 #   platform/      tessera/platform/
 #   native/        tessera/platform/, native/
+#   native/distributed/  tessera/ (the public API, mpi.hpp among it),
+#                  native/distributed/ (the MPI GEMM sits on the public API)
 #   wasm/src/      tessera/ (platform's and the core's public API), wasm/src/
 #   wasm/cli/      tessera/, its own files
 #   wasm/js/       tessera/, wasm/src/ (the JS module reaches the wasm pool)
@@ -30,11 +32,12 @@ endif()
 
 # Folder (relative to ROOT) -> the include path prefixes it may name. A file
 # follows the rule of the most specific folder that holds it.
-set(_folders core/include core platform native wasm/src wasm/cli wasm/js bench examples blas)
+set(_folders core/include core platform native native/distributed wasm/src wasm/cli wasm/js bench examples blas)
 set(_allow_core/include tessera/)
 set(_allow_core tessera/ core/)
 set(_allow_platform tessera/platform/)
 set(_allow_native tessera/platform/ native/)
+set(_allow_native/distributed tessera/ native/distributed/)
 set(_allow_wasm/src tessera/ wasm/src/)
 set(_allow_wasm/cli tessera/)
 set(_allow_wasm/js tessera/ wasm/src/)

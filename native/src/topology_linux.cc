@@ -2,6 +2,7 @@
 // tests run on any native system); only live_linux_sources(),
 // read_topology() and platform_facts() touch Linux system calls.
 #include "native/src/topology_linux.hpp"
+#include "native/src/launcher_node_share.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -576,6 +577,7 @@ PlatformFacts platform_facts() {
   facts.affinity_supported = true;
   facts.caller_cpu = sched_getcpu();
   facts.platform_name = "linux";
+  facts.node_share = native::launcher_node_share();
   return facts;
 }
 

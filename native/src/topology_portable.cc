@@ -5,6 +5,7 @@
 
 #include <thread>
 
+#include "native/src/launcher_node_share.hpp"
 #include "tessera/platform/build_config.h"
 #include "tessera/platform/execution_policy.hpp"
 #include "tessera/platform/topology.hpp"
@@ -34,6 +35,7 @@ PlatformFacts platform_facts() {
   if (!facts.threads_usable) facts.threads_unusable_reason = "built without threads";
   facts.affinity_supported = false;
   facts.caller_cpu = -1;
+  facts.node_share = native::launcher_node_share();
 #if defined(__APPLE__)
   facts.platform_name = "macOS";
 #elif defined(_WIN32)

@@ -361,7 +361,7 @@ namespace {
 // use. `source` names where num_threads came from.
 void resolve_threads(const ExecutionPolicy& policy, const Topology& topology,
                      const PlatformFacts& facts, const ResolutionInputs& inputs,
-                     const std::string& source, ResolvedExecutionPolicy& r) {
+                     const std::string& source, bool node_shared, ResolvedExecutionPolicy& r) {
   const AffinityPolicy affinity = requested_affinity(policy, facts);
   const int visible = std::max(1, topology.logical_count());
   const int quota = topology.quota_width();  // 0: none
@@ -403,7 +403,8 @@ void resolve_threads(const ExecutionPolicy& policy, const Topology& topology,
                          plural(threads, "CPU", "CPUs") + ")";
     } else {
       threads = std::max(1, topology.physical_core_count());
-      r.threads_reason = "topology default: " +
+      r.threads_reason = std::string(node_shared ? "this process's share of the node: "
+                                                 : "topology default: ") +
                          plural(threads, "physical core", "physical cores") +
                          " among " + plural(visible, "visible logical CPU",
                                             "visible logical CPUs");
@@ -626,11 +627,32 @@ Status resolve_execution_policy(const ExecutionPolicy& requested,
                                     std::to_string(*inputs.wasm_threads) + ")");
   }
 
+  const NodeShare share = inputs.node_share.value_or(facts.node_share);
+  TESSERA_RETURN_IF_ERROR(validate_node_share(
+      share, inputs.node_share ? "ContextOptions::node_share" : "PlatformFacts::node_share"));
+
   ResolvedExecutionPolicy r;
   r.threads_usable = facts.threads_usable;
-  r.caller_cpu = topology.find_cpu(facts.caller_cpu) != nullptr ? facts.caller_cpu : -1;
-  resolve_threads(policy, topology, facts, inputs, source, r);
-  resolve_affinity(policy, topology, facts, r);
+  // Processes sharing these CPUs each resolve against their own share of
+  // them; everything below (width, pins, the caller's CPU) then sees only it.
+  Topology shared_topology;
+  const Topology* placed = &topology;
+  if (share.processes > 1 && facts.threads_usable && !facts.pool_width_from_wasm_threads &&
+      inputs.application_width == 0) {
+    if (requested_affinity(policy, facts) == AffinityPolicy::kExplicit) {
+      r.fallbacks.push_back(std::to_string(share.processes) + " processes share this node (" +
+                            share.source +
+                            "): not divided, the explicit cpu_set decides where this one runs");
+    } else {
+      std::string note;
+      shared_topology = share_of_topology(topology, share, &note);
+      placed = &shared_topology;
+      r.fallbacks.push_back(std::move(note));
+    }
+  }
+  r.caller_cpu = placed->find_cpu(facts.caller_cpu) != nullptr ? facts.caller_cpu : -1;
+  resolve_threads(policy, *placed, facts, inputs, source, placed != &topology, r);
+  resolve_affinity(policy, *placed, facts, r);
   resolve_waiting(policy, r);
 
   if (inputs.application_width > 0) {

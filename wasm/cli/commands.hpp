@@ -23,6 +23,8 @@ int run_dot(const Args& args);
 int run_gemv(const Args& args);
 int run_reduce(const Args& args);
 int run_softmax(const Args& args);
+// Built with TESSERA_MPI (mpi_gemm_command.cc); otherwise it says so.
+int run_mpi_gemm(const Args& args);
 
 // Parse-only mode, for the argument-parser fuzz harness (tests/fuzz): each
 // command checks its arguments as usual and then returns kExitOk instead of

@@ -57,6 +57,16 @@ constexpr const char* kUsage =
     "  softmax ROWS COLS [--log] [--dtype f32|f64] [--threads N] [--isa L]\n"
     "       [--reps R] [--check] [--hash] [--seed S]\n"
     "                    softmax (--log: log-softmax) of each row, likewise\n"
+    "  mpi-gemm M N K --grid PxQ [--block B] [--dtype f32|f64] [--trans-a]\n"
+    "       [--trans-b] [--threads N] [--isa L] [--reps R] [--check] [--hash]\n"
+    "       [--seed S] [--policy]\n"
+    "                    under mpirun with P*Q ranks: the distributed GEMM\n"
+    "                    (tessera/mpi.hpp) on gemm's seeded inputs, B x B\n"
+    "                    blocks (default: one block per grid row/column);\n"
+    "                    median time of the slowest rank and its split;\n"
+    "                    --check: bit-identical to one-process gemm; --hash as\n"
+    "                    for gemm (the same hash); --policy: every rank's\n"
+    "                    resolved policy (builds with TESSERA_MPI only)\n"
     "  help              this text\n";
 
 struct Command {
@@ -74,9 +84,20 @@ const Command kCommands[] = {
     {"gemv", &run_gemv},
     {"reduce", &run_reduce},
     {"softmax", &run_softmax},
+    {"mpi-gemm", &run_mpi_gemm},
 };
 
 }  // namespace
+
+#if !defined(TESSERA_CLI_MPI)
+int run_mpi_gemm(const Args&) {
+  std::fputs("tessera-cli: mpi-gemm: this build has no MPI (configure a native preset with an MPI "
+             "library installed, or -DTESSERA_MPI=ON)\n",
+             stderr);
+  return kExitFailure;
+}
+#endif
+
 }  // namespace tessera::cli
 
 int main(int argc, char** argv) {

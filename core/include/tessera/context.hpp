@@ -54,6 +54,12 @@ struct ContextOptions {
   // are then that topology's ids: use affinity_policy = none unless they
   // exist here, or pins fail (and are reported).
   std::optional<Topology> topology;
+  // Processes that share this process's visible CPUs (MPI ranks without
+  // binding): each context then resolves against its own share of the
+  // physical cores (tessera/platform/node_share.hpp). Unset: what the
+  // launcher's variables say (Open MPI's, when it did not bind); the MPI
+  // component (tessera/mpi.hpp) sets it from the ranks' real CPU sets.
+  std::optional<NodeShare> node_share;
 };
 
 class Context {

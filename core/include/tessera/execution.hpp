@@ -15,6 +15,7 @@
 #include "tessera/platform/execution_policy.hpp"
 #include "tessera/platform/executor.hpp"
 #include "tessera/platform/external_executor.hpp"
+#include "tessera/platform/node_share.hpp"
 #include "tessera/platform/topology.hpp"
 #include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
@@ -33,6 +34,7 @@ using platform::ParallelFor;
 using platform::make_external_executor;
 using platform::IdlePolicy;
 using platform::LogicalCpu;
+using platform::NodeShare;
 using platform::ResolvedExecutionPolicy;
 using platform::SpinPolicy;
 using platform::Topology;

@@ -48,6 +48,7 @@ Status resolve_execution(const ContextOptions& options, detail::ContextState* st
   if (knobs.wasm_threads) inputs.wasm_threads = static_cast<int>(*knobs.wasm_threads);
   if (knobs.pool_classes) inputs.pool_classes = static_cast<int>(*knobs.pool_classes);
   if (options.executor != nullptr) inputs.application_width = options.executor->width();
+  inputs.node_share = options.node_share;
 
   platform::ResolvedExecutionPolicy resolved;
   TESSERA_RETURN_IF_ERROR(platform::resolve_execution_policy(

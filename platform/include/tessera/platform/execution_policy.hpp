@@ -24,6 +24,10 @@
 //    resolves to none with a fallback "... not supported on this platform";
 //    that is different from an empty request (explicit affinity with an
 //    empty cpu_set), which is an error.
+//  - Several processes sharing the visible CPUs (NodeShare: MPI ranks
+//    without binding) each resolve against their own share of the physical
+//    cores (node_share.hpp), with a fallback saying which; an explicit
+//    cpu_set is the application's choice and is kept (with a note).
 //  - The calling thread is never pinned. Workers are placed one logical CPU
 //    per physical core, performance cores first, and avoid the caller's
 //    physical core when enough other cores exist.
@@ -37,6 +41,7 @@
 
 #include "tessera/platform/build_config.h"
 #include "tessera/platform/cpu_features.hpp"
+#include "tessera/platform/node_share.hpp"
 #include "tessera/platform/status.hpp"
 #include "tessera/platform/topology.hpp"
 
@@ -130,6 +135,11 @@ struct PlatformFacts {
   bool pool_width_from_wasm_threads = false;
   // The architecture (for the default pool classes).
   CpuArch arch = CpuArch::kOther;
+  // Processes sharing this process's visible CPUs, as the launcher told it
+  // (natively: OMPI_COMM_WORLD_LOCAL_SIZE/_RANK or MPI_LOCALNRANKS/
+  // MPI_LOCALRANKID, read only when no affinity mask narrows the process,
+  // since a binding launcher already gave each process its own CPUs).
+  NodeShare node_share;
 };
 
 // TESSERA_WASM_THREADS: its default and range, from the one definition
@@ -154,6 +164,9 @@ struct ResolutionInputs {
   std::optional<int> wasm_threads;
   // TESSERA_POOL_CLASSES (unset: default_pool_classes(facts.arch)).
   std::optional<int> pool_classes;
+  // Wins over facts.node_share (ContextOptions::node_share: the MPI
+  // component counts the ranks that really see the same CPUs).
+  std::optional<NodeShare> node_share;
   // > 0: the application lends an executor of this width
   // (ContextOptions::executor); it decides how many participants exist.
   int application_width = 0;
