@@ -8,6 +8,7 @@
 
 #include "core/src/api/capi_support.hpp"
 #include "core/src/registry/isa_levels.hpp"
+#include "tessera/c_interop.hpp"
 #include "tessera/blas1.hpp"
 #include "tessera/elementwise.hpp"
 #include "tessera/gemm.hpp"
@@ -418,3 +419,35 @@ tsr_status tsr_dgemv(const tsr_context* context, tsr_layout layout, tsr_transpos
 }
 
 }  // extern "C"
+
+// tessera/c_interop.hpp: the same conversions, for libraries that extend the
+// C API.
+namespace tessera::c_interop {
+
+Context context_of(const tsr_context* context) { return capi::context_of(context); }
+
+tsr_status report(const Status& status) { return capi::report(status); }
+
+Status context_options_from_c(const tsr_context_options* options,
+                              const tsr_execution_policy* policy, ContextOptions* out) {
+  ContextOptions opts;
+  TESSERA_RETURN_IF_ERROR(options_from_c(options, &opts));
+  TESSERA_RETURN_IF_ERROR(policy_from_c(policy, &opts.policy));
+  *out = std::move(opts);
+  return {};
+}
+
+tsr_context* new_handle(Context context) {
+  return new (std::nothrow) tsr_context{std::move(context)};
+}
+
+Status transpose_from_c(tsr_transpose transpose, const char* name, Transpose* out) {
+  if (transpose != TSR_NO_TRANS && transpose != TSR_TRANS) {
+    return Status::invalid_argument(std::string(name) + " must be TSR_NO_TRANS or TSR_TRANS (got " +
+                                    std::to_string(static_cast<int>(transpose)) + ")");
+  }
+  *out = transpose == TSR_TRANS ? Transpose::kYes : Transpose::kNo;
+  return {};
+}
+
+}  // namespace tessera::c_interop

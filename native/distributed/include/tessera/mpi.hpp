@@ -1,4 +1,5 @@
-// Distributed GEMM over MPI (design.md §Distributed GEMM): C <- alpha *
+// Distributed GEMM over MPI (design.md §Distributed GEMM; the C API is
+// tessera/mpi.h): C <- alpha *
 // op(A) * op(B) + beta * C on matrices spread over a P x Q process grid in
 // 2D block-cyclic layout (ScaLAPACK's, without BLACS), with SUMMA: for each
 // depth slice, the owners of A's columns broadcast them along their process
