@@ -15,4 +15,4 @@ namespace tessera::native {
 // (tessera/mpi.hpp), which compares the ranks' CPU sets.
 platform::NodeShare launcher_node_share();
 
-} // namespace tessera::native
+}  // namespace tessera::native

@@ -16,9 +16,10 @@ namespace tessera::platform {
 
 namespace {
 
-template <typename Enum> struct NameRow {
+template <typename Enum>
+struct NameRow {
   Enum value;
-  const char *name;
+  const char* name;
 };
 
 constexpr NameRow<SpinPolicy> kSpinNames[] = {
@@ -40,18 +41,17 @@ constexpr NameRow<IdlePolicy> kIdleNames[] = {
 };
 
 template <typename Enum, std::size_t N>
-const char *name_of(const NameRow<Enum> (&rows)[N], Enum value) noexcept {
-  for (const auto &row : rows) {
-    if (row.value == value)
-      return row.name;
+const char* name_of(const NameRow<Enum> (&rows)[N], Enum value) noexcept {
+  for (const auto& row : rows) {
+    if (row.value == value) return row.name;
   }
   return "unknown";
 }
 
 template <typename Enum, std::size_t N>
 bool parse_name(const NameRow<Enum> (&rows)[N], std::string_view name,
-                Enum *out) noexcept {
-  for (const auto &row : rows) {
+                Enum* out) noexcept {
+  for (const auto& row : rows) {
     if (name == row.name) {
       *out = row.value;
       return true;
@@ -62,9 +62,8 @@ bool parse_name(const NameRow<Enum> (&rows)[N], std::string_view name,
 
 template <typename Enum, std::size_t N>
 bool is_known(const NameRow<Enum> (&rows)[N], Enum value) noexcept {
-  for (const auto &row : rows) {
-    if (row.value == value)
-      return true;
+  for (const auto& row : rows) {
+    if (row.value == value) return true;
   }
   return false;
 }
@@ -72,34 +71,28 @@ bool is_known(const NameRow<Enum> (&rows)[N], Enum value) noexcept {
 template <typename Enum, std::size_t N>
 std::string name_list(const NameRow<Enum> (&rows)[N]) {
   std::string text;
-  for (const auto &row : rows) {
-    if (!text.empty())
-      text += ", ";
+  for (const auto& row : rows) {
+    if (!text.empty()) text += ", ";
     text += row.name;
   }
   return text;
 }
 
-} // namespace
+}  // namespace
 
-const char *spin_policy_name(SpinPolicy p) noexcept {
-  return name_of(kSpinNames, p);
-}
-const char *affinity_policy_name(AffinityPolicy p) noexcept {
+const char* spin_policy_name(SpinPolicy p) noexcept { return name_of(kSpinNames, p); }
+const char* affinity_policy_name(AffinityPolicy p) noexcept {
   return name_of(kAffinityNames, p);
 }
-const char *idle_policy_name(IdlePolicy p) noexcept {
-  return name_of(kIdleNames, p);
-}
+const char* idle_policy_name(IdlePolicy p) noexcept { return name_of(kIdleNames, p); }
 
-bool parse_spin_policy(std::string_view name, SpinPolicy *out) noexcept {
+bool parse_spin_policy(std::string_view name, SpinPolicy* out) noexcept {
   return parse_name(kSpinNames, name, out);
 }
-bool parse_affinity_policy(std::string_view name,
-                           AffinityPolicy *out) noexcept {
+bool parse_affinity_policy(std::string_view name, AffinityPolicy* out) noexcept {
   return parse_name(kAffinityNames, name, out);
 }
-bool parse_idle_policy(std::string_view name, IdlePolicy *out) noexcept {
+bool parse_idle_policy(std::string_view name, IdlePolicy* out) noexcept {
   return parse_name(kIdleNames, name, out);
 }
 
@@ -108,32 +101,29 @@ bool parse_idle_policy(std::string_view name, IdlePolicy *out) noexcept {
 
 namespace {
 
-std::string plural(long long n, const char *one, const char *many) {
+std::string plural(long long n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-Status field_error(const char *field, const std::string &what) {
-  return Status::invalid_argument(std::string("ExecutionPolicy::") + field +
-                                  " " + what);
+Status field_error(const char* field, const std::string& what) {
+  return Status::invalid_argument(std::string("ExecutionPolicy::") + field + " " + what);
 }
 
 // The affinity the request means: unset + cpu_set = explicit; unset alone =
 // the platform default.
-AffinityPolicy requested_affinity(const ExecutionPolicy &policy,
-                                  const PlatformFacts &facts) {
-  if (policy.affinity_policy)
-    return *policy.affinity_policy;
-  if (!policy.cpu_set.empty())
-    return AffinityPolicy::kExplicit;
+AffinityPolicy requested_affinity(const ExecutionPolicy& policy,
+                                  const PlatformFacts& facts) {
+  if (policy.affinity_policy) return *policy.affinity_policy;
+  if (!policy.cpu_set.empty()) return AffinityPolicy::kExplicit;
   return facts.affinity_supported ? AffinityPolicy::kPhysicalCores
                                   : AffinityPolicy::kNone;
 }
 
-} // namespace
+}  // namespace
 
-Status validate_execution_policy(const ExecutionPolicy &policy,
-                                 const Topology &topology,
-                                 const PlatformFacts &facts) {
+Status validate_execution_policy(const ExecutionPolicy& policy,
+                                 const Topology& topology,
+                                 const PlatformFacts& facts) {
   if (policy.num_threads < 0) {
     return field_error("num_threads",
                        "= " + std::to_string(policy.num_threads) +
@@ -141,56 +131,52 @@ Status validate_execution_policy(const ExecutionPolicy &policy,
                            "(serial) or a participant count");
   }
   if (policy.num_threads > kMaxNumThreads) {
-    return field_error("num_threads",
-                       "= " + std::to_string(policy.num_threads) +
-                           " is out of range: expected at most " +
-                           std::to_string(kMaxNumThreads));
+    return field_error("num_threads", "= " + std::to_string(policy.num_threads) +
+                                          " is out of range: expected at most " +
+                                          std::to_string(kMaxNumThreads));
   }
 
   if (!is_known(kSpinNames, policy.spin_policy)) {
-    return field_error(
-        "spin_policy",
-        "has unknown value " +
-            std::to_string(static_cast<int>(policy.spin_policy)) +
-            ": expected one of " + name_list(kSpinNames));
+    return field_error("spin_policy",
+                       "has unknown value " +
+                           std::to_string(static_cast<int>(policy.spin_policy)) +
+                           ": expected one of " + name_list(kSpinNames));
   }
   if (policy.spin_budget < 0) {
-    return field_error("spin_budget", "= " +
-                                          std::to_string(policy.spin_budget) +
+    return field_error("spin_budget", "= " + std::to_string(policy.spin_budget) +
                                           " is negative");
   }
   switch (policy.spin_policy) {
-  case SpinPolicy::kFixedIterations:
-    if (policy.spin_budget > kMaxSpinIterations) {
-      return field_error("spin_budget",
-                         "= " + std::to_string(policy.spin_budget) +
-                             " iterations is absurd: expected at most " +
-                             std::to_string(kMaxSpinIterations));
-    }
-    break;
-  case SpinPolicy::kFixedDuration:
-    if (policy.spin_budget > kMaxSpinDurationUs) {
-      return field_error("spin_budget",
-                         "= " + std::to_string(policy.spin_budget) +
-                             " microseconds is absurd: expected at most " +
-                             std::to_string(kMaxSpinDurationUs) + " (1 s)");
-    }
-    break;
-  case SpinPolicy::kAdaptive:
-  case SpinPolicy::kParkImmediately:
-    if (policy.spin_budget != 0) {
-      return field_error(
-          "spin_budget",
-          "= " + std::to_string(policy.spin_budget) +
-              " is impossible with spin_policy = " +
-              spin_policy_name(policy.spin_policy) +
-              ": only fixed_iterations and fixed_duration take a budget");
-    }
-    break;
+    case SpinPolicy::kFixedIterations:
+      if (policy.spin_budget > kMaxSpinIterations) {
+        return field_error("spin_budget",
+                           "= " + std::to_string(policy.spin_budget) +
+                               " iterations is absurd: expected at most " +
+                               std::to_string(kMaxSpinIterations));
+      }
+      break;
+    case SpinPolicy::kFixedDuration:
+      if (policy.spin_budget > kMaxSpinDurationUs) {
+        return field_error("spin_budget",
+                           "= " + std::to_string(policy.spin_budget) +
+                               " microseconds is absurd: expected at most " +
+                               std::to_string(kMaxSpinDurationUs) + " (1 s)");
+      }
+      break;
+    case SpinPolicy::kAdaptive:
+    case SpinPolicy::kParkImmediately:
+      if (policy.spin_budget != 0) {
+        return field_error(
+            "spin_budget",
+            "= " + std::to_string(policy.spin_budget) +
+                " is impossible with spin_policy = " +
+                spin_policy_name(policy.spin_policy) +
+                ": only fixed_iterations and fixed_duration take a budget");
+      }
+      break;
   }
 
-  if (policy.affinity_policy &&
-      !is_known(kAffinityNames, *policy.affinity_policy)) {
+  if (policy.affinity_policy && !is_known(kAffinityNames, *policy.affinity_policy)) {
     return field_error(
         "affinity_policy",
         "has unknown value " +
@@ -198,11 +184,10 @@ Status validate_execution_policy(const ExecutionPolicy &policy,
             ": expected one of " + name_list(kAffinityNames));
   }
   if (!is_known(kIdleNames, policy.idle_policy)) {
-    return field_error(
-        "idle_policy",
-        "has unknown value " +
-            std::to_string(static_cast<int>(policy.idle_policy)) +
-            ": expected one of " + name_list(kIdleNames));
+    return field_error("idle_policy",
+                       "has unknown value " +
+                           std::to_string(static_cast<int>(policy.idle_policy)) +
+                           ": expected one of " + name_list(kIdleNames));
   }
   if (policy.idle_release_ms < 0 ||
       (policy.idle_release_ms == 0 &&
@@ -234,10 +219,9 @@ Status validate_execution_policy(const ExecutionPolicy &policy,
   // unsupported platform, which is a fallback of resolution).
   const AffinityPolicy affinity = requested_affinity(policy, facts);
   if (!policy.cpu_set.empty() && affinity != AffinityPolicy::kExplicit) {
-    return field_error("cpu_set",
-                       "is given but affinity_policy = " +
-                           std::string(affinity_policy_name(affinity)) +
-                           ": a CPU set needs affinity_policy = explicit");
+    return field_error("cpu_set", "is given but affinity_policy = " +
+                                      std::string(affinity_policy_name(affinity)) +
+                                      ": a CPU set needs affinity_policy = explicit");
   }
   if (affinity == AffinityPolicy::kExplicit) {
     if (policy.cpu_set.empty()) {
@@ -253,16 +237,14 @@ Status validate_execution_policy(const ExecutionPolicy &policy,
                                           ": CPU ids are >= 0");
       }
       if (!seen.insert(id).second) {
-        return field_error("cpu_set",
-                           "lists CPU " + std::to_string(id) + " twice");
+        return field_error("cpu_set", "lists CPU " + std::to_string(id) + " twice");
       }
     }
     if (policy.num_threads > static_cast<int>(policy.cpu_set.size())) {
       return field_error(
           "num_threads",
           "= " + std::to_string(policy.num_threads) + " exceeds the " +
-              plural(static_cast<long long>(policy.cpu_set.size()), "CPU",
-                     "CPUs") +
+              plural(static_cast<long long>(policy.cpu_set.size()), "CPU", "CPUs") +
               " of cpu_set with affinity_policy = explicit: at most one "
               "participant per listed CPU");
     }
@@ -290,20 +272,17 @@ namespace {
 // Classes in placement order: performance first, efficiency last.
 int class_rank(CoreClass c) {
   switch (c) {
-  case CoreClass::kPerformance:
-    return 0;
-  case CoreClass::kUnknown:
-    return 1;
-  case CoreClass::kEfficiency:
-    return 2;
+    case CoreClass::kPerformance: return 0;
+    case CoreClass::kUnknown: return 1;
+    case CoreClass::kEfficiency: return 2;
   }
   return 1;
 }
 
 struct Core {
-  std::pair<int, int> key; // (package, core)
+  std::pair<int, int> key;   // (package, core)
   CoreClass core_class = CoreClass::kUnknown;
-  std::vector<int> threads; // logical ids; the caller's CPU last
+  std::vector<int> threads;  // logical ids; the caller's CPU last
   bool has_caller = false;
 };
 
@@ -312,22 +291,20 @@ struct Core {
 // can hold every worker (so no worker shares it), otherwise last of its
 // class (so its free thread still comes before any core's second thread);
 // inside it the caller's own logical CPU is the last choice.
-std::vector<Core> ordered_cores(const Topology &topology, int caller_cpu,
-                                int workers) {
+std::vector<Core> ordered_cores(const Topology& topology, int caller_cpu, int workers) {
   std::map<std::pair<int, int>, Core> by_key;
-  for (const LogicalCpu &cpu : topology.cpus) {
-    Core &core = by_key[{cpu.package, cpu.core}];
+  for (const LogicalCpu& cpu : topology.cpus) {
+    Core& core = by_key[{cpu.package, cpu.core}];
     core.key = {cpu.package, cpu.core};
     if (core.threads.empty() ||
         class_rank(cpu.core_class) < class_rank(core.core_class)) {
       core.core_class = cpu.core_class;
     }
     core.threads.push_back(cpu.id);
-    if (cpu.id == caller_cpu)
-      core.has_caller = true;
+    if (cpu.id == caller_cpu) core.has_caller = true;
   }
   std::vector<Core> cores;
-  for (auto &[key, core] : by_key) {
+  for (auto& [key, core] : by_key) {
     std::sort(core.threads.begin(), core.threads.end());
     if (core.has_caller) {
       std::stable_partition(core.threads.begin(), core.threads.end(),
@@ -335,29 +312,28 @@ std::vector<Core> ordered_cores(const Topology &topology, int caller_cpu,
     }
     cores.push_back(std::move(core));
   }
-  std::stable_sort(
-      cores.begin(), cores.end(), [](const Core &a, const Core &b) {
-        if (class_rank(a.core_class) != class_rank(b.core_class)) {
-          return class_rank(a.core_class) < class_rank(b.core_class);
-        }
-        return !a.has_caller && b.has_caller;
-      });
+  std::stable_sort(cores.begin(), cores.end(), [](const Core& a, const Core& b) {
+    if (class_rank(a.core_class) != class_rank(b.core_class)) {
+      return class_rank(a.core_class) < class_rank(b.core_class);
+    }
+    return !a.has_caller && b.has_caller;
+  });
   if (static_cast<int>(cores.size()) - 1 >= workers) {
     std::stable_partition(cores.begin(), cores.end(),
-                          [](const Core &c) { return !c.has_caller; });
+                          [](const Core& c) { return !c.has_caller; });
   }
   return cores;
 }
 
 // Slots in the order workers take them: the first thread of every core in
 // `cores`, then every core's second thread, and so on.
-std::vector<int> core_major_slots(const std::vector<Core> &cores) {
+std::vector<int> core_major_slots(const std::vector<Core>& cores) {
   std::vector<int> slots;
   std::size_t depth = 0;
   bool any = true;
   while (any) {
     any = false;
-    for (const Core &core : cores) {
+    for (const Core& core : cores) {
       if (depth < core.threads.size()) {
         slots.push_back(core.threads[depth]);
         any = true;
@@ -368,29 +344,27 @@ std::vector<int> core_major_slots(const std::vector<Core> &cores) {
   return slots;
 }
 
-std::string cpus_text(const std::vector<int> &ids) {
+std::string cpus_text(const std::vector<int>& ids) {
   std::string text;
   for (int id : ids) {
-    if (!text.empty())
-      text += ',';
+    if (!text.empty()) text += ',';
     text += std::to_string(id);
   }
   return text;
 }
 
-} // namespace
+}  // namespace
 
 namespace {
 
 // Part 1 of resolution: how many participants, and how many one kernel may
 // use. `source` names where num_threads came from.
-void resolve_threads(const ExecutionPolicy &policy, const Topology &topology,
-                     const PlatformFacts &facts, const ResolutionInputs &inputs,
-                     const std::string &source, bool node_shared,
-                     ResolvedExecutionPolicy &r) {
+void resolve_threads(const ExecutionPolicy& policy, const Topology& topology,
+                     const PlatformFacts& facts, const ResolutionInputs& inputs,
+                     const std::string& source, bool node_shared, ResolvedExecutionPolicy& r) {
   const AffinityPolicy affinity = requested_affinity(policy, facts);
   const int visible = std::max(1, topology.logical_count());
-  const int quota = topology.quota_width(); // 0: none
+  const int quota = topology.quota_width();  // 0: none
 
   int threads = 1;
   if (!facts.threads_usable) {
@@ -399,28 +373,27 @@ void resolve_threads(const ExecutionPolicy &policy, const Topology &topology,
                                 : "threads unusable on this target (" +
                                       facts.threads_unusable_reason + ")";
     r.threads_reason = why;
-    r.fallbacks.push_back(why + (policy.num_threads > 1
-                                     ? ": " + source + " = " +
-                                           std::to_string(policy.num_threads) +
-                                           " resolved to 1 participant"
-                                     : ": running serially"));
+    r.fallbacks.push_back(
+        why + (policy.num_threads > 1
+                   ? ": " + source + " = " + std::to_string(policy.num_threads) +
+                         " resolved to 1 participant"
+                   : ": running serially"));
   } else if (facts.pool_width_from_wasm_threads) {
     // The wasm threads pool: its width is the knob's, whatever the (unknown)
     // host has; an explicit count may only lower it.
     const int width = inputs.wasm_threads.value_or(kDefaultWasmThreads);
     if (policy.num_threads == 0) {
       threads = width;
-      r.threads_reason =
-          "TESSERA_WASM_THREADS = " + std::to_string(width) +
-          " (the wasm threads pool; the host's core count is not used)";
+      r.threads_reason = "TESSERA_WASM_THREADS = " + std::to_string(width) +
+                         " (the wasm threads pool; the host's core count is not used)";
     } else {
       threads = std::min(policy.num_threads, width);
       r.threads_reason = source + " = " + std::to_string(policy.num_threads);
       if (policy.num_threads > width) {
-        r.fallbacks.push_back(
-            source + " = " + std::to_string(policy.num_threads) +
-            " exceeds the wasm threads pool (TESSERA_WASM_THREADS = " +
-            std::to_string(width) + "): capped at " + std::to_string(width));
+        r.fallbacks.push_back(source + " = " + std::to_string(policy.num_threads) +
+                              " exceeds the wasm threads pool (TESSERA_WASM_THREADS = " +
+                              std::to_string(width) + "): capped at " +
+                              std::to_string(width));
       }
     }
   } else if (policy.num_threads == 0) {
@@ -430,58 +403,53 @@ void resolve_threads(const ExecutionPolicy &policy, const Topology &topology,
                          plural(threads, "CPU", "CPUs") + ")";
     } else {
       threads = std::max(1, topology.physical_core_count());
-      r.threads_reason =
-          node_shared ? "this process's share of the node: " +
-                            plural(threads, "physical core", "physical cores") +
-                            " {" + format_cpu_list(topology.cpu_ids()) + "}"
-                      : "topology default: " +
-                            plural(threads, "physical core", "physical cores") +
-                            " among " +
-                            plural(visible, "visible logical CPU",
-                                   "visible logical CPUs");
+      r.threads_reason = node_shared
+                             ? "this process's share of the node: " +
+                                   plural(threads, "physical core", "physical cores") + " {" +
+                                   format_cpu_list(topology.cpu_ids()) + "}"
+                             : "topology default: " +
+                                   plural(threads, "physical core", "physical cores") +
+                                   " among " +
+                                   plural(visible, "visible logical CPU", "visible logical CPUs");
     }
-    if (topology.online_count > topology.logical_count() &&
-        topology.logical_count() > 0) {
-      r.fallbacks.push_back(
-          "the process-visible CPU set {" +
-          format_cpu_list(topology.cpu_ids()) + "} limits to " +
-          std::to_string(topology.logical_count()) + " of " +
-          plural(topology.online_count, "online CPU", "online CPUs") +
-          " (affinity mask or cpuset)");
+    if (topology.online_count > topology.logical_count() && topology.logical_count() > 0) {
+      r.fallbacks.push_back("the process-visible CPU set {" +
+                            format_cpu_list(topology.cpu_ids()) + "} limits to " +
+                            std::to_string(topology.logical_count()) + " of " +
+                            plural(topology.online_count, "online CPU", "online CPUs") +
+                            " (affinity mask or cpuset)");
     }
     if (quota > 0 && quota < threads) {
       char quota_text[32];
       std::snprintf(quota_text, sizeof quota_text, "%.2f", *topology.cpu_quota);
-      r.fallbacks.push_back(
-          "cgroup quota limits to " + plural(quota, "CPU", "CPUs") + " (" +
-          quota_text + " CPUs" +
-          (topology.quota_source.empty() ? std::string()
-                                         : " from " + topology.quota_source) +
-          "; " + std::to_string(threads) + " would run otherwise)");
+      r.fallbacks.push_back("cgroup quota limits to " + plural(quota, "CPU", "CPUs") +
+                            " (" + quota_text + " CPUs" +
+                            (topology.quota_source.empty()
+                                 ? std::string()
+                                 : " from " + topology.quota_source) +
+                            "; " + std::to_string(threads) + " would run otherwise)");
       threads = quota;
     }
   } else {
     threads = policy.num_threads;
     r.threads_reason = source + " = " + std::to_string(threads);
     if (threads > visible) {
-      r.fallbacks.push_back(
-          source + " = " + std::to_string(threads) + " exceeds the " +
-          plural(visible, "process-visible logical CPU",
-                 "process-visible logical CPUs") +
-          " {" + format_cpu_list(topology.cpu_ids()) + "}: capped at " +
-          std::to_string(visible) + " (tessera never oversubscribes)");
+      r.fallbacks.push_back(source + " = " + std::to_string(threads) + " exceeds the " +
+                            plural(visible, "process-visible logical CPU",
+                                   "process-visible logical CPUs") +
+                            " {" + format_cpu_list(topology.cpu_ids()) + "}: capped at " +
+                            std::to_string(visible) + " (tessera never oversubscribes)");
       threads = visible;
     }
     if (quota > 0 && quota < threads) {
-      r.fallbacks.push_back(
-          "cgroup quota limits to " + plural(quota, "CPU", "CPUs") + ": " +
-          source + " = " + std::to_string(policy.num_threads) + " capped at " +
-          std::to_string(quota) + " (tessera never oversubscribes)");
+      r.fallbacks.push_back("cgroup quota limits to " + plural(quota, "CPU", "CPUs") +
+                            ": " + source + " = " + std::to_string(policy.num_threads) +
+                            " capped at " + std::to_string(quota) +
+                            " (tessera never oversubscribes)");
       threads = quota;
     }
   }
-  if (facts.threads_usable && policy.num_threads > 0 &&
-      threads < policy.num_threads) {
+  if (facts.threads_usable && policy.num_threads > 0 && threads < policy.num_threads) {
     r.threads_reason += ", capped at " + std::to_string(threads);
   }
   r.effective_threads = threads;
@@ -490,27 +458,24 @@ void resolve_threads(const ExecutionPolicy &policy, const Topology &topology,
   r.max_threads_per_kernel = threads;
   if (policy.max_threads_per_kernel > 0) {
     if (policy.max_threads_per_kernel > threads) {
-      r.fallbacks.push_back(
-          "max_threads_per_kernel = " +
-          std::to_string(policy.max_threads_per_kernel) + " exceeds the " +
-          plural(threads, "participant", "participants") +
-          " of this policy: lowered to " + std::to_string(threads) +
-          " (a kernel may lower, never exceed, the count)");
+      r.fallbacks.push_back("max_threads_per_kernel = " +
+                            std::to_string(policy.max_threads_per_kernel) +
+                            " exceeds the " + plural(threads, "participant", "participants") +
+                            " of this policy: lowered to " + std::to_string(threads) +
+                            " (a kernel may lower, never exceed, the count)");
     } else {
       r.max_threads_per_kernel = policy.max_threads_per_kernel;
     }
   }
 
-  r.pool_classes =
-      inputs.pool_classes.value_or(default_pool_classes(facts.arch));
+  r.pool_classes = inputs.pool_classes.value_or(default_pool_classes(facts.arch));
 }
 
 // Part 2: where the workers run (r.effective_threads is decided).
-void resolve_affinity(const ExecutionPolicy &policy, const Topology &topology,
-                      const PlatformFacts &facts, ResolvedExecutionPolicy &r) {
+void resolve_affinity(const ExecutionPolicy& policy, const Topology& topology,
+                      const PlatformFacts& facts, ResolvedExecutionPolicy& r) {
   const AffinityPolicy affinity = requested_affinity(policy, facts);
-  const bool affinity_asked =
-      policy.affinity_policy.has_value() || !policy.cpu_set.empty();
+  const bool affinity_asked = policy.affinity_policy.has_value() || !policy.cpu_set.empty();
   const int threads = r.effective_threads;
   r.affinity_policy = affinity;
   if (affinity != AffinityPolicy::kNone && !facts.affinity_supported) {
@@ -519,10 +484,8 @@ void resolve_affinity(const ExecutionPolicy &policy, const Topology &topology,
       r.fallbacks.push_back(
           std::string("affinity_policy = ") + affinity_policy_name(affinity) +
           " is not supported on this platform" +
-          (facts.platform_name.empty() ? std::string()
-                                       : " (" + facts.platform_name + ")") +
-          ": workers are not pinned" +
-          (policy.cpu_set.empty() ? "" : ", cpu_set ignored"));
+          (facts.platform_name.empty() ? std::string() : " (" + facts.platform_name + ")") +
+          ": workers are not pinned" + (policy.cpu_set.empty() ? "" : ", cpu_set ignored"));
     }
   }
   const int workers = threads - 1;
@@ -532,31 +495,29 @@ void resolve_affinity(const ExecutionPolicy &policy, const Topology &topology,
       // The listed order, entries on the caller's core after the others (and
       // the caller's own CPU last of all, below).
       slots = policy.cpu_set;
-      if (const LogicalCpu *caller = topology.find_cpu(r.caller_cpu)) {
+      if (const LogicalCpu* caller = topology.find_cpu(r.caller_cpu)) {
         std::stable_partition(slots.begin(), slots.end(), [&](int id) {
-          const LogicalCpu *cpu = topology.find_cpu(id);
-          return cpu == nullptr || cpu->package != caller->package ||
-                 cpu->core != caller->core;
+          const LogicalCpu* cpu = topology.find_cpu(id);
+          return cpu == nullptr || cpu->package != caller->package || cpu->core != caller->core;
         });
       }
     } else {
       std::vector<Core> cores = ordered_cores(topology, r.caller_cpu, workers);
       const bool classes_known =
-          std::any_of(cores.begin(), cores.end(), [](const Core &c) {
+          std::any_of(cores.begin(), cores.end(), [](const Core& c) {
             return c.core_class != CoreClass::kUnknown;
           });
       if (r.affinity_policy == AffinityPolicy::kPerformanceCores) {
         if (!classes_known) {
           r.fallbacks.push_back(
-              "affinity_policy = performance_cores: this machine does not "
-              "expose "
+              "affinity_policy = performance_cores: this machine does not expose "
               "performance/efficiency classes; every core treated alike");
           slots = core_major_slots(cores);
         } else {
           // Performance cores with their siblings before any efficiency core.
           std::vector<Core> performance;
           std::vector<Core> rest;
-          for (Core &c : cores) {
+          for (Core& c : cores) {
             (c.core_class == CoreClass::kEfficiency ? rest : performance)
                 .push_back(std::move(c));
           }
@@ -564,16 +525,14 @@ void resolve_affinity(const ExecutionPolicy &policy, const Topology &topology,
           const std::vector<int> tail = core_major_slots(rest);
           // The caller's own CPU is never a worker's first choice.
           const int usable = static_cast<int>(slots.size()) -
-                             static_cast<int>(std::count(
-                                 slots.begin(), slots.end(), r.caller_cpu));
+                             static_cast<int>(std::count(slots.begin(), slots.end(),
+                                                         r.caller_cpu));
           if (usable < workers) {
-            r.fallbacks.push_back("affinity_policy = performance_cores: " +
-                                  plural(usable, "free performance-core CPU",
-                                         "free performance-core CPUs") +
-                                  " for " +
-                                  plural(workers, "worker", "workers") + ": " +
-                                  std::to_string(workers - usable) +
-                                  " placed on efficiency cores");
+            r.fallbacks.push_back(
+                "affinity_policy = performance_cores: " +
+                plural(usable, "free performance-core CPU", "free performance-core CPUs") +
+                " for " + plural(workers, "worker", "workers") + ": " +
+                std::to_string(workers - usable) + " placed on efficiency cores");
           }
           slots.insert(slots.end(), tail.begin(), tail.end());
         }
@@ -582,10 +541,9 @@ void resolve_affinity(const ExecutionPolicy &policy, const Topology &topology,
         if (r.affinity_policy == AffinityPolicy::kPhysicalCores &&
             workers > static_cast<int>(cores.size())) {
           r.fallbacks.push_back(
-              "affinity_policy = physical_cores: " +
-              plural(workers, "worker", "workers") + " exceed the " +
-              plural(static_cast<long long>(cores.size()), "physical core",
-                     "physical cores") +
+              "affinity_policy = physical_cores: " + plural(workers, "worker", "workers") +
+              " exceed the " +
+              plural(static_cast<long long>(cores.size()), "physical core", "physical cores") +
               ": " + std::to_string(workers - static_cast<int>(cores.size())) +
               " placed on SMT siblings");
         }
@@ -599,31 +557,28 @@ void resolve_affinity(const ExecutionPolicy &policy, const Topology &topology,
     // defence so a worker is never left without a CPU.
     for (int w = 0; w < workers && !slots.empty(); ++w) {
       const int id = slots[static_cast<std::size_t>(w) % slots.size()];
-      const LogicalCpu *cpu = topology.find_cpu(id);
+      const LogicalCpu* cpu = topology.find_cpu(id);
       r.worker_cpus.push_back(id);
       r.worker_cores.push_back(cpu != nullptr ? cpu->core : id);
-      r.worker_classes.push_back(cpu != nullptr ? cpu->core_class
-                                                : CoreClass::kUnknown);
+      r.worker_classes.push_back(cpu != nullptr ? cpu->core_class : CoreClass::kUnknown);
     }
     // SMT siblings are in use when two pinned participants share a core (the
     // caller counts where it was seen running).
     std::set<std::pair<int, int>> used;
-    if (const LogicalCpu *caller = topology.find_cpu(r.caller_cpu)) {
+    if (const LogicalCpu* caller = topology.find_cpu(r.caller_cpu)) {
       used.insert({caller->package, caller->core});
     }
     for (int id : r.worker_cpus) {
-      const LogicalCpu *cpu = topology.find_cpu(id);
-      if (cpu == nullptr)
-        continue;
-      if (!used.insert({cpu->package, cpu->core}).second)
-        r.uses_smt_siblings = true;
+      const LogicalCpu* cpu = topology.find_cpu(id);
+      if (cpu == nullptr) continue;
+      if (!used.insert({cpu->package, cpu->core}).second) r.uses_smt_siblings = true;
     }
   }
+
 }
 
 // Part 3: how participants wait and what they record.
-void resolve_waiting(const ExecutionPolicy &policy,
-                     ResolvedExecutionPolicy &r) {
+void resolve_waiting(const ExecutionPolicy& policy, ResolvedExecutionPolicy& r) {
   r.spin_policy = policy.spin_policy;
   r.spin_budget = policy.spin_budget;
   r.idle_policy = policy.idle_policy;
@@ -632,14 +587,13 @@ void resolve_waiting(const ExecutionPolicy &policy,
   r.counters = policy.counters;
 }
 
-} // namespace
+}  // namespace
 
-void collapse_to_width(ResolvedExecutionPolicy *r, int width,
-                       std::string executor, std::string fallback) {
+void collapse_to_width(ResolvedExecutionPolicy* r, int width, std::string executor,
+                       std::string fallback) {
   width = std::max(1, width);
   r->effective_threads = width;
-  r->max_threads_per_kernel =
-      std::min(std::max(1, r->max_threads_per_kernel), width);
+  r->max_threads_per_kernel = std::min(std::max(1, r->max_threads_per_kernel), width);
   r->executor = std::move(executor);
   r->affinity_policy = AffinityPolicy::kNone;
   r->worker_cpus.clear();
@@ -649,54 +603,49 @@ void collapse_to_width(ResolvedExecutionPolicy *r, int width,
   r->fallbacks.push_back(std::move(fallback));
 }
 
-Status resolve_execution_policy(const ExecutionPolicy &requested,
-                                const Topology &topology,
-                                const PlatformFacts &facts,
-                                ResolvedExecutionPolicy *out,
-                                const ResolutionInputs &inputs) {
+Status resolve_execution_policy(const ExecutionPolicy& requested,
+                                const Topology& topology,
+                                const PlatformFacts& facts,
+                                ResolvedExecutionPolicy* out,
+                                const ResolutionInputs& inputs) {
   // The policy as given is checked first, so its errors name its fields.
-  TESSERA_RETURN_IF_ERROR(
-      validate_execution_policy(requested, topology, facts));
+  TESSERA_RETURN_IF_ERROR(validate_execution_policy(requested, topology, facts));
   ExecutionPolicy policy = requested;
   std::string source = "num_threads";
   if (policy.num_threads == 0 && inputs.default_num_threads > 0) {
     policy.num_threads = inputs.default_num_threads;
     source = inputs.num_threads_source;
-    if (!policy.cpu_set.empty() &&
-        policy.num_threads > static_cast<int>(policy.cpu_set.size())) {
+    if (!policy.cpu_set.empty() && policy.num_threads > static_cast<int>(policy.cpu_set.size())) {
       return Status::invalid_argument(
-          source + " = " + std::to_string(policy.num_threads) +
-          " exceeds the " + std::to_string(policy.cpu_set.size()) +
+          source + " = " + std::to_string(policy.num_threads) + " exceeds the " +
+          std::to_string(policy.cpu_set.size()) +
           " CPUs of ExecutionPolicy::cpu_set with affinity_policy = explicit");
     }
   }
   if (facts.pool_width_from_wasm_threads && inputs.wasm_threads &&
-      (*inputs.wasm_threads < kMinWasmThreads ||
-       *inputs.wasm_threads > kMaxWasmThreads)) {
-    return Status::invalid_argument(
-        "TESSERA_WASM_THREADS must be in [" + std::to_string(kMinWasmThreads) +
-        ", " + std::to_string(kMaxWasmThreads) + "] (got " +
-        std::to_string(*inputs.wasm_threads) + ")");
+      (*inputs.wasm_threads < kMinWasmThreads || *inputs.wasm_threads > kMaxWasmThreads)) {
+    return Status::invalid_argument("TESSERA_WASM_THREADS must be in [" +
+                                    std::to_string(kMinWasmThreads) + ", " +
+                                    std::to_string(kMaxWasmThreads) + "] (got " +
+                                    std::to_string(*inputs.wasm_threads) + ")");
   }
 
   const NodeShare share = inputs.node_share.value_or(facts.node_share);
   TESSERA_RETURN_IF_ERROR(validate_node_share(
-      share, inputs.node_share ? "ContextOptions::node_share"
-                               : "PlatformFacts::node_share"));
+      share, inputs.node_share ? "ContextOptions::node_share" : "PlatformFacts::node_share"));
 
   ResolvedExecutionPolicy r;
   r.threads_usable = facts.threads_usable;
   // Processes sharing these CPUs each resolve against their own share of
   // them; everything below (width, pins, the caller's CPU) then sees only it.
   Topology shared_topology;
-  const Topology *placed = &topology;
-  if (share.processes > 1 && facts.threads_usable &&
-      !facts.pool_width_from_wasm_threads && inputs.application_width == 0) {
+  const Topology* placed = &topology;
+  if (share.processes > 1 && facts.threads_usable && !facts.pool_width_from_wasm_threads &&
+      inputs.application_width == 0) {
     if (requested_affinity(policy, facts) == AffinityPolicy::kExplicit) {
-      r.fallbacks.push_back(
-          std::to_string(share.processes) + " processes share this node (" +
-          share.source +
-          "): not divided, the explicit cpu_set decides where this one runs");
+      r.fallbacks.push_back(std::to_string(share.processes) + " processes share this node (" +
+                            share.source +
+                            "): not divided, the explicit cpu_set decides where this one runs");
     } else {
       std::string note;
       shared_topology = share_of_topology(topology, share, &note);
@@ -704,10 +653,8 @@ Status resolve_execution_policy(const ExecutionPolicy &requested,
       r.fallbacks.push_back(std::move(note));
     }
   }
-  r.caller_cpu =
-      placed->find_cpu(facts.caller_cpu) != nullptr ? facts.caller_cpu : -1;
-  resolve_threads(policy, *placed, facts, inputs, source, placed != &topology,
-                  r);
+  r.caller_cpu = placed->find_cpu(facts.caller_cpu) != nullptr ? facts.caller_cpu : -1;
+  resolve_threads(policy, *placed, facts, inputs, source, placed != &topology, r);
   resolve_affinity(policy, *placed, facts, r);
   resolve_waiting(policy, r);
 
@@ -715,18 +662,15 @@ Status resolve_execution_policy(const ExecutionPolicy &requested,
     // The application's executor decides how many participants exist.
     const int width = inputs.application_width;
     const int resolved = r.effective_threads;
-    collapse_to_width(
-        &r, width, "application",
-        "ContextOptions::executor supplied: effective threads = its width (" +
-            std::to_string(width) + "); the policy resolved to " +
-            std::to_string(resolved) +
-            ", and tessera's spin, affinity and idle settings do not apply to "
-            "it");
+    collapse_to_width(&r, width, "application",
+                      "ContextOptions::executor supplied: effective threads = its width (" +
+                          std::to_string(width) + "); the policy resolved to " +
+                          std::to_string(resolved) +
+                          ", and tessera's spin, affinity and idle settings do not apply to it");
     r.threads_reason = "width of the application's executor";
-    r.max_threads_per_kernel =
-        policy.max_threads_per_kernel > 0
-            ? std::min(policy.max_threads_per_kernel, width)
-            : width;
+    r.max_threads_per_kernel = policy.max_threads_per_kernel > 0
+                                   ? std::min(policy.max_threads_per_kernel, width)
+                                   : width;
   }
   *out = std::move(r);
   return {};
@@ -741,23 +685,19 @@ std::string ResolvedExecutionPolicy::to_string() const {
           threads_reason + ")\n";
   text += "max per kernel:    " + std::to_string(max_threads_per_kernel) + "\n";
   text += "executor:          " + executor + "\n";
-  text += std::string("affinity:          ") +
-          affinity_policy_name(affinity_policy);
+  text += std::string("affinity:          ") + affinity_policy_name(affinity_policy);
   if (!worker_cpus.empty()) {
     text += "; workers on CPUs " + cpus_text(worker_cpus) + " (cores " +
             cpus_text(worker_cores) + "; classes ";
     for (std::size_t i = 0; i < worker_classes.size(); ++i) {
-      if (i != 0)
-        text += ',';
+      if (i != 0) text += ',';
       text += core_class_name(worker_classes[i]);
     }
     text += ")";
   }
   text += "; caller not pinned";
-  if (caller_cpu >= 0)
-    text += " (on CPU " + std::to_string(caller_cpu) + ")";
-  text += std::string("; SMT siblings ") +
-          (uses_smt_siblings ? "used" : "not used") + "\n";
+  if (caller_cpu >= 0) text += " (on CPU " + std::to_string(caller_cpu) + ")";
+  text += std::string("; SMT siblings ") + (uses_smt_siblings ? "used" : "not used") + "\n";
   text += std::string("spin:              ") + spin_policy_name(spin_policy);
   if (spin_policy == SpinPolicy::kFixedIterations) {
     text += " (" + std::to_string(spin_budget) + " iterations)";
@@ -773,11 +713,9 @@ std::string ResolvedExecutionPolicy::to_string() const {
   text += std::string("nested:            ") +
           (allow_nested_parallelism ? "allowed" : "serial") + "\n";
   text += std::string("counters:          ") + (counters ? "on" : "off") + "\n";
-  text += "pool tiers:        " + std::to_string(pool_classes) +
-          " below full width\n";
+  text += "pool tiers:        " + std::to_string(pool_classes) + " below full width\n";
   text += fallbacks.empty() ? "fallbacks:         none" : "fallbacks:";
-  for (const std::string &f : fallbacks)
-    text += "\n  - " + f;
+  for (const std::string& f : fallbacks) text += "\n  - " + f;
   text += "\n";
   return text;
 }
@@ -792,16 +730,13 @@ std::string ResolvedExecutionPolicy::to_json() const {
   json.key("executor").value(executor);
   json.key("affinity_policy").value(affinity_policy_name(affinity_policy));
   json.key("worker_cpus").begin_array();
-  for (int id : worker_cpus)
-    json.value(id);
+  for (int id : worker_cpus) json.value(id);
   json.end_array();
   json.key("worker_cores").begin_array();
-  for (int id : worker_cores)
-    json.value(id);
+  for (int id : worker_cores) json.value(id);
   json.end_array();
   json.key("worker_classes").begin_array();
-  for (CoreClass c : worker_classes)
-    json.value(core_class_name(c));
+  for (CoreClass c : worker_classes) json.value(core_class_name(c));
   json.end_array();
   json.key("uses_smt_siblings").value(uses_smt_siblings);
   json.key("caller_cpu").value(caller_cpu);
@@ -814,8 +749,7 @@ std::string ResolvedExecutionPolicy::to_json() const {
   json.key("counters").value(counters);
   json.key("pool_classes").value(pool_classes);
   json.key("fallbacks").begin_array();
-  for (const std::string &f : fallbacks)
-    json.value(f);
+  for (const std::string& f : fallbacks) json.value(f);
   json.end_array();
   json.end_object();
   return json.str();
@@ -823,8 +757,7 @@ std::string ResolvedExecutionPolicy::to_json() const {
 
 std::string ResolvedExecutionPolicy::registry_key() const {
   std::string key = "threads=" + std::to_string(effective_threads);
-  key += ";cpus=" + (worker_cpus.empty() ? std::string("unpinned")
-                                         : cpus_text(worker_cpus));
+  key += ";cpus=" + (worker_cpus.empty() ? std::string("unpinned") : cpus_text(worker_cpus));
   key += std::string(";spin=") + spin_policy_name(spin_policy);
   if (spin_policy == SpinPolicy::kFixedIterations ||
       spin_policy == SpinPolicy::kFixedDuration) {
@@ -840,4 +773,4 @@ std::string ResolvedExecutionPolicy::registry_key() const {
   return key;
 }
 
-} // namespace tessera::platform
+}  // namespace tessera::platform

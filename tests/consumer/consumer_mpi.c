@@ -11,7 +11,7 @@
 static float a_value(int p, int i) { return (float)((p * 7 + i * 3) % 11 - 5); }
 static float b_value(int p, int j) { return (float)((p * 5 + j * 2) % 9 - 4); }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -23,23 +23,20 @@ int main(int argc, char **argv) {
   tsr_mpi_descriptor dc = {m, n, nb, nb, size, 1, n};
   const int64_t ka = tsr_mpi_local_extent(k, nb, rank, size);
   const int64_t mc = tsr_mpi_local_extent(m, nb, rank, size);
-  float *a = calloc((size_t)(ka * m + 1), sizeof(float));
-  float *b = calloc((size_t)(ka * n + 1), sizeof(float));
-  float *c = calloc((size_t)(mc * n + 1), sizeof(float));
+  float* a = calloc((size_t)(ka * m + 1), sizeof(float));
+  float* b = calloc((size_t)(ka * n + 1), sizeof(float));
+  float* c = calloc((size_t)(mc * n + 1), sizeof(float));
   /* Local row r is global row (r / nb * size + rank) * nb + r % nb. */
   for (int64_t r = 0; r < ka; ++r) {
     const int p = (int)((r / nb * size + rank) * nb + r % nb);
-    for (int i = 0; i < m; ++i)
-      a[r * m + i] = a_value(p, i);
-    for (int j = 0; j < n; ++j)
-      b[r * n + j] = b_value(p, j);
+    for (int i = 0; i < m; ++i) a[r * m + i] = a_value(p, i);
+    for (int j = 0; j < n; ++j) b[r * n + j] = b_value(p, j);
   }
-  tsr_context *context = NULL;
+  tsr_context* context = NULL;
   int wrong = 0;
-  if (tsr_mpi_rank_context_create(MPI_COMM_WORLD, NULL, NULL, &context) !=
-          TSR_OK ||
-      tsr_mpi_sgemm(context, MPI_COMM_WORLD, TSR_TRANS, TSR_NO_TRANS, 1.0f, a,
-                    &da, b, &db, 0.0f, c, &dc) != TSR_OK) {
+  if (tsr_mpi_rank_context_create(MPI_COMM_WORLD, NULL, NULL, &context) != TSR_OK ||
+      tsr_mpi_sgemm(context, MPI_COMM_WORLD, TSR_TRANS, TSR_NO_TRANS, 1.0f, a, &da, b, &db, 0.0f, c,
+                    &dc) != TSR_OK) {
     printf("rank %d: %s\n", rank, tsr_last_error_message());
     wrong = 1;
   }
@@ -47,26 +44,21 @@ int main(int argc, char **argv) {
     const int i = (int)((r / nb * size + rank) * nb + r % nb);
     for (int j = 0; j < n; ++j) {
       float want = 0;
-      for (int p = 0; p < k; ++p)
-        want += a_value(p, i) * b_value(p, j);
-      if (c[r * n + j] != want)
-        ++wrong;
+      for (int p = 0; p < k; ++p) want += a_value(p, i) * b_value(p, j);
+      if (c[r * n + j] != want) ++wrong;
     }
   }
   /* A bad transpose value on the last rank only: every rank reports it. */
   const tsr_transpose bad = rank == size - 1 ? (tsr_transpose)7 : TSR_NO_TRANS;
-  if (tsr_mpi_sgemm(context, MPI_COMM_WORLD, TSR_TRANS, bad, 1.0f, a, &da, b,
-                    &db, 0.0f, c, &dc) != TSR_INVALID_ARGUMENT ||
-      strstr(tsr_last_error_message(),
-             "trans_b must be TSR_NO_TRANS or TSR_TRANS") == NULL) {
-    printf("rank %d: bad trans_b not reported: %s\n", rank,
-           tsr_last_error_message());
+  if (tsr_mpi_sgemm(context, MPI_COMM_WORLD, TSR_TRANS, bad, 1.0f, a, &da, b, &db, 0.0f, c, &dc) !=
+          TSR_INVALID_ARGUMENT ||
+      strstr(tsr_last_error_message(), "trans_b must be TSR_NO_TRANS or TSR_TRANS") == NULL) {
+    printf("rank %d: bad trans_b not reported: %s\n", rank, tsr_last_error_message());
     ++wrong;
   }
   int total = 0;
   MPI_Allreduce(&wrong, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0)
-    printf("consumer_mpi_c: %d ranks, %d wrong\n", size, total);
+  if (rank == 0) printf("consumer_mpi_c: %d ranks, %d wrong\n", size, total);
   tsr_context_destroy(context);
   free(a);
   free(b);

@@ -8,7 +8,7 @@
 
 #include "tessera/mpi.hpp"
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -23,38 +23,31 @@ int main(int argc, char **argv) {
   const long a_cols = tessera::mpi::local_extent(k, k, rank, size);
   std::vector<double> a(m * da.lld), b(k * db.lld), c(m * dc.lld, -1.0);
   for (int i = 0; i < m; ++i)
-    for (int p = 0; p < a_cols; ++p)
-      a[i * da.lld + p] = (i * 7 + p * 3) % 11 - 5;
+    for (int p = 0; p < a_cols; ++p) a[i * da.lld + p] = (i * 7 + p * 3) % 11 - 5;
   for (int p = 0; p < k; ++p)
-    for (long j = 0; j < my_cols; ++j)
-      b[p * db.lld + j] = ((p * 5 + (rank * nb + j) * 2) % 9) - 4;
+    for (long j = 0; j < my_cols; ++j) b[p * db.lld + j] = ((p * 5 + (rank * nb + j) * 2) % 9) - 4;
 
   tessera::Context context;
-  tessera::Status s =
-      tessera::mpi::make_rank_context(MPI_COMM_WORLD, {}, &context);
+  tessera::Status s = tessera::mpi::make_rank_context(MPI_COMM_WORLD, {}, &context);
   if (s.ok()) {
     s = tessera::mpi::gemm(context, MPI_COMM_WORLD, tessera::Transpose::kNo,
-                           tessera::Transpose::kNo, 1.0, a.data(), da, b.data(),
-                           db, 0.0, c.data(), dc);
+                           tessera::Transpose::kNo, 1.0, a.data(), da, b.data(), db, 0.0, c.data(),
+                           dc);
   }
   int bad = s.ok() ? 0 : 1;
-  if (!s.ok())
-    std::printf("rank %d: %s\n", rank, s.to_string().c_str());
+  if (!s.ok()) std::printf("rank %d: %s\n", rank, s.to_string().c_str());
   for (int i = 0; i < m && s.ok(); ++i) {
     for (long j = 0; j < my_cols; ++j) {
       double want = 0;
       for (int p = 0; p < k; ++p) {
-        want += double((i * 7 + p * 3) % 11 - 5) *
-                double(((p * 5 + (rank * nb + j) * 2) % 9) - 4);
+        want += double((i * 7 + p * 3) % 11 - 5) * double(((p * 5 + (rank * nb + j) * 2) % 9) - 4);
       }
-      if (c[i * dc.lld + j] != want)
-        ++bad;
+      if (c[i * dc.lld + j] != want) ++bad;
     }
   }
   int total = 0;
   MPI_Allreduce(&bad, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0)
-    std::printf("consumer_mpi: %d ranks, %d wrong\n", size, total);
+  if (rank == 0) std::printf("consumer_mpi: %d ranks, %d wrong\n", size, total);
   MPI_Finalize();
   return total == 0 ? 0 : 1;
 }

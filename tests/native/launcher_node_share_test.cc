@@ -1,21 +1,20 @@
 // What an MPI launcher's variables say about the processes sharing a node
 // (native/src/launcher_node_share.hpp).
+#include "native/src/launcher_node_share.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <optional>
 #include <string>
 
-#include "native/src/launcher_node_share.hpp"
-
 namespace tessera::native {
 namespace {
 
 // Sets the variables for one check and restores them after.
 class ScopedEnvironment {
-public:
-  ScopedEnvironment(std::optional<std::string> size,
-                    std::optional<std::string> rank,
+ public:
+  ScopedEnvironment(std::optional<std::string> size, std::optional<std::string> rank,
                     std::optional<std::string> bound) {
     set("OMPI_COMM_WORLD_LOCAL_SIZE", size);
     set("OMPI_COMM_WORLD_LOCAL_RANK", rank);
@@ -31,9 +30,9 @@ public:
     }
   }
 
-private:
-  void set(const char *name, const std::optional<std::string> &value) {
-    const char *old = std::getenv(name);
+ private:
+  void set(const char* name, const std::optional<std::string>& value) {
+    const char* old = std::getenv(name);
     names_[count_] = name;
     saved_[count_] = old ? std::optional<std::string>(old) : std::nullopt;
     ++count_;
@@ -43,24 +42,23 @@ private:
       unsetenv(name);
     }
   }
-  const char *names_[3] = {};
+  const char* names_[3] = {};
   std::optional<std::string> saved_[3];
   int count_ = 0;
 };
 
-TEST_CASE(
-    "launcher node share: Open MPI ranks not bound at launch share the node") {
+TEST_CASE("launcher node share: Open MPI ranks not bound at launch share the node") {
   ScopedEnvironment env("4", "3", std::nullopt);
   const platform::NodeShare share = launcher_node_share();
   CHECK(share.processes == 4);
   CHECK(share.index == 3);
-  CHECK(share.source.find("OMPI_COMM_WORLD_LOCAL_SIZE = 4") !=
-        std::string::npos);
+  CHECK(share.source.find("OMPI_COMM_WORLD_LOCAL_SIZE = 4") != std::string::npos);
   CHECK(share.source.find("not bound at launch") != std::string::npos);
 }
 
-TEST_CASE("launcher node share: bound ranks, one rank, no launcher: nothing to "
-          "divide") {
+TEST_CASE(
+    "launcher node share: bound ranks, one rank, no launcher: nothing to "
+    "divide") {
   {
     ScopedEnvironment env("2", "1", "1");
     CHECK(launcher_node_share().processes == 0);
@@ -75,11 +73,9 @@ TEST_CASE("launcher node share: bound ranks, one rank, no launcher: nothing to "
   }
 }
 
-TEST_CASE(
-    "launcher node share: malformed or inconsistent variables are ignored") {
-  for (const auto &[size, rank] :
-       {std::pair{"2x", "0"}, std::pair{"2", "-1"}, std::pair{"2", "2"},
-        std::pair{"", "0"}, std::pair{"99999999999", "0"}}) {
+TEST_CASE("launcher node share: malformed or inconsistent variables are ignored") {
+  for (const auto& [size, rank] : {std::pair{"2x", "0"}, std::pair{"2", "-1"}, std::pair{"2", "2"},
+                                   std::pair{"", "0"}, std::pair{"99999999999", "0"}}) {
     CAPTURE(size);
     CAPTURE(rank);
     ScopedEnvironment env(std::string(size), std::string(rank), std::nullopt);
@@ -87,5 +83,5 @@ TEST_CASE(
   }
 }
 
-} // namespace
-} // namespace tessera::native
+}  // namespace
+}  // namespace tessera::native

@@ -91,9 +91,10 @@ const Command kCommands[] = {
 
 #if !defined(TESSERA_CLI_MPI)
 int run_mpi_gemm(const Args&) {
-  std::fputs("tessera-cli: mpi-gemm: this build has no MPI (configure a native preset with an MPI "
-             "library installed, or -DTESSERA_MPI=ON)\n",
-             stderr);
+  std::fputs(
+      "tessera-cli: mpi-gemm: this build has no MPI (configure a native preset with an MPI "
+      "library installed, or -DTESSERA_MPI=ON)\n",
+      stderr);
   return kExitFailure;
 }
 #endif

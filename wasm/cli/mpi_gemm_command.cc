@@ -36,62 +36,54 @@ namespace {
 struct Options {
   std::int64_t m = 0, n = 0, k = 0;
   int grid_rows = 0, grid_cols = 0;
-  std::int64_t block = 0; // 0: one block per grid row / column
+  std::int64_t block = 0;  // 0: one block per grid row / column
   Dtype dtype = Dtype::kF32;
   Transpose ta = Transpose::kNo, tb = Transpose::kNo;
   int threads = 0;
-  const char *isa = nullptr;
+  const char* isa = nullptr;
   int reps = 3;
   bool check = false, hash = false, policy = false;
   std::uint64_t seed = 1;
 };
 
-bool parse_count(const std::string &text, std::int64_t low, std::int64_t high,
-                 std::int64_t *out) {
-  if (text.empty() || text.size() > 12)
-    return false;
+bool parse_count(const std::string& text, std::int64_t low, std::int64_t high, std::int64_t* out) {
+  if (text.empty() || text.size() > 12) return false;
   std::int64_t v = 0;
   for (char ch : text) {
-    if (ch < '0' || ch > '9')
-      return false;
+    if (ch < '0' || ch > '9') return false;
     v = v * 10 + (ch - '0');
   }
-  if (v < low || v > high)
-    return false;
+  if (v < low || v > high) return false;
   *out = v;
   return true;
 }
 
-int parse(const Args &args, Options *o) {
+int parse(const Args& args, Options* o) {
   std::vector<std::string> positional;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
+    const std::string& a = args[i];
     const bool has_value = i + 1 < args.size();
     const std::string v = has_value ? args[i + 1] : std::string();
     std::int64_t x = 0;
     if (a == "--grid") {
       const std::size_t by = v.find('x');
       std::int64_t p = 0, q = 0;
-      if (!has_value || by == std::string::npos ||
-          !parse_count(v.substr(0, by), 1, 65536, &p) ||
+      if (!has_value || by == std::string::npos || !parse_count(v.substr(0, by), 1, 65536, &p) ||
           !parse_count(v.substr(by + 1), 1, 65536, &q)) {
-        return usage_error(
-            "mpi-gemm: --grid must be PxQ with P, Q >= 1 (got '" + v + "')");
+        return usage_error("mpi-gemm: --grid must be PxQ with P, Q >= 1 (got '" + v + "')");
       }
       o->grid_rows = static_cast<int>(p);
       o->grid_cols = static_cast<int>(q);
       ++i;
     } else if (a == "--block") {
       if (!has_value || !parse_count(v, 1, std::int64_t{1} << 40, &x)) {
-        return usage_error("mpi-gemm: --block must be an integer >= 1 (got '" +
-                           v + "')");
+        return usage_error("mpi-gemm: --block must be an integer >= 1 (got '" + v + "')");
       }
       o->block = x;
       ++i;
     } else if (a == "--dtype") {
       if (v != "f32" && v != "f64") {
-        return usage_error("mpi-gemm: --dtype must be f32 or f64 (got '" + v +
-                           "')");
+        return usage_error("mpi-gemm: --dtype must be f32 or f64 (got '" + v + "')");
       }
       o->dtype = v == "f32" ? Dtype::kF32 : Dtype::kF64;
       ++i;
@@ -101,9 +93,7 @@ int parse(const Args &args, Options *o) {
       o->tb = Transpose::kYes;
     } else if (a == "--threads") {
       if (!has_value || !parse_count(v, 0, 4096, &x)) {
-        return usage_error(
-            "mpi-gemm: --threads must be an integer in [0, 4096] (got '" + v +
-            "')");
+        return usage_error("mpi-gemm: --threads must be an integer in [0, 4096] (got '" + v + "')");
       }
       o->threads = static_cast<int>(x);
       ++i;
@@ -116,17 +106,13 @@ int parse(const Args &args, Options *o) {
       ++i;
     } else if (a == "--reps") {
       if (!has_value || !parse_count(v, 1, 100000, &x)) {
-        return usage_error(
-            "mpi-gemm: --reps must be an integer in [1, 100000] (got '" + v +
-            "')");
+        return usage_error("mpi-gemm: --reps must be an integer in [1, 100000] (got '" + v + "')");
       }
       o->reps = static_cast<int>(x);
       ++i;
     } else if (a == "--seed") {
       if (!has_value || !parse_count(v, 0, std::int64_t{1} << 40, &x)) {
-        return usage_error(
-            "mpi-gemm: --seed must be a non-negative integer (got '" + v +
-            "')");
+        return usage_error("mpi-gemm: --seed must be a non-negative integer (got '" + v + "')");
       }
       o->seed = static_cast<std::uint64_t>(x);
       ++i;
@@ -143,46 +129,36 @@ int parse(const Args &args, Options *o) {
     }
   }
   std::int64_t dims[3];
-  if (positional.size() != 3)
-    return usage_error("mpi-gemm: needs M N K");
+  if (positional.size() != 3) return usage_error("mpi-gemm: needs M N K");
   for (int d = 0; d < 3; ++d) {
     if (!parse_count(positional[d], 0, std::int64_t{1} << 31, &dims[d])) {
-      return usage_error(
-          "mpi-gemm: M, N and K must be integers in [0, 2^31] (got '" +
-          positional[d] + "')");
+      return usage_error("mpi-gemm: M, N and K must be integers in [0, 2^31] (got '" +
+                         positional[d] + "')");
     }
   }
   o->m = dims[0];
   o->n = dims[1];
   o->k = dims[2];
-  if (o->grid_rows == 0)
-    return usage_error("mpi-gemm: needs --grid PxQ");
+  if (o->grid_rows == 0) return usage_error("mpi-gemm: needs --grid PxQ");
   return kExitOk;
 }
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-  return a <= 0 ? 1 : (a + b - 1) / b;
-}
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a <= 0 ? 1 : (a + b - 1) / b; }
 
 // The local part of a seeded stored matrix (rows x cols, element (r, c) =
 // seeded_value(seed, stream, r * cols + c), as `tessera-cli gemm` fills it).
 template <class T>
-std::vector<T> seeded_local(const mpi::BlockDescriptor &d, int row, int col,
-                            std::uint64_t seed, std::uint64_t stream) {
-  const std::int64_t lr =
-      mpi::local_extent(d.rows, d.row_block, row, d.grid_rows);
-  std::vector<T> part(
-      static_cast<std::size_t>(std::max<std::int64_t>(1, lr * d.lld)), T(0));
+std::vector<T> seeded_local(const mpi::BlockDescriptor& d, int row, int col, std::uint64_t seed,
+                            std::uint64_t stream) {
+  const std::int64_t lr = mpi::local_extent(d.rows, d.row_block, row, d.grid_rows);
+  std::vector<T> part(static_cast<std::size_t>(std::max<std::int64_t>(1, lr * d.lld)), T(0));
   for (std::int64_t i = 0; i < d.rows; ++i) {
-    if (mpi::owner_of(i, d.row_block, d.grid_rows) != row)
-      continue;
+    if (mpi::owner_of(i, d.row_block, d.grid_rows) != row) continue;
     const std::int64_t li = mpi::local_index(i, d.row_block, d.grid_rows);
     for (std::int64_t j = 0; j < d.cols; ++j) {
-      if (mpi::owner_of(j, d.col_block, d.grid_cols) != col)
-        continue;
+      if (mpi::owner_of(j, d.col_block, d.grid_cols) != col) continue;
       part[li * d.lld + mpi::local_index(j, d.col_block, d.grid_cols)] =
-          static_cast<T>(seeded_value(
-              seed, stream, static_cast<std::uint64_t>(i * d.cols + j)));
+          static_cast<T>(seeded_value(seed, stream, static_cast<std::uint64_t>(i * d.cols + j)));
     }
   }
   return part;
@@ -190,51 +166,40 @@ std::vector<T> seeded_local(const mpi::BlockDescriptor &d, int row, int col,
 
 // C gathered on rank 0 (row-major m x n); empty elsewhere.
 template <class T>
-std::vector<T> gather(const std::vector<T> &local,
-                      const mpi::BlockDescriptor &d, int rank, int size) {
+std::vector<T> gather(const std::vector<T>& local, const mpi::BlockDescriptor& d, int rank,
+                      int size) {
   const int row = rank / d.grid_cols, col = rank % d.grid_cols;
-  const std::int64_t lr =
-      mpi::local_extent(d.rows, d.row_block, row, d.grid_rows);
-  const std::int64_t lc =
-      mpi::local_extent(d.cols, d.col_block, col, d.grid_cols);
-  std::vector<T> packed(
-      static_cast<std::size_t>(std::max<std::int64_t>(1, lr * lc)));
+  const std::int64_t lr = mpi::local_extent(d.rows, d.row_block, row, d.grid_rows);
+  const std::int64_t lc = mpi::local_extent(d.cols, d.col_block, col, d.grid_cols);
+  std::vector<T> packed(static_cast<std::size_t>(std::max<std::int64_t>(1, lr * lc)));
   for (std::int64_t r = 0; r < lr; ++r) {
-    std::memcpy(packed.data() + r * lc, local.data() + r * d.lld,
-                sizeof(T) * lc);
+    std::memcpy(packed.data() + r * lc, local.data() + r * d.lld, sizeof(T) * lc);
   }
   std::vector<int> counts(size), offsets(size);
   std::int64_t total = 0;
   for (int p = 0; p < size; ++p) {
-    const std::int64_t c =
-        mpi::local_extent(d.rows, d.row_block, p / d.grid_cols, d.grid_rows) *
-        mpi::local_extent(d.cols, d.col_block, p % d.grid_cols, d.grid_cols);
+    const std::int64_t c = mpi::local_extent(d.rows, d.row_block, p / d.grid_cols, d.grid_rows) *
+                           mpi::local_extent(d.cols, d.col_block, p % d.grid_cols, d.grid_cols);
     counts[p] = static_cast<int>(c);
     offsets[p] = static_cast<int>(total);
     total += c;
   }
-  std::vector<T> all(
-      rank == 0 ? static_cast<std::size_t>(std::max<std::int64_t>(1, total))
-                : 1);
+  std::vector<T> all(rank == 0 ? static_cast<std::size_t>(std::max<std::int64_t>(1, total)) : 1);
   const MPI_Datatype type = sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE;
-  MPI_Gatherv(packed.data(), static_cast<int>(lr * lc), type, all.data(),
-              counts.data(), offsets.data(), type, 0, MPI_COMM_WORLD);
-  if (rank != 0)
-    return {};
+  MPI_Gatherv(packed.data(), static_cast<int>(lr * lc), type, all.data(), counts.data(),
+              offsets.data(), type, 0, MPI_COMM_WORLD);
+  if (rank != 0) return {};
   std::vector<T> c(static_cast<std::size_t>(d.rows * d.cols));
   for (int p = 0; p < size; ++p) {
     const int pr = p / d.grid_cols, pc = p % d.grid_cols;
-    const std::int64_t plc =
-        mpi::local_extent(d.cols, d.col_block, pc, d.grid_cols);
+    const std::int64_t plc = mpi::local_extent(d.cols, d.col_block, pc, d.grid_cols);
     for (std::int64_t i = 0; i < d.rows; ++i) {
-      if (mpi::owner_of(i, d.row_block, d.grid_rows) != pr)
-        continue;
+      if (mpi::owner_of(i, d.row_block, d.grid_rows) != pr) continue;
       const std::int64_t li = mpi::local_index(i, d.row_block, d.grid_rows);
       for (std::int64_t j = 0; j < d.cols; ++j) {
-        if (mpi::owner_of(j, d.col_block, d.grid_cols) != pc)
-          continue;
-        c[i * d.cols + j] = all[offsets[p] + li * plc +
-                                mpi::local_index(j, d.col_block, d.grid_cols)];
+        if (mpi::owner_of(j, d.col_block, d.grid_cols) != pc) continue;
+        c[i * d.cols + j] =
+            all[offsets[p] + li * plc + mpi::local_index(j, d.col_block, d.grid_cols)];
       }
     }
   }
@@ -242,7 +207,7 @@ std::vector<T> gather(const std::vector<T> &local,
 }
 
 template <class T>
-int run_typed(const Options &o, const Context &context, int rank, int size) {
+int run_typed(const Options& o, const Context& context, int rank, int size) {
   const int P = o.grid_rows, Q = o.grid_cols;
   const int row = rank / Q, col = rank % Q;
   const bool at = o.ta == Transpose::kYes, bt = o.tb == Transpose::kYes;
@@ -251,16 +216,15 @@ int run_typed(const Options &o, const Context &context, int rank, int size) {
   // The depth blocks: a multiple of the depth slice kc, so that each slice
   // has one owner and is broadcast from its storage without a copy.
   GemmPlan plan;
-  const Status planned = try_plan_gemm(context, o.dtype, Layout::kRowMajor, o.m,
-                                       o.n, o.k, {}, &plan);
+  const Status planned =
+      try_plan_gemm(context, o.dtype, Layout::kRowMajor, o.m, o.n, o.k, {}, &plan);
   const std::int64_t kc = planned.ok() ? std::max<std::int64_t>(1, plan.kc) : 1;
-  const std::int64_t kb =
-      o.block ? o.block : ceil_div(ceil_div(o.k, std::max(P, Q)), kc) * kc;
+  const std::int64_t kb = o.block ? o.block : ceil_div(ceil_div(o.k, std::max(P, Q)), kc) * kc;
   // op(A) m x k with blocks mb x kb, op(B) k x n with kb x nb, as stored.
-  const auto da = mpi::make_descriptor(at ? o.k : o.m, at ? o.m : o.k,
-                                       at ? kb : mb, at ? mb : kb, P, Q, col);
-  const auto db = mpi::make_descriptor(bt ? o.n : o.k, bt ? o.k : o.n,
-                                       bt ? nb : kb, bt ? kb : nb, P, Q, col);
+  const auto da =
+      mpi::make_descriptor(at ? o.k : o.m, at ? o.m : o.k, at ? kb : mb, at ? mb : kb, P, Q, col);
+  const auto db =
+      mpi::make_descriptor(bt ? o.n : o.k, bt ? o.k : o.n, bt ? nb : kb, bt ? kb : nb, P, Q, col);
   const auto dc = mpi::make_descriptor(o.m, o.n, mb, nb, P, Q, col);
   const std::vector<T> a = seeded_local<T>(da, row, col, o.seed, 1);
   const std::vector<T> b = seeded_local<T>(db, row, col, o.seed, 2);
@@ -272,18 +236,13 @@ int run_typed(const Options &o, const Context &context, int rank, int size) {
   for (int rep = 0; rep < o.reps; ++rep) {
     MPI_Barrier(MPI_COMM_WORLD);
     const auto t0 = std::chrono::steady_clock::now();
-    const Status s =
-        mpi::gemm(context, MPI_COMM_WORLD, o.ta, o.tb, T(1), a.data(), da,
-                  b.data(), db, T(0), c.data(), dc, &stats);
-    double mine[4] = {
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-            .count(),
-        stats.comm_seconds, stats.compute_seconds, stats.pack_seconds};
+    const Status s = mpi::gemm(context, MPI_COMM_WORLD, o.ta, o.tb, T(1), a.data(), da, b.data(),
+                               db, T(0), c.data(), dc, &stats);
+    double mine[4] = {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                      stats.comm_seconds, stats.compute_seconds, stats.pack_seconds};
     if (!s.ok()) {
-      if (rank == 0)
-        std::fprintf(stderr, "tessera-cli: mpi-gemm: %s\n",
-                     s.to_string().c_str());
-      return kExitFailure; // every rank got the same status
+      if (rank == 0) std::fprintf(stderr, "tessera-cli: mpi-gemm: %s\n", s.to_string().c_str());
+      return kExitFailure;  // every rank got the same status
     }
     double slowest[4];
     MPI_Allreduce(mine, slowest, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -301,45 +260,39 @@ int run_typed(const Options &o, const Context &context, int rank, int size) {
     const double flops = 2.0 * static_cast<double>(o.m) * o.n * o.k;
     std::printf("mpi-gemm: %" PRId64 "x%" PRId64 "x%" PRId64
                 " %s %s%s on a %dx%d grid (%d rank%s), "
-                "blocks %" PRId64 "x%" PRId64 " (depth %" PRId64
-                "), kc %" PRId64 " (%" PRId64 " slices), %s\n",
-                o.m, o.n, o.k, dtype_name(o.dtype), at ? "T" : "N",
-                bt ? "T" : "N", P, Q, size, size == 1 ? "" : "s", mb, nb, kb,
-                stats.kc, stats.slices, isa_name(context.isa()));
+                "blocks %" PRId64 "x%" PRId64 " (depth %" PRId64 "), kc %" PRId64 " (%" PRId64
+                " slices), %s\n",
+                o.m, o.n, o.k, dtype_name(o.dtype), at ? "T" : "N", bt ? "T" : "N", P, Q, size,
+                size == 1 ? "" : "s", mb, nb, kb, stats.kc, stats.slices, isa_name(context.isa()));
     std::printf(
         "time: median %.6f s of %d (min %.6f, max %.6f), %.2f GFLOP/s; slowest "
         "rank: "
         "waiting for panels %.6f s, packing %.6f s, local gemm %.6f s\n",
         t, o.reps, *std::min_element(seconds.begin(), seconds.end()),
-        *std::max_element(seconds.begin(), seconds.end()),
-        t > 0 ? flops / t * 1e-9 : 0.0, median(comm), median(pack),
-        median(compute));
+        *std::max_element(seconds.begin(), seconds.end()), t > 0 ? flops / t * 1e-9 : 0.0,
+        median(comm), median(pack), median(compute));
   }
 
-  if (!o.check && !o.hash)
-    return kExitOk;
+  if (!o.check && !o.hash) return kExitOk;
   const std::vector<T> whole = gather(c, dc, rank, size);
   int exit_code = kExitOk;
   if (rank == 0) {
     if (o.check) {
       // One process, the same seeded operands, the same context.
       std::vector<T> fa(static_cast<std::size_t>(o.m * o.k)),
-          fb(static_cast<std::size_t>(o.k * o.n)),
-          fc(static_cast<std::size_t>(o.m * o.n));
+          fb(static_cast<std::size_t>(o.k * o.n)), fc(static_cast<std::size_t>(o.m * o.n));
       fill_seeded(fa.data(), fa.size(), o.seed, 1);
       fill_seeded(fb.data(), fb.size(), o.seed, 2);
-      const Status s =
-          try_gemm(context, Layout::kRowMajor, o.ta, o.tb, o.m, o.n, o.k, T(1),
-                   fa.data(), std::max<std::int64_t>(1, at ? o.m : o.k),
-                   fb.data(), std::max<std::int64_t>(1, bt ? o.k : o.n), T(0),
-                   fc.data(), std::max<std::int64_t>(1, o.n));
+      const Status s = try_gemm(context, Layout::kRowMajor, o.ta, o.tb, o.m, o.n, o.k, T(1),
+                                fa.data(), std::max<std::int64_t>(1, at ? o.m : o.k), fb.data(),
+                                std::max<std::int64_t>(1, bt ? o.k : o.n), T(0), fc.data(),
+                                std::max<std::int64_t>(1, o.n));
       std::int64_t differ = 0;
       for (std::size_t i = 0; i < fc.size(); ++i) {
         differ += std::memcmp(&fc[i], &whole[i], sizeof(T)) != 0;
       }
       if (!s.ok()) {
-        std::printf("check: one-process gemm failed: %s\n",
-                    s.to_string().c_str());
+        std::printf("check: one-process gemm failed: %s\n", s.to_string().c_str());
         exit_code = kExitFailure;
       } else if (differ != 0) {
         std::printf("check: MISMATCH: %" PRId64
@@ -348,57 +301,49 @@ int run_typed(const Options &o, const Context &context, int rank, int size) {
                     differ, fc.size());
         exit_code = kExitFailure;
       } else {
-        std::printf("check: ok, bit-identical to one-process tessera::gemm "
-                    "(%zu elements)\n",
-                    fc.size());
+        std::printf(
+            "check: ok, bit-identical to one-process tessera::gemm "
+            "(%zu elements)\n",
+            fc.size());
       }
     }
-    if (o.hash)
-      report_hash(whole.data(), whole.size() * sizeof(T), o.dtype,
-                  context.isa());
+    if (o.hash) report_hash(whole.data(), whole.size() * sizeof(T), o.dtype, context.isa());
   }
   MPI_Bcast(&exit_code, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return exit_code;
 }
 
 // Every rank's resolved policy, printed by rank 0 in rank order.
-void print_policies(const Context &context, int rank, int size) {
+void print_policies(const Context& context, int rank, int size) {
   const ResolvedExecutionPolicy r = context.resolved_policy();
-  std::string line =
-      "rank " + std::to_string(rank) + ": " +
-      std::to_string(r.effective_threads) + " thread" +
-      (r.effective_threads == 1 ? "" : "s") + " on CPUs {" +
-      platform::format_cpu_list(platform::read_topology().cpu_ids()) + "} (" +
-      r.threads_reason + ")";
-  for (const std::string &f : r.fallbacks)
-    line += "\n  " + f;
+  std::string line = "rank " + std::to_string(rank) + ": " + std::to_string(r.effective_threads) +
+                     " thread" + (r.effective_threads == 1 ? "" : "s") + " on CPUs {" +
+                     platform::format_cpu_list(platform::read_topology().cpu_ids()) + "} (" +
+                     r.threads_reason + ")";
+  for (const std::string& f : r.fallbacks) line += "\n  " + f;
   int length = static_cast<int>(line.size());
   std::vector<int> lengths(size), offsets(size);
-  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0,
-             MPI_COMM_WORLD);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
   int total = 0;
   for (int p = 0; p < size; ++p) {
     offsets[p] = total;
     total += lengths[p];
   }
-  std::string all(static_cast<std::size_t>(rank == 0 ? std::max(total, 1) : 1),
-                  '\0');
-  MPI_Gatherv(line.data(), length, MPI_CHAR, all.data(), lengths.data(),
-              offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
-  if (rank != 0)
-    return;
+  std::string all(static_cast<std::size_t>(rank == 0 ? std::max(total, 1) : 1), '\0');
+  MPI_Gatherv(line.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+              0, MPI_COMM_WORLD);
+  if (rank != 0) return;
   for (int p = 0; p < size; ++p) {
     std::printf("%s\n", all.substr(offsets[p], lengths[p]).c_str());
   }
 }
 
-} // namespace
+}  // namespace
 
-int run_mpi_gemm(const Args &args) {
+int run_mpi_gemm(const Args& args) {
   Options o;
   const int parsed = parse(args, &o);
-  if (parsed != kExitOk || parse_only())
-    return parsed;
+  if (parsed != kExitOk || parse_only()) return parsed;
 
   MPI_Init(nullptr, nullptr);
   int rank = 0, size = 1;
@@ -417,17 +362,14 @@ int run_mpi_gemm(const Args &args) {
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   int exit_code = kExitFailure;
   if (!made.ok()) {
-    std::fprintf(stderr, "tessera-cli: mpi-gemm: rank %d: %s\n", rank,
-                 made.to_string().c_str());
+    std::fprintf(stderr, "tessera-cli: mpi-gemm: rank %d: %s\n", rank, made.to_string().c_str());
   } else if (all_ok) {
-    if (o.policy)
-      print_policies(context, rank, size);
-    exit_code = o.dtype == Dtype::kF32
-                    ? run_typed<float>(o, context, rank, size)
-                    : run_typed<double>(o, context, rank, size);
+    if (o.policy) print_policies(context, rank, size);
+    exit_code = o.dtype == Dtype::kF32 ? run_typed<float>(o, context, rank, size)
+                                       : run_typed<double>(o, context, rank, size);
   }
   MPI_Finalize();
   return exit_code;
 }
 
-} // namespace tessera::cli
+}  // namespace tessera::cli

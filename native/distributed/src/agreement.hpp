@@ -25,7 +25,6 @@ struct SharedField {
 // Collective over `comm`. First, a field whose value differs across ranks
 // ("desc_a.rows differs across ranks (5 to 7)"); else the first rank's local
 // error, as "rank R: <its message>", on every rank; else ok.
-Status agree(MPI_Comm comm, const Status &local,
-             const std::vector<SharedField> &fields);
+Status agree(MPI_Comm comm, const Status& local, const std::vector<SharedField>& fields);
 
-} // namespace tessera::mpi::detail
+}  // namespace tessera::mpi::detail

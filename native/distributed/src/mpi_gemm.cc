@@ -19,43 +19,38 @@ std::string str(std::int64_t v) { return std::to_string(v); }
 
 // One distributed operand as stored, named as in messages.
 struct Operand {
-  const char *name;      // "desc_a"
-  const char *data_name; // "a"
-  const void *data;
-  const BlockDescriptor *desc;
+  const char* name;       // "desc_a"
+  const char* data_name;  // "a"
+  const void* data;
+  const BlockDescriptor* desc;
   std::int64_t local_rows = 0, local_cols = 0;
 };
 
-Status check_descriptor(Operand *o, int row, int col) {
-  const BlockDescriptor &d = *o->desc;
+Status check_descriptor(Operand* o, int row, int col) {
+  const BlockDescriptor& d = *o->desc;
   const std::string n = o->name;
   if (d.rows < 0 || d.cols < 0) {
-    return Status::invalid_argument(n + ".rows and .cols must be >= 0 (got " +
-                                    str(d.rows) + " x " + str(d.cols) + ")");
+    return Status::invalid_argument(n + ".rows and .cols must be >= 0 (got " + str(d.rows) + " x " +
+                                    str(d.cols) + ")");
   }
   if (d.row_block < 1 || d.col_block < 1) {
-    return Status::invalid_argument(
-        n + ".row_block and .col_block must be >= 1 (got " + str(d.row_block) +
-        " x " + str(d.col_block) + ")");
+    return Status::invalid_argument(n + ".row_block and .col_block must be >= 1 (got " +
+                                    str(d.row_block) + " x " + str(d.col_block) + ")");
   }
   o->local_rows = local_extent(d.rows, d.row_block, row, d.grid_rows);
   o->local_cols = local_extent(d.cols, d.col_block, col, d.grid_cols);
   if (d.lld < std::max<std::int64_t>(1, o->local_cols)) {
     return Status::invalid_argument(
-        n + ".lld = " + str(d.lld) +
-        " is smaller than this rank's local columns " +
-        str(std::max<std::int64_t>(1, o->local_cols)) +
-        " (row-major local storage)");
+        n + ".lld = " + str(d.lld) + " is smaller than this rank's local columns " +
+        str(std::max<std::int64_t>(1, o->local_cols)) + " (row-major local storage)");
   }
   if (o->local_rows > 0 && o->local_cols > 0 && o->data == nullptr) {
-    return Status::invalid_argument(
-        std::string(o->data_name) + " is null but this rank holds " +
-        str(o->local_rows) + " x " + str(o->local_cols) + " of it");
+    return Status::invalid_argument(std::string(o->data_name) + " is null but this rank holds " +
+                                    str(o->local_rows) + " x " + str(o->local_cols) + " of it");
   }
   if (d.lld > INT_MAX) {
-    return Status::unsupported(
-        n + ".lld = " + str(d.lld) +
-        " is above 2^31 - 1 (MPI datatypes take int strides)");
+    return Status::unsupported(n + ".lld = " + str(d.lld) +
+                               " is above 2^31 - 1 (MPI datatypes take int strides)");
   }
   if (o->local_rows > 0 && d.lld > INT64_MAX / o->local_rows) {
     return Status::invalid_argument(n + ": local rows x lld overflows 64 bits");
@@ -65,19 +60,16 @@ Status check_descriptor(Operand *o, int row, int col) {
 
 // Byte range [first, last) of an operand's local part, empty when it holds
 // nothing.
-std::pair<std::uintptr_t, std::uintptr_t> byte_range(const Operand &o,
-                                                     std::size_t element) {
-  if (o.local_rows == 0 || o.local_cols == 0)
-    return {0, 0};
+std::pair<std::uintptr_t, std::uintptr_t> byte_range(const Operand& o, std::size_t element) {
+  if (o.local_rows == 0 || o.local_cols == 0) return {0, 0};
   const auto first = reinterpret_cast<std::uintptr_t>(o.data);
   const std::int64_t span = (o.local_rows - 1) * o.desc->lld + o.local_cols;
   return {first, first + static_cast<std::uintptr_t>(span) * element};
 }
 
 template <class T>
-Status check_local(const Context &context, Transpose ta, Transpose tb,
-                   Operand *a, Operand *b, Operand *c, int rank, int size,
-                   int *row, int *col, std::int64_t *kc) {
+Status check_local(const Context& context, Transpose ta, Transpose tb, Operand* a, Operand* b,
+                   Operand* c, int rank, int size, int* row, int* col, std::int64_t* kc) {
   TESSERA_RETURN_IF_ERROR(context.status());
   if (ta != Transpose::kNo && ta != Transpose::kYes) {
     return Status::invalid_argument("trans_a is not a Transpose value (got " +
@@ -87,145 +79,122 @@ Status check_local(const Context &context, Transpose ta, Transpose tb,
     return Status::invalid_argument("trans_b is not a Transpose value (got " +
                                     str(static_cast<int>(tb)) + ")");
   }
-  const BlockDescriptor &dc = *c->desc;
-  for (const Operand *o : {a, b, c}) {
-    const BlockDescriptor &d = *o->desc;
+  const BlockDescriptor& dc = *c->desc;
+  for (const Operand* o : {a, b, c}) {
+    const BlockDescriptor& d = *o->desc;
     if (d.grid_rows < 1 || d.grid_cols < 1) {
-      return Status::invalid_argument(
-          std::string(o->name) +
-          ".grid_rows and .grid_cols must be >= 1 (got " + str(d.grid_rows) +
-          " x " + str(d.grid_cols) + ")");
+      return Status::invalid_argument(std::string(o->name) +
+                                      ".grid_rows and .grid_cols must be >= 1 (got " +
+                                      str(d.grid_rows) + " x " + str(d.grid_cols) + ")");
     }
     if (d.grid_rows != dc.grid_rows || d.grid_cols != dc.grid_cols) {
-      return Status::invalid_argument(
-          std::string(o->name) + "'s grid " + str(d.grid_rows) + "x" +
-          str(d.grid_cols) + " differs from desc_c's " + str(dc.grid_rows) +
-          "x" + str(dc.grid_cols));
+      return Status::invalid_argument(std::string(o->name) + "'s grid " + str(d.grid_rows) + "x" +
+                                      str(d.grid_cols) + " differs from desc_c's " +
+                                      str(dc.grid_rows) + "x" + str(dc.grid_cols));
     }
   }
   if (static_cast<std::int64_t>(dc.grid_rows) * dc.grid_cols != size) {
-    return Status::invalid_argument(
-        "the grid " + str(dc.grid_rows) + "x" + str(dc.grid_cols) +
-        " does not match the communicator's " + str(size) +
-        (size == 1 ? " rank" : " ranks"));
+    return Status::invalid_argument("the grid " + str(dc.grid_rows) + "x" + str(dc.grid_cols) +
+                                    " does not match the communicator's " + str(size) +
+                                    (size == 1 ? " rank" : " ranks"));
   }
   *row = rank / dc.grid_cols;
   *col = rank % dc.grid_cols;
-  for (Operand *o : {a, b, c})
-    TESSERA_RETURN_IF_ERROR(check_descriptor(o, *row, *col));
+  for (Operand* o : {a, b, c}) TESSERA_RETURN_IF_ERROR(check_descriptor(o, *row, *col));
 
   // op(A) is m x k, op(B) k x n, C m x n.
-  const BlockDescriptor &da = *a->desc;
-  const BlockDescriptor &db = *b->desc;
+  const BlockDescriptor& da = *a->desc;
+  const BlockDescriptor& db = *b->desc;
   const bool at = ta == Transpose::kYes, bt = tb == Transpose::kYes;
   const std::int64_t m = dc.rows, n = dc.cols;
-  const std::int64_t a_rows = at ? da.cols : da.rows,
-                     k = at ? da.rows : da.cols;
-  const std::int64_t b_rows = bt ? db.cols : db.rows,
-                     b_cols = bt ? db.rows : db.cols;
+  const std::int64_t a_rows = at ? da.cols : da.rows, k = at ? da.rows : da.cols;
+  const std::int64_t b_rows = bt ? db.cols : db.rows, b_cols = bt ? db.rows : db.cols;
   if (a_rows != m) {
-    return Status::invalid_argument("op(A) has " + str(a_rows) +
-                                    " rows but C has " + str(m) +
+    return Status::invalid_argument("op(A) has " + str(a_rows) + " rows but C has " + str(m) +
                                     " (desc_a, desc_c)");
   }
   if (b_cols != n) {
-    return Status::invalid_argument("op(B) has " + str(b_cols) +
-                                    " columns but C has " + str(n) +
+    return Status::invalid_argument("op(B) has " + str(b_cols) + " columns but C has " + str(n) +
                                     " (desc_b, desc_c)");
   }
   if (b_rows != k) {
-    return Status::invalid_argument("op(B) has " + str(b_rows) +
-                                    " rows but op(A) has " + str(k) +
+    return Status::invalid_argument("op(B) has " + str(b_rows) + " rows but op(A) has " + str(k) +
                                     " columns (desc_a, desc_b)");
   }
   // C's rows are distributed as op(A)'s, its columns as op(B)'s.
   const std::int64_t a_row_block = at ? da.col_block : da.row_block;
   const std::int64_t b_col_block = bt ? db.row_block : db.col_block;
   if (a_row_block != dc.row_block) {
-    return Status::invalid_argument(
-        "op(A)'s row block " + str(a_row_block) + " (desc_a." +
-        (at ? "col_block" : "row_block") +
-        ") must equal desc_c.row_block = " + str(dc.row_block));
+    return Status::invalid_argument("op(A)'s row block " + str(a_row_block) + " (desc_a." +
+                                    (at ? "col_block" : "row_block") +
+                                    ") must equal desc_c.row_block = " + str(dc.row_block));
   }
   if (b_col_block != dc.col_block) {
-    return Status::invalid_argument(
-        "op(B)'s column block " + str(b_col_block) + " (desc_b." +
-        (bt ? "row_block" : "col_block") +
-        ") must equal desc_c.col_block = " + str(dc.col_block));
+    return Status::invalid_argument("op(B)'s column block " + str(b_col_block) + " (desc_b." +
+                                    (bt ? "row_block" : "col_block") +
+                                    ") must equal desc_c.col_block = " + str(dc.col_block));
   }
   // C is written while A and B are read (and broadcast).
   const auto rc = byte_range(*c, sizeof(T));
-  for (const Operand *o : {a, b}) {
+  for (const Operand* o : {a, b}) {
     const auto r = byte_range(*o, sizeof(T));
-    if (rc.first < rc.second && r.first < r.second && rc.first < r.second &&
-        r.first < rc.second) {
-      return Status::invalid_argument(std::string("c overlaps ") +
-                                      o->data_name + " in this rank's memory");
+    if (rc.first < rc.second && r.first < r.second && rc.first < r.second && r.first < rc.second) {
+      return Status::invalid_argument(std::string("c overlaps ") + o->data_name +
+                                      " in this rank's memory");
     }
   }
 
   // The depth slice of the one-process product (the same on every rank of
   // one ISA level; agreed across ranks by the caller).
   GemmPlan plan;
-  TESSERA_RETURN_IF_ERROR(
-      try_plan_gemm(context, sizeof(T) == 4 ? Dtype::kF32 : Dtype::kF64,
-                    Layout::kRowMajor, m, n, k, {}, &plan));
+  TESSERA_RETURN_IF_ERROR(try_plan_gemm(context, sizeof(T) == 4 ? Dtype::kF32 : Dtype::kF64,
+                                        Layout::kRowMajor, m, n, k, {}, &plan));
   *kc = std::max<std::int64_t>(1, plan.kc);
   // One broadcast carries a local part of one slice.
   const std::int64_t m_loc = c->local_rows, n_loc = c->local_cols;
   if (m_loc * *kc > INT_MAX || *kc * n_loc > INT_MAX) {
-    return Status::unsupported("a local panel above 2^31 elements (local " +
-                               str(m_loc) + " x " + str(n_loc) + ", kc " +
-                               str(*kc) + "): use a larger grid");
+    return Status::unsupported("a local panel above 2^31 elements (local " + str(m_loc) + " x " +
+                               str(n_loc) + ", kc " + str(*kc) + "): use a larger grid");
   }
   // A transposed operand moves in one MPI_Alltoallv, whose counts are int.
-  for (const auto &[o, transposed] : {std::pair{a, at}, std::pair{b, bt}}) {
-    if (!transposed)
-      continue;
-    const BlockDescriptor &d = *o->desc;
-    const std::int64_t t_rows =
-        local_extent(d.cols, d.col_block, *row, d.grid_rows);
-    const std::int64_t t_cols =
-        local_extent(d.rows, d.row_block, *col, d.grid_cols);
+  for (const auto& [o, transposed] : {std::pair{a, at}, std::pair{b, bt}}) {
+    if (!transposed) continue;
+    const BlockDescriptor& d = *o->desc;
+    const std::int64_t t_rows = local_extent(d.cols, d.col_block, *row, d.grid_rows);
+    const std::int64_t t_cols = local_extent(d.rows, d.row_block, *col, d.grid_cols);
     if (o->local_rows * o->local_cols > INT_MAX || t_rows * t_cols > INT_MAX) {
-      return Status::unsupported(
-          std::string("transposing ") + o->data_name +
-          " with a local part above 2^31 elements: use a larger grid");
+      return Status::unsupported(std::string("transposing ") + o->data_name +
+                                 " with a local part above 2^31 elements: use a larger grid");
     }
   }
   return {};
 }
 
 template <class T>
-Status distributed_gemm(const Context &context, MPI_Comm comm, Transpose ta,
-                        Transpose tb, T alpha, const T *a,
-                        const BlockDescriptor &desc_a, const T *b,
-                        const BlockDescriptor &desc_b, T beta, T *c,
-                        const BlockDescriptor &desc_c, GemmStats *stats) {
-  if (comm == MPI_COMM_NULL)
-    return Status::invalid_argument("comm is MPI_COMM_NULL");
+Status distributed_gemm(const Context& context, MPI_Comm comm, Transpose ta, Transpose tb, T alpha,
+                        const T* a, const BlockDescriptor& desc_a, const T* b,
+                        const BlockDescriptor& desc_b, T beta, T* c, const BlockDescriptor& desc_c,
+                        GemmStats* stats) {
+  if (comm == MPI_COMM_NULL) return Status::invalid_argument("comm is MPI_COMM_NULL");
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  if (stats != nullptr)
-    *stats = {};
+  if (stats != nullptr) *stats = {};
 
   Operand oa{"desc_a", "a", a, &desc_a}, ob{"desc_b", "b", b, &desc_b},
       oc{"desc_c", "c", c, &desc_c};
   int row = 0, col = 0;
   std::int64_t kc = 0;
-  const Status local = check_local<T>(context, ta, tb, &oa, &ob, &oc, rank,
-                                      size, &row, &col, &kc);
+  const Status local = check_local<T>(context, ta, tb, &oa, &ob, &oc, rank, size, &row, &col, &kc);
   // Bits of alpha and beta, so that every rank computes the same product.
-  const double alpha_d = static_cast<double>(alpha),
-               beta_d = static_cast<double>(beta);
+  const double alpha_d = static_cast<double>(alpha), beta_d = static_cast<double>(beta);
   std::int64_t alpha_bits = 0, beta_bits = 0;
   std::memcpy(&alpha_bits, &alpha_d, sizeof alpha_bits);
   std::memcpy(&beta_bits, &beta_d, sizeof beta_bits);
   std::vector<detail::SharedField> shared;
-  for (const Operand *o : {&oa, &ob, &oc}) {
+  for (const Operand* o : {&oa, &ob, &oc}) {
     const std::string n = o->name;
-    const BlockDescriptor &d = *o->desc;
+    const BlockDescriptor& d = *o->desc;
     shared.push_back({n + ".rows", d.rows});
     shared.push_back({n + ".cols", d.cols});
     shared.push_back({n + ".row_block", d.row_block});
@@ -245,8 +214,7 @@ Status distributed_gemm(const Context &context, MPI_Comm comm, Transpose ta,
        "give every rank the same TESSERA_ISA)",
        kc, local.ok()});
   const Status agreed = detail::agree(comm, local, shared);
-  if (!agreed.ok())
-    return agreed;
+  if (!agreed.ok()) return agreed;
 
   detail::Grid grid;
   grid.row = row;
@@ -256,8 +224,8 @@ Status distributed_gemm(const Context &context, MPI_Comm comm, Transpose ta,
 
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<T> a_t, b_t;
-  const T *a_op = a;
-  const T *b_op = b;
+  const T* a_op = a;
+  const T* b_op = b;
   BlockDescriptor da = desc_a, db = desc_b;
   if (ta == Transpose::kYes) {
     detail::transpose_distributed(comm, row, col, a, desc_a, &a_t);
@@ -271,11 +239,9 @@ Status distributed_gemm(const Context &context, MPI_Comm comm, Transpose ta,
   }
   if (stats != nullptr) {
     stats->comm_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-            .count();
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
-  detail::Summa<T> summa(context, grid, da.cols, kc, a_op, da, b_op, db, alpha,
-                         beta, c, desc_c);
+  detail::Summa<T> summa(context, grid, da.cols, kc, a_op, da, b_op, db, alpha, beta, c, desc_c);
   const Status status = summa.run(stats);
   MPI_Comm_free(&grid.row_comm);
   MPI_Comm_free(&grid.col_comm);
@@ -284,24 +250,22 @@ Status distributed_gemm(const Context &context, MPI_Comm comm, Transpose ta,
   return detail::agree(comm, status, {});
 }
 
-} // namespace
+}  // namespace
 
-Status gemm(const Context &context, MPI_Comm comm, Transpose trans_a,
-            Transpose trans_b, float alpha, const float *a,
-            const BlockDescriptor &desc_a, const float *b,
-            const BlockDescriptor &desc_b, float beta, float *c,
-            const BlockDescriptor &desc_c, GemmStats *stats) {
-  return distributed_gemm<float>(context, comm, trans_a, trans_b, alpha, a,
-                                 desc_a, b, desc_b, beta, c, desc_c, stats);
+Status gemm(const Context& context, MPI_Comm comm, Transpose trans_a, Transpose trans_b,
+            float alpha, const float* a, const BlockDescriptor& desc_a, const float* b,
+            const BlockDescriptor& desc_b, float beta, float* c, const BlockDescriptor& desc_c,
+            GemmStats* stats) {
+  return distributed_gemm<float>(context, comm, trans_a, trans_b, alpha, a, desc_a, b, desc_b, beta,
+                                 c, desc_c, stats);
 }
 
-Status gemm(const Context &context, MPI_Comm comm, Transpose trans_a,
-            Transpose trans_b, double alpha, const double *a,
-            const BlockDescriptor &desc_a, const double *b,
-            const BlockDescriptor &desc_b, double beta, double *c,
-            const BlockDescriptor &desc_c, GemmStats *stats) {
-  return distributed_gemm<double>(context, comm, trans_a, trans_b, alpha, a,
-                                  desc_a, b, desc_b, beta, c, desc_c, stats);
+Status gemm(const Context& context, MPI_Comm comm, Transpose trans_a, Transpose trans_b,
+            double alpha, const double* a, const BlockDescriptor& desc_a, const double* b,
+            const BlockDescriptor& desc_b, double beta, double* c, const BlockDescriptor& desc_c,
+            GemmStats* stats) {
+  return distributed_gemm<double>(context, comm, trans_a, trans_b, alpha, a, desc_a, b, desc_b,
+                                  beta, c, desc_c, stats);
 }
 
-} // namespace tessera::mpi
+}  // namespace tessera::mpi

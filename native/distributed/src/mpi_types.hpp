@@ -5,8 +5,15 @@
 
 namespace tessera::mpi::detail {
 
-template <class T> MPI_Datatype mpi_type();
-template <> inline MPI_Datatype mpi_type<float>() { return MPI_FLOAT; }
-template <> inline MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
+template <class T>
+MPI_Datatype mpi_type();
+template <>
+inline MPI_Datatype mpi_type<float>() {
+  return MPI_FLOAT;
+}
+template <>
+inline MPI_Datatype mpi_type<double>() {
+  return MPI_DOUBLE;
+}
 
-} // namespace tessera::mpi::detail
+}  // namespace tessera::mpi::detail

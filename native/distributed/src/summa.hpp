@@ -28,8 +28,8 @@
 namespace tessera::mpi::detail {
 
 struct Grid {
-  MPI_Comm row_comm = MPI_COMM_NULL; // my grid row; rank there = grid column
-  MPI_Comm col_comm = MPI_COMM_NULL; // my grid column; rank there = grid row
+  MPI_Comm row_comm = MPI_COMM_NULL;  // my grid row; rank there = grid column
+  MPI_Comm col_comm = MPI_COMM_NULL;  // my grid column; rank there = grid row
   int row = 0, col = 0;
 };
 
@@ -41,8 +41,8 @@ struct Piece {
 
 // The depth slice [s0, s0 + w) cut where the distribution's depth blocks
 // change owner.
-inline std::vector<Piece> pieces_of(std::int64_t s0, std::int64_t w,
-                                    std::int64_t block, int count) {
+inline std::vector<Piece> pieces_of(std::int64_t s0, std::int64_t w, std::int64_t block,
+                                    int count) {
   std::vector<Piece> pieces;
   for (std::int64_t p = s0; p < s0 + w;) {
     const std::int64_t end = std::min(s0 + w, (p / block + 1) * block);
@@ -52,19 +52,29 @@ inline std::vector<Piece> pieces_of(std::int64_t s0, std::int64_t w,
   return pieces;
 }
 
-template <class T> class Summa {
-public:
-  Summa(const Context &context, const Grid &grid, std::int64_t k,
-        std::int64_t kc, const T *a, const BlockDescriptor &da, const T *b,
-        const BlockDescriptor &db, T alpha, T beta, T *c,
-        const BlockDescriptor &dc)
-      : context_(context), grid_(grid), k_(k), kc_(kc), a_(a), da_(da), b_(b),
-        db_(db), alpha_(alpha), beta_(beta), c_(c), dc_(dc) {
+template <class T>
+class Summa {
+ public:
+  Summa(const Context& context, const Grid& grid, std::int64_t k, std::int64_t kc, const T* a,
+        const BlockDescriptor& da, const T* b, const BlockDescriptor& db, T alpha, T beta, T* c,
+        const BlockDescriptor& dc)
+      : context_(context),
+        grid_(grid),
+        k_(k),
+        kc_(kc),
+        a_(a),
+        da_(da),
+        b_(b),
+        db_(db),
+        alpha_(alpha),
+        beta_(beta),
+        c_(c),
+        dc_(dc) {
     m_loc_ = local_extent(dc.rows, dc.row_block, grid.row, dc.grid_rows);
     n_loc_ = local_extent(dc.cols, dc.col_block, grid.col, dc.grid_cols);
   }
 
-  Status run(GemmStats *stats) {
+  Status run(GemmStats* stats) {
     using Clock = std::chrono::steady_clock;
     const std::int64_t slices = (k_ + kc_ - 1) / kc_;
     if (stats != nullptr) {
@@ -84,15 +94,13 @@ public:
       const auto t = Clock::now();
       start(s, &buffers[s % 2]);
       if (stats != nullptr) {
-        stats->pack_seconds +=
-            std::chrono::duration<double>(Clock::now() - t).count();
+        stats->pack_seconds += std::chrono::duration<double>(Clock::now() - t).count();
       }
     };
     timed_start(0);
     for (std::int64_t s = 0; s < slices; ++s) {
-      Slice &now = buffers[s % 2];
-      if (s + 1 < slices)
-        timed_start(s + 1);
+      Slice& now = buffers[s % 2];
+      if (s + 1 < slices) timed_start(s + 1);
       const auto t0 = Clock::now();
       finish(&now);
       const auto t1 = Clock::now();
@@ -104,14 +112,13 @@ public:
       const auto t2 = Clock::now();
       if (stats != nullptr) {
         stats->comm_seconds += std::chrono::duration<double>(t1 - t0).count();
-        stats->compute_seconds +=
-            std::chrono::duration<double>(t2 - t1).count();
+        stats->compute_seconds += std::chrono::duration<double>(t2 - t1).count();
       }
     }
     return first_error;
   }
 
-private:
+ private:
   // A depth slice's operands for the local gemm: op(A) columns and op(B)
   // rows [begin, begin + width). A rank that owns a whole slice of an
   // operand multiplies its own storage in place and broadcasts from it (a
@@ -120,20 +127,18 @@ private:
   // own piece in first.
   struct Slice {
     std::int64_t begin = 0, width = 0;
-    const T *a = nullptr; // m_loc x width, leading dimension lda
+    const T* a = nullptr;  // m_loc x width, leading dimension lda
     std::int64_t lda = 1;
-    const T *b = nullptr; // width x n_loc, leading dimension ldb
+    const T* b = nullptr;  // width x n_loc, leading dimension ldb
     std::int64_t ldb = 1;
     std::unique_ptr<T[]> a_panel,
-        b_panel; // uninitialised: every element is received or copied
+        b_panel;  // uninitialised: every element is received or copied
     std::size_t a_capacity = 0, b_capacity = 0;
     std::vector<MPI_Request> requests;
   };
 
-  static T *panel(std::unique_ptr<T[]> *buffer, std::size_t *capacity,
-                  std::int64_t elements) {
-    const auto need =
-        static_cast<std::size_t>(std::max<std::int64_t>(1, elements));
+  static T* panel(std::unique_ptr<T[]>* buffer, std::size_t* capacity, std::int64_t elements) {
+    const auto need = static_cast<std::size_t>(std::max<std::int64_t>(1, elements));
     if (*capacity < need) {
       buffer->reset(new T[need]);
       *capacity = need;
@@ -144,20 +149,19 @@ private:
   // Posts one broadcast of `rows` x `cols` elements at `data` with leading
   // dimension `ld` (a vector datatype: every rank's layout may differ, the
   // type signature is the same rows * cols elements).
-  void broadcast(T *data, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                 int root, MPI_Comm comm, Slice *slice) {
+  void broadcast(T* data, std::int64_t rows, std::int64_t cols, std::int64_t ld, int root,
+                 MPI_Comm comm, Slice* slice) {
     MPI_Datatype block;
-    MPI_Type_vector(static_cast<int>(rows), static_cast<int>(cols),
-                    static_cast<int>(ld), mpi_type<T>(), &block);
+    MPI_Type_vector(static_cast<int>(rows), static_cast<int>(cols), static_cast<int>(ld),
+                    mpi_type<T>(), &block);
     MPI_Type_commit(&block);
     slice->requests.emplace_back();
-    MPI_Ibcast(data, rows * cols > 0 ? 1 : 0, block, root, comm,
-               &slice->requests.back());
-    MPI_Type_free(&block); // freed once the broadcast completes
+    MPI_Ibcast(data, rows * cols > 0 ? 1 : 0, block, root, comm, &slice->requests.back());
+    MPI_Type_free(&block);  // freed once the broadcast completes
   }
 
   // Places this rank's pieces and posts every broadcast of slice s.
-  void start(std::int64_t s, Slice *slice) {
+  void start(std::int64_t s, Slice* slice) {
     slice->begin = s * kc_;
     slice->width = std::min(kc_, k_ - slice->begin);
     const std::int64_t w = slice->width;
@@ -165,24 +169,23 @@ private:
 
     // A: columns [begin, end) of op(A), owned by grid column `owner`,
     // broadcast along the grid row.
-    const std::vector<Piece> a_pieces =
-        pieces_of(slice->begin, w, da_.col_block, da_.grid_cols);
-    if (a_pieces.size() == 1 && grid_.col == a_pieces[0].owner) {
-      T *own = const_cast<T *>(a_) +
-               local_index(slice->begin, da_.col_block, da_.grid_cols);
+    const std::vector<Piece> a_pieces = pieces_of(slice->begin, w, da_.col_block, da_.grid_cols);
+    // (a_ may be null where this rank holds no rows: then the panel path,
+    // which copies nothing.)
+    if (a_pieces.size() == 1 && grid_.col == a_pieces[0].owner && a_ != nullptr) {
+      T* own = const_cast<T*>(a_) + local_index(slice->begin, da_.col_block, da_.grid_cols);
       slice->a = own;
       slice->lda = da_.lld;
       broadcast(own, m_loc_, w, da_.lld, grid_.col, grid_.row_comm, slice);
     } else {
-      T *p = panel(&slice->a_panel, &slice->a_capacity, m_loc_ * w);
+      T* p = panel(&slice->a_panel, &slice->a_capacity, m_loc_ * w);
       slice->a = p;
       slice->lda = w;
-      for (const Piece &piece : a_pieces) {
+      for (const Piece& piece : a_pieces) {
         const std::int64_t pw = piece.end - piece.begin;
-        T *at = p + (piece.begin - slice->begin);
+        T* at = p + (piece.begin - slice->begin);
         if (grid_.col == piece.owner) {
-          const T *from =
-              a_ + local_index(piece.begin, da_.col_block, da_.grid_cols);
+          const T* from = a_ + local_index(piece.begin, da_.col_block, da_.grid_cols);
           for (std::int64_t r = 0; r < m_loc_; ++r) {
             std::memcpy(at + r * w, from + r * da_.lld, sizeof(T) * pw);
           }
@@ -192,27 +195,23 @@ private:
     }
     // B: rows [begin, end) of op(B), owned by grid row `owner`, broadcast
     // along the grid column.
-    const std::vector<Piece> b_pieces =
-        pieces_of(slice->begin, w, db_.row_block, db_.grid_rows);
-    if (b_pieces.size() == 1 && grid_.row == b_pieces[0].owner) {
-      T *own =
-          const_cast<T *>(b_) +
-          local_index(slice->begin, db_.row_block, db_.grid_rows) * db_.lld;
+    const std::vector<Piece> b_pieces = pieces_of(slice->begin, w, db_.row_block, db_.grid_rows);
+    if (b_pieces.size() == 1 && grid_.row == b_pieces[0].owner && b_ != nullptr) {
+      T* own =
+          const_cast<T*>(b_) + local_index(slice->begin, db_.row_block, db_.grid_rows) * db_.lld;
       slice->b = own;
       slice->ldb = db_.lld;
       broadcast(own, w, n_loc_, db_.lld, grid_.row, grid_.col_comm, slice);
     } else {
-      T *p = panel(&slice->b_panel, &slice->b_capacity, w * n_loc_);
+      T* p = panel(&slice->b_panel, &slice->b_capacity, w * n_loc_);
       const std::int64_t ld = std::max<std::int64_t>(1, n_loc_);
       slice->b = p;
       slice->ldb = ld;
-      for (const Piece &piece : b_pieces) {
+      for (const Piece& piece : b_pieces) {
         const std::int64_t pw = piece.end - piece.begin;
-        T *rows = p + (piece.begin - slice->begin) * ld;
+        T* rows = p + (piece.begin - slice->begin) * ld;
         if (grid_.row == piece.owner) {
-          const T *from =
-              b_ +
-              local_index(piece.begin, db_.row_block, db_.grid_rows) * db_.lld;
+          const T* from = b_ + local_index(piece.begin, db_.row_block, db_.grid_rows) * db_.lld;
           for (std::int64_t r = 0; r < pw; ++r) {
             std::memcpy(rows + r * ld, from + r * db_.lld, sizeof(T) * n_loc_);
           }
@@ -223,42 +222,38 @@ private:
   }
 
   // Waits for slice's broadcasts.
-  void finish(Slice *slice) {
-    MPI_Waitall(static_cast<int>(slice->requests.size()),
-                slice->requests.data(), MPI_STATUSES_IGNORE);
+  void finish(Slice* slice) {
+    MPI_Waitall(static_cast<int>(slice->requests.size()), slice->requests.data(),
+                MPI_STATUSES_IGNORE);
     slice->requests.clear();
   }
 
-  Status local_gemm(const Slice &slice, T beta) {
-    if (m_loc_ == 0 || n_loc_ == 0)
-      return {};
-    return try_gemm(context_, Layout::kRowMajor, Transpose::kNo, Transpose::kNo,
-                    m_loc_, n_loc_, slice.width, alpha_, slice.a,
-                    std::max<std::int64_t>(1, slice.lda), slice.b,
+  Status local_gemm(const Slice& slice, T beta) {
+    if (m_loc_ == 0 || n_loc_ == 0) return {};
+    return try_gemm(context_, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, m_loc_, n_loc_,
+                    slice.width, alpha_, slice.a, std::max<std::int64_t>(1, slice.lda), slice.b,
                     std::max<std::int64_t>(1, slice.ldb), beta, c_, dc_.lld);
   }
 
   // k == 0: C = beta * C, as the one-process call does.
   Status scale_c() {
-    if (m_loc_ == 0 || n_loc_ == 0)
-      return {};
-    return try_gemm(context_, Layout::kRowMajor, Transpose::kNo, Transpose::kNo,
-                    m_loc_, n_loc_, 0, alpha_, static_cast<const T *>(nullptr),
-                    1, static_cast<const T *>(nullptr),
+    if (m_loc_ == 0 || n_loc_ == 0) return {};
+    return try_gemm(context_, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, m_loc_, n_loc_, 0,
+                    alpha_, static_cast<const T*>(nullptr), 1, static_cast<const T*>(nullptr),
                     std::max<std::int64_t>(1, n_loc_), beta_, c_, dc_.lld);
   }
 
-  const Context &context_;
-  const Grid &grid_;
+  const Context& context_;
+  const Grid& grid_;
   std::int64_t k_, kc_;
-  const T *a_;
-  const BlockDescriptor &da_;
-  const T *b_;
-  const BlockDescriptor &db_;
+  const T* a_;
+  const BlockDescriptor& da_;
+  const T* b_;
+  const BlockDescriptor& db_;
   T alpha_, beta_;
-  T *c_;
-  const BlockDescriptor &dc_;
+  T* c_;
+  const BlockDescriptor& dc_;
   std::int64_t m_loc_ = 0, n_loc_ = 0;
 };
 
-} // namespace tessera::mpi::detail
+}  // namespace tessera::mpi::detail

@@ -22,16 +22,14 @@ namespace tessera::mpi::detail {
 // (block row, block column) order: f(block_row, block_col, local_row,
 // local_col, height, width).
 template <class F>
-void for_each_local_block(const BlockDescriptor &d, int row, int col, F &&f) {
+void for_each_local_block(const BlockDescriptor& d, int row, int col, F&& f) {
   const std::int64_t block_rows = (d.rows + d.row_block - 1) / d.row_block;
   const std::int64_t block_cols = (d.cols + d.col_block - 1) / d.col_block;
   for (std::int64_t bi = row; bi < block_rows; bi += d.grid_rows) {
-    const std::int64_t height =
-        std::min(d.row_block, d.rows - bi * d.row_block);
+    const std::int64_t height = std::min(d.row_block, d.rows - bi * d.row_block);
     const std::int64_t li = (bi / d.grid_rows) * d.row_block;
     for (std::int64_t bj = col; bj < block_cols; bj += d.grid_cols) {
-      const std::int64_t width =
-          std::min(d.col_block, d.cols - bj * d.col_block);
+      const std::int64_t width = std::min(d.col_block, d.cols - bj * d.col_block);
       const std::int64_t lj = (bj / d.grid_cols) * d.col_block;
       f(bi, bj, li, lj, height, width);
     }
@@ -39,10 +37,8 @@ void for_each_local_block(const BlockDescriptor &d, int row, int col, F &&f) {
 }
 
 // The descriptor of the transpose of `d` (lld: the local columns on `col`).
-inline BlockDescriptor transposed_descriptor(const BlockDescriptor &d,
-                                             int col) {
-  return make_descriptor(d.cols, d.rows, d.col_block, d.row_block, d.grid_rows,
-                         d.grid_cols, col);
+inline BlockDescriptor transposed_descriptor(const BlockDescriptor& d, int col) {
+  return make_descriptor(d.cols, d.rows, d.col_block, d.row_block, d.grid_rows, d.grid_cols, col);
 }
 
 // dst (resized, lld of transposed_descriptor) = the transpose of the
@@ -50,30 +46,26 @@ inline BlockDescriptor transposed_descriptor(const BlockDescriptor &d,
 // checked that this rank's parts of src and of the result hold at most
 // 2^31 - 1 elements (MPI counts are int).
 template <class T>
-void transpose_distributed(MPI_Comm comm, int row, int col, const T *src,
-                           const BlockDescriptor &d, std::vector<T> *dst) {
+void transpose_distributed(MPI_Comm comm, int row, int col, const T* src, const BlockDescriptor& d,
+                           std::vector<T>* dst) {
   const int P = d.grid_rows, Q = d.grid_cols, size = P * Q;
   const BlockDescriptor t = transposed_descriptor(d, col);
   const std::int64_t t_rows = local_extent(t.rows, t.row_block, row, P);
-  dst->assign(
-      static_cast<std::size_t>(std::max<std::int64_t>(1, t_rows * t.lld)),
-      T(0));
+  dst->assign(static_cast<std::size_t>(std::max<std::int64_t>(1, t_rows * t.lld)), T(0));
 
   // Source blocks go to (bj % P, bi % Q), each packed transposed (width
   // rows of height values), in the order visited.
   std::vector<std::int64_t> send_count(size, 0), recv_count(size, 0);
-  for_each_local_block(d, row, col,
-                       [&](std::int64_t bi, std::int64_t bj, std::int64_t,
-                           std::int64_t, std::int64_t h, std::int64_t w) {
-                         send_count[(bj % P) * Q + bi % Q] += h * w;
-                       });
+  for_each_local_block(
+      d, row, col,
+      [&](std::int64_t bi, std::int64_t bj, std::int64_t, std::int64_t, std::int64_t h,
+          std::int64_t w) { send_count[(bj % P) * Q + bi % Q] += h * w; });
   // Result blocks (I, J) = source (J, I) from (J % P, I % Q); the sender
   // visits by (J, I) ascending, so the receiver does too.
-  for_each_local_block(t, row, col,
-                       [&](std::int64_t I, std::int64_t J, std::int64_t,
-                           std::int64_t, std::int64_t h, std::int64_t w) {
-                         recv_count[(J % P) * Q + I % Q] += h * w;
-                       });
+  for_each_local_block(
+      t, row, col,
+      [&](std::int64_t I, std::int64_t J, std::int64_t, std::int64_t, std::int64_t h,
+          std::int64_t w) { recv_count[(J % P) * Q + I % Q] += h * w; });
   std::vector<int> sc(size), sd(size), rc(size), rd(size);
   std::int64_t s_total = 0, r_total = 0;
   for (int p = 0; p < size; ++p) {
@@ -84,42 +76,39 @@ void transpose_distributed(MPI_Comm comm, int row, int col, const T *src,
     s_total += send_count[p];
     r_total += recv_count[p];
   }
-  std::vector<T> send(
-      static_cast<std::size_t>(std::max<std::int64_t>(1, s_total)));
-  std::vector<T> recv(
-      static_cast<std::size_t>(std::max<std::int64_t>(1, r_total)));
+  std::vector<T> send(static_cast<std::size_t>(std::max<std::int64_t>(1, s_total)));
+  std::vector<T> recv(static_cast<std::size_t>(std::max<std::int64_t>(1, r_total)));
   std::vector<std::int64_t> cursor(sd.begin(), sd.end());
   for_each_local_block(d, row, col,
-                       [&](std::int64_t bi, std::int64_t bj, std::int64_t li,
-                           std::int64_t lj, std::int64_t h, std::int64_t w) {
-                         T *out = send.data() + cursor[(bj % P) * Q + bi % Q];
+                       [&](std::int64_t bi, std::int64_t bj, std::int64_t li, std::int64_t lj,
+                           std::int64_t h, std::int64_t w) {
+                         T* out = send.data() + cursor[(bj % P) * Q + bi % Q];
                          for (std::int64_t c = 0; c < w; ++c) {
                            for (std::int64_t r = 0; r < h; ++r)
                              out[c * h + r] = src[(li + r) * d.lld + lj + c];
                          }
                          cursor[(bj % P) * Q + bi % Q] += h * w;
                        });
-  MPI_Alltoallv(send.data(), sc.data(), sd.data(), mpi_type<T>(), recv.data(),
-                rc.data(), rd.data(), mpi_type<T>(), comm);
+  MPI_Alltoallv(send.data(), sc.data(), sd.data(), mpi_type<T>(), recv.data(), rc.data(), rd.data(),
+                mpi_type<T>(), comm);
 
   // Unpack in the senders' order: by source block (J, I) ascending, i.e.
   // result blocks with J outer and I inner.
   std::vector<std::int64_t> read(rd.begin(), rd.end());
   std::vector<std::array<std::int64_t, 6>> blocks;
   for_each_local_block(t, row, col,
-                       [&](std::int64_t I, std::int64_t J, std::int64_t li,
-                           std::int64_t lj, std::int64_t h, std::int64_t w) {
+                       [&](std::int64_t I, std::int64_t J, std::int64_t li, std::int64_t lj,
+                           std::int64_t h, std::int64_t w) {
                          blocks.push_back({J, I, li, lj, h, w});
                        });
   std::sort(blocks.begin(), blocks.end());
-  for (const auto &[J, I, li, lj, h, w] : blocks) {
-    const T *in = recv.data() + read[(J % P) * Q + I % Q];
+  for (const auto& [J, I, li, lj, h, w] : blocks) {
+    const T* in = recv.data() + read[(J % P) * Q + I % Q];
     for (std::int64_t r = 0; r < h; ++r) {
-      for (std::int64_t c = 0; c < w; ++c)
-        (*dst)[(li + r) * t.lld + lj + c] = in[r * w + c];
+      for (std::int64_t c = 0; c < w; ++c) (*dst)[(li + r) * t.lld + lj + c] = in[r * w + c];
     }
     read[(J % P) * Q + I % Q] += h * w;
   }
 }
 
-} // namespace tessera::mpi::detail
+}  // namespace tessera::mpi::detail

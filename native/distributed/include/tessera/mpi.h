@@ -31,16 +31,16 @@ TSR_API int64_t tsr_mpi_local_extent(int64_t global, int64_t block, int position
 
 /* C = alpha op(A) op(B) + beta C on the grid; the result has the bits of
  * tsr_sgemm / tsr_dgemm on the whole matrices. context NULL: the default. */
-TSR_API tsr_status tsr_mpi_sgemm(const tsr_context* context, MPI_Comm comm,
-                                 tsr_transpose trans_a, tsr_transpose trans_b, float alpha,
-                                 const float* a, const tsr_mpi_descriptor* desc_a,
-                                 const float* b, const tsr_mpi_descriptor* desc_b, float beta,
-                                 float* c, const tsr_mpi_descriptor* desc_c);
-TSR_API tsr_status tsr_mpi_dgemm(const tsr_context* context, MPI_Comm comm,
-                                 tsr_transpose trans_a, tsr_transpose trans_b, double alpha,
-                                 const double* a, const tsr_mpi_descriptor* desc_a,
-                                 const double* b, const tsr_mpi_descriptor* desc_b,
-                                 double beta, double* c, const tsr_mpi_descriptor* desc_c);
+TSR_API tsr_status tsr_mpi_sgemm(const tsr_context* context, MPI_Comm comm, tsr_transpose trans_a,
+                                 tsr_transpose trans_b, float alpha, const float* a,
+                                 const tsr_mpi_descriptor* desc_a, const float* b,
+                                 const tsr_mpi_descriptor* desc_b, float beta, float* c,
+                                 const tsr_mpi_descriptor* desc_c);
+TSR_API tsr_status tsr_mpi_dgemm(const tsr_context* context, MPI_Comm comm, tsr_transpose trans_a,
+                                 tsr_transpose trans_b, double alpha, const double* a,
+                                 const tsr_mpi_descriptor* desc_a, const double* b,
+                                 const tsr_mpi_descriptor* desc_b, double beta, double* c,
+                                 const tsr_mpi_descriptor* desc_c);
 
 /* A context for this rank's share of its node (tessera/mpi.hpp,
  * make_rank_context); options and policy as tsr_context_create_with_policy

@@ -30,6 +30,11 @@
 // rank (sizes, blocks, grid, transposes, alpha, beta, kc) are compared
 // across ranks. Every rank of the communicator must call; none hangs on an
 // argument error.
+//
+// Threads: tessera's workers never call MPI; only the thread that calls
+// gemm does, so MPI_Init (MPI_THREAD_SINGLE or FUNNELED) is enough. Each
+// calling thread keeps its panels between calls (design.md §Distributed
+// GEMM).
 #pragma once
 
 #include <mpi.h>
@@ -39,7 +44,7 @@
 
 #include "tessera/context.hpp"
 #include "tessera/gemm.hpp"
-#include "tessera/platform/build_config.h" // TESSERA_CXX_API_BEGIN
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
 TESSERA_CXX_API_BEGIN
 namespace tessera::mpi {
@@ -47,8 +52,8 @@ namespace tessera::mpi {
 // A matrix distributed 2D block-cyclically over a grid_rows x grid_cols
 // process grid (the same on every rank except lld).
 struct BlockDescriptor {
-  std::int64_t rows = 0, cols = 0;           // global extents
-  std::int64_t row_block = 0, col_block = 0; // block extents (>= 1)
+  std::int64_t rows = 0, cols = 0;            // global extents
+  std::int64_t row_block = 0, col_block = 0;  // block extents (>= 1)
   int grid_rows = 1, grid_cols = 1;
   // Local leading dimension (row-major): >= max(1, local columns).
   std::int64_t lld = 0;
@@ -56,38 +61,33 @@ struct BlockDescriptor {
 
 // Rows (columns) of a distributed extent held by one grid row (column):
 // ScaLAPACK's NUMROC with the first block on grid position 0.
-std::int64_t local_extent(std::int64_t global, std::int64_t block, int position,
-                          int count);
+std::int64_t local_extent(std::int64_t global, std::int64_t block, int position, int count);
 // The grid position owning global index `global`, and its local index there.
 int owner_of(std::int64_t global, std::int64_t block, int count);
 std::int64_t local_index(std::int64_t global, std::int64_t block, int count);
 
 // A descriptor for a rows x cols matrix on a grid, lld = the local column
 // count on grid column `my_col` (at least 1).
-BlockDescriptor make_descriptor(std::int64_t rows, std::int64_t cols,
-                                std::int64_t row_block, std::int64_t col_block,
-                                int grid_rows, int grid_cols, int my_col);
+BlockDescriptor make_descriptor(std::int64_t rows, std::int64_t cols, std::int64_t row_block,
+                                std::int64_t col_block, int grid_rows, int grid_cols, int my_col);
 
 // What one call did, for benchmarks and the scaling model.
 struct GemmStats {
-  std::int64_t kc = 0;     // the depth slice (the one-process gemm's)
-  std::int64_t slices = 0; // depth slices broadcast
-  double pack_seconds =
-      0; // copying this rank's panel pieces, posting broadcasts
-  double comm_seconds = 0;    // waiting for panels (and the transposes)
-  double compute_seconds = 0; // local gemm calls
+  std::int64_t kc = 0;         // the depth slice (the one-process gemm's)
+  std::int64_t slices = 0;     // depth slices broadcast
+  double pack_seconds = 0;     // copying this rank's panel pieces, posting broadcasts
+  double comm_seconds = 0;     // waiting for panels (and the transposes)
+  double compute_seconds = 0;  // local gemm calls
 };
 
-Status gemm(const Context &context, MPI_Comm comm, Transpose trans_a,
-            Transpose trans_b, float alpha, const float *a,
-            const BlockDescriptor &desc_a, const float *b,
-            const BlockDescriptor &desc_b, float beta, float *c,
-            const BlockDescriptor &desc_c, GemmStats *stats = nullptr);
-Status gemm(const Context &context, MPI_Comm comm, Transpose trans_a,
-            Transpose trans_b, double alpha, const double *a,
-            const BlockDescriptor &desc_a, const double *b,
-            const BlockDescriptor &desc_b, double beta, double *c,
-            const BlockDescriptor &desc_c, GemmStats *stats = nullptr);
+Status gemm(const Context& context, MPI_Comm comm, Transpose trans_a, Transpose trans_b,
+            float alpha, const float* a, const BlockDescriptor& desc_a, const float* b,
+            const BlockDescriptor& desc_b, float beta, float* c, const BlockDescriptor& desc_c,
+            GemmStats* stats = nullptr);
+Status gemm(const Context& context, MPI_Comm comm, Transpose trans_a, Transpose trans_b,
+            double alpha, const double* a, const BlockDescriptor& desc_a, const double* b,
+            const BlockDescriptor& desc_b, double beta, double* c, const BlockDescriptor& desc_c,
+            GemmStats* stats = nullptr);
 
 // A context for this rank that divides the node fairly among the ranks of
 // `comm` sharing it: the ranks on this node (MPI_Comm_split_type
@@ -95,7 +95,7 @@ Status gemm(const Context &context, MPI_Comm comm, Transpose trans_a,
 // (ContextOptions::node_share); ranks bound to CPUs of their own (mpirun
 // --bind-to core, a cpuset per rank) keep them. Collective over `comm`.
 // `options` supplies everything else; its node_share is replaced.
-Status make_rank_context(MPI_Comm comm, ContextOptions options, Context *out);
+Status make_rank_context(MPI_Comm comm, ContextOptions options, Context* out);
 
-} // namespace tessera::mpi
+}  // namespace tessera::mpi
 TESSERA_CXX_API_END

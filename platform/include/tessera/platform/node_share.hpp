@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "tessera/platform/build_config.h" // TESSERA_CXX_API_BEGIN
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 #include "tessera/platform/status.hpp"
 #include "tessera/platform/topology.hpp"
 
@@ -28,7 +28,7 @@ struct NodeShare {
 
 // processes >= 0 and index in [0, max(processes, 1)); errors name
 // `what` ("ContextOptions::node_share").
-Status validate_node_share(const NodeShare &share, const std::string &what);
+Status validate_node_share(const NodeShare& share, const std::string& what);
 
 // The visible CPUs of `topology` that share `index` of `processes` takes:
 // the physical cores (in topology order) cut into `processes` contiguous
@@ -36,8 +36,7 @@ Status validate_node_share(const NodeShare &share, const std::string &what);
 // CPUs; with more processes than cores, core index % cores. The result's
 // online_count is its own CPU count (the narrowing is this rule's, not an
 // affinity mask's); `*note` says what was taken and why.
-Topology share_of_topology(const Topology &topology, const NodeShare &share,
-                           std::string *note);
+Topology share_of_topology(const Topology& topology, const NodeShare& share, std::string* note);
 
-} // namespace tessera::platform
+}  // namespace tessera::platform
 TESSERA_CXX_API_END
