@@ -21,17 +21,19 @@ int read_count(const char* name) {
 
 }  // namespace
 
-platform::NodeShare launcher_node_share() {
+platform::NodeShare launcher_node_share(int visible_cpus, int online_cpus) {
   platform::NodeShare share;
   const int size = read_count("OMPI_COMM_WORLD_LOCAL_SIZE");
   const int rank = read_count("OMPI_COMM_WORLD_LOCAL_RANK");
   if (size < 2 || rank < 0 || rank >= size) return share;
   const char* bound = std::getenv("OMPI_MCA_orte_bound_at_launch");
   if (bound != nullptr && std::string(bound) == "1") return share;
+  if (visible_cpus != online_cpus) return share;
   share.processes = size;
   share.index = rank;
   share.source = "OMPI_COMM_WORLD_LOCAL_SIZE = " + std::to_string(size) +
-                 ", OMPI_COMM_WORLD_LOCAL_RANK = " + std::to_string(rank) + ", not bound at launch";
+                 ", OMPI_COMM_WORLD_LOCAL_RANK = " + std::to_string(rank) +
+                 ", not bound at launch, every online CPU visible";
   return share;
 }
 

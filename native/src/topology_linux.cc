@@ -17,6 +17,7 @@
 
 #if defined(__linux__)
 #include <sched.h>
+#include <unistd.h>
 #endif
 
 #include "tessera/platform/build_config.h"
@@ -577,7 +578,10 @@ PlatformFacts platform_facts() {
   facts.affinity_supported = true;
   facts.caller_cpu = sched_getcpu();
   facts.platform_name = "linux";
-  facts.node_share = native::launcher_node_share();
+  cpu_set_t mask;
+  const int visible = sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : -1;
+  facts.node_share =
+      native::launcher_node_share(visible, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
   return facts;
 }
 

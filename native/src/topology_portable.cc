@@ -35,7 +35,8 @@ PlatformFacts platform_facts() {
   if (!facts.threads_usable) facts.threads_unusable_reason = "built without threads";
   facts.affinity_supported = false;
   facts.caller_cpu = -1;
-  facts.node_share = native::launcher_node_share();
+  // No affinity masks here: every process sees every CPU.
+  facts.node_share = native::launcher_node_share(1, 1);
 #if defined(__APPLE__)
   facts.platform_name = "macOS";
 #elif defined(_WIN32)

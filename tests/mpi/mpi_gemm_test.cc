@@ -214,12 +214,31 @@ void correctness(const tessera::Context& context, int P, int Q) {
       }
     }
   }
-  // Every block setting on one shape spanning several slices.
+  // Every block setting on one shape spanning several slices, and blocks
+  // far beyond the extents (one block each; no block arithmetic may
+  // overflow).
+  const std::int64_t huge = std::int64_t{1} << 62;
   for (const auto& blk : blocks) {
     run_case<T>(context, P, Q,
                 Case{19, 17, kc + 5, Transpose::kNo, Transpose::kYes, blk[0], blk[1], blk[2],
                      blk[3], 1, 0, false});
   }
+  run_case<T>(context, P, Q,
+              Case{19, 17, 2 * kc + 3, Transpose::kYes, Transpose::kNo, huge, huge, huge, huge, 1,
+                   0, false});
+}
+
+// The naive family (one double-precision sum per element, no depth slices)
+// gives its one-process bits too.
+template <class T>
+void naive_family(int P, int Q) {
+  tessera::ContextOptions options;
+  options.family = tessera::KernelFamily::kNaive;
+  tessera::Context naive;
+  const tessera::Status made = tessera::mpi::make_rank_context(MPI_COMM_WORLD, options, &naive);
+  if (!made.ok()) return fail("naive context", made.to_string());
+  run_case<T>(naive, P, Q,
+              Case{23, 19, 1700, Transpose::kNo, Transpose::kNo, 4, 3, 5, 7, -0.5, 0.25, false});
 }
 
 // A call that must fail on every rank with `expected` in the message and
@@ -251,19 +270,8 @@ void bad_input(const tessera::Context& context, int P, int Q) {
 
   BlockDescriptor wrong_grid = d(9, 9);
   wrong_grid.grid_rows = P + 1;
-  expect_error(
-      grid + " grid mismatch", "does not match the communicator's", context,
-      [&] {
-        BlockDescriptor x = d(9, 9);
-        x.grid_rows = P + 1;
-        return x;
-      }(),
-      [&] {
-        BlockDescriptor x = d(9, 9);
-        x.grid_rows = P + 1;
-        return x;
-      }(),
-      wrong_grid);
+  expect_error(grid + " grid mismatch", "does not match the communicator's", context, wrong_grid,
+               wrong_grid, wrong_grid);
 
   BlockDescriptor bad_lld = d(9, 9);
   if (g_rank == last) bad_lld.lld = 0;
@@ -350,6 +358,7 @@ int main(int argc, char** argv) {
     const int Q = g_size / P;
     correctness<float>(context, P, Q);
     correctness<double>(context, P, Q);
+    naive_family<float>(P, Q);
     bad_input(context, P, Q);
   }
 

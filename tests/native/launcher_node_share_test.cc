@@ -49,7 +49,7 @@ class ScopedEnvironment {
 
 TEST_CASE("launcher node share: Open MPI ranks not bound at launch share the node") {
   ScopedEnvironment env("4", "3", std::nullopt);
-  const platform::NodeShare share = launcher_node_share();
+  const platform::NodeShare share = launcher_node_share(8, 8);
   CHECK(share.processes == 4);
   CHECK(share.index == 3);
   CHECK(share.source.find("OMPI_COMM_WORLD_LOCAL_SIZE = 4") != std::string::npos);
@@ -61,16 +61,22 @@ TEST_CASE(
     "divide") {
   {
     ScopedEnvironment env("2", "1", "1");
-    CHECK(launcher_node_share().processes == 0);
+    CHECK(launcher_node_share(8, 8).processes == 0);
   }
   {
     ScopedEnvironment env("1", "0", std::nullopt);
-    CHECK(launcher_node_share().processes == 0);
+    CHECK(launcher_node_share(8, 8).processes == 0);
   }
   {
     ScopedEnvironment env(std::nullopt, std::nullopt, std::nullopt);
-    CHECK(launcher_node_share().processes == 0);
+    CHECK(launcher_node_share(8, 8).processes == 0);
   }
+}
+
+TEST_CASE("launcher node share: a process narrowed by a mask is not divided again") {
+  ScopedEnvironment env("2", "0", std::nullopt);  // e.g. taskset per rank, Open MPI 5
+  CHECK(launcher_node_share(4, 8).processes == 0);
+  CHECK(launcher_node_share(8, 8).processes == 2);
 }
 
 TEST_CASE("launcher node share: malformed or inconsistent variables are ignored") {
@@ -79,7 +85,7 @@ TEST_CASE("launcher node share: malformed or inconsistent variables are ignored"
     CAPTURE(size);
     CAPTURE(rank);
     ScopedEnvironment env(std::string(size), std::string(rank), std::nullopt);
-    CHECK(launcher_node_share().processes == 0);
+    CHECK(launcher_node_share(8, 8).processes == 0);
   }
 }
 

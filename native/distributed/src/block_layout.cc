@@ -23,7 +23,9 @@ int owner_of(std::int64_t global, std::int64_t block, int count) {
 }
 
 std::int64_t local_index(std::int64_t global, std::int64_t block, int count) {
-  return (global / (block * count)) * block + global % block;
+  // (global / block / count), not global / (block * count): no product to
+  // overflow.
+  return (global / block / count) * block + global % block;
 }
 
 BlockDescriptor make_descriptor(std::int64_t rows, std::int64_t cols, std::int64_t row_block,

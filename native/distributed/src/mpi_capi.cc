@@ -1,6 +1,7 @@
 // tessera/mpi.h over tessera/mpi.hpp. Argument errors found here (null
 // descriptors, unknown transposes) are local to a rank, so they are agreed
 // across ranks like every other error before any rank returns.
+#include <new>
 #include <string>
 
 #include "native/distributed/src/agreement.hpp"
@@ -25,6 +26,19 @@ tessera::mpi::BlockDescriptor from_c(const tsr_mpi_descriptor& d) {
   return out;
 }
 
+// No exception crosses the C API: the only one tessera::mpi can throw is
+// std::bad_alloc from a small bookkeeping allocation.
+template <class F>
+tsr_status guarded(F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return report(Status(tessera::StatusCode::kOutOfMemory, "out of memory"));
+  } catch (...) {
+    return report(Status::internal("unexpected exception in tessera::mpi"));
+  }
+}
+
 template <class T>
 tsr_status gemm_c(const tsr_context* context, MPI_Comm comm, tsr_transpose trans_a,
                   tsr_transpose trans_b, T alpha, const T* a, const tsr_mpi_descriptor* desc_a,
@@ -47,32 +61,8 @@ tsr_status gemm_c(const tsr_context* context, MPI_Comm comm, tsr_transpose trans
                                    from_c(*desc_a), b, from_c(*desc_b), beta, c, from_c(*desc_c)));
 }
 
-}  // namespace
-
-extern "C" {
-
-int64_t tsr_mpi_local_extent(int64_t global, int64_t block, int position, int count) {
-  return tessera::mpi::local_extent(global, block, position, count);
-}
-
-tsr_status tsr_mpi_sgemm(const tsr_context* context, MPI_Comm comm, tsr_transpose trans_a,
-                         tsr_transpose trans_b, float alpha, const float* a,
-                         const tsr_mpi_descriptor* desc_a, const float* b,
-                         const tsr_mpi_descriptor* desc_b, float beta, float* c,
-                         const tsr_mpi_descriptor* desc_c) {
-  return gemm_c(context, comm, trans_a, trans_b, alpha, a, desc_a, b, desc_b, beta, c, desc_c);
-}
-
-tsr_status tsr_mpi_dgemm(const tsr_context* context, MPI_Comm comm, tsr_transpose trans_a,
-                         tsr_transpose trans_b, double alpha, const double* a,
-                         const tsr_mpi_descriptor* desc_a, const double* b,
-                         const tsr_mpi_descriptor* desc_b, double beta, double* c,
-                         const tsr_mpi_descriptor* desc_c) {
-  return gemm_c(context, comm, trans_a, trans_b, alpha, a, desc_a, b, desc_b, beta, c, desc_c);
-}
-
-tsr_status tsr_mpi_rank_context_create(MPI_Comm comm, const tsr_context_options* options,
-                                       const tsr_execution_policy* policy, tsr_context** out) {
+tsr_status rank_context_c(MPI_Comm comm, const tsr_context_options* options,
+                          const tsr_execution_policy* policy, tsr_context** out) {
   if (comm == MPI_COMM_NULL) return report(Status::invalid_argument("comm is MPI_COMM_NULL"));
   // Collective: every rank takes part in make_rank_context's exchange even
   // when its own arguments are wrong, and all report the first error.
@@ -91,6 +81,39 @@ tsr_status tsr_mpi_rank_context_create(MPI_Comm comm, const tsr_context_options*
   }
   *out = handle;
   return report({});
+}
+
+}  // namespace
+
+extern "C" {
+
+int64_t tsr_mpi_local_extent(int64_t global, int64_t block, int position, int count) {
+  return tessera::mpi::local_extent(global, block, position, count);
+}
+
+tsr_status tsr_mpi_sgemm(const tsr_context* context, MPI_Comm comm, tsr_transpose trans_a,
+                         tsr_transpose trans_b, float alpha, const float* a,
+                         const tsr_mpi_descriptor* desc_a, const float* b,
+                         const tsr_mpi_descriptor* desc_b, float beta, float* c,
+                         const tsr_mpi_descriptor* desc_c) {
+  return guarded([&] {
+    return gemm_c(context, comm, trans_a, trans_b, alpha, a, desc_a, b, desc_b, beta, c, desc_c);
+  });
+}
+
+tsr_status tsr_mpi_dgemm(const tsr_context* context, MPI_Comm comm, tsr_transpose trans_a,
+                         tsr_transpose trans_b, double alpha, const double* a,
+                         const tsr_mpi_descriptor* desc_a, const double* b,
+                         const tsr_mpi_descriptor* desc_b, double beta, double* c,
+                         const tsr_mpi_descriptor* desc_c) {
+  return guarded([&] {
+    return gemm_c(context, comm, trans_a, trans_b, alpha, a, desc_a, b, desc_b, beta, c, desc_c);
+  });
+}
+
+tsr_status tsr_mpi_rank_context_create(MPI_Comm comm, const tsr_context_options* options,
+                                       const tsr_execution_policy* policy, tsr_context** out) {
+  return guarded([&] { return rank_context_c(comm, options, policy, out); });
 }
 
 }  // extern "C"

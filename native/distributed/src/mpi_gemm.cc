@@ -69,7 +69,8 @@ std::pair<std::uintptr_t, std::uintptr_t> byte_range(const Operand& o, std::size
 
 template <class T>
 Status check_local(const Context& context, Transpose ta, Transpose tb, Operand* a, Operand* b,
-                   Operand* c, int rank, int size, int* row, int* col, std::int64_t* kc) {
+                   Operand* c, int rank, int size, int* row, int* col, std::int64_t* kc,
+                   std::int64_t* kernels) {
   TESSERA_RETURN_IF_ERROR(context.status());
   if (ta != Transpose::kNo && ta != Transpose::kYes) {
     return Status::invalid_argument("trans_a is not a Transpose value (got " +
@@ -144,12 +145,15 @@ Status check_local(const Context& context, Transpose ta, Transpose tb, Operand* 
     }
   }
 
-  // The depth slice of the one-process product (the same on every rank of
-  // one ISA level; agreed across ranks by the caller).
+  // The depth slice of the one-process product, and the kernels that give
+  // the bits (ISA level and family; agreed across ranks by the caller). The
+  // naive family has no slices (plan.kc 0): it sums the whole depth in
+  // double and rounds once, so it gets one slice, the whole depth.
   GemmPlan plan;
   TESSERA_RETURN_IF_ERROR(try_plan_gemm(context, sizeof(T) == 4 ? Dtype::kF32 : Dtype::kF64,
                                         Layout::kRowMajor, m, n, k, {}, &plan));
-  *kc = std::max<std::int64_t>(1, plan.kc);
+  *kc = plan.kc > 0 ? plan.kc : std::max<std::int64_t>(1, k);
+  *kernels = static_cast<std::int64_t>(plan.isa) * 16 + static_cast<std::int64_t>(plan.family);
   // One broadcast carries a local part of one slice.
   const std::int64_t m_loc = c->local_rows, n_loc = c->local_cols;
   if (m_loc * *kc > INT_MAX || *kc * n_loc > INT_MAX) {
@@ -184,8 +188,9 @@ Status distributed_gemm(const Context& context, MPI_Comm comm, Transpose ta, Tra
   Operand oa{"desc_a", "a", a, &desc_a}, ob{"desc_b", "b", b, &desc_b},
       oc{"desc_c", "c", c, &desc_c};
   int row = 0, col = 0;
-  std::int64_t kc = 0;
-  const Status local = check_local<T>(context, ta, tb, &oa, &ob, &oc, rank, size, &row, &col, &kc);
+  std::int64_t kc = 0, kernels = 0;
+  const Status local =
+      check_local<T>(context, ta, tb, &oa, &ob, &oc, rank, size, &row, &col, &kc, &kernels);
   // Bits of alpha and beta, so that every rank computes the same product.
   const double alpha_d = static_cast<double>(alpha), beta_d = static_cast<double>(beta);
   std::int64_t alpha_bits = 0, beta_bits = 0;
@@ -210,43 +215,61 @@ Status distributed_gemm(const Context& context, MPI_Comm comm, Transpose ta, Tra
   // and would broadcast mismatched panels; kc is compared among the ranks
   // whose own checks passed (the others report their error).
   shared.push_back(
-      {"the depth slice kc (the ranks' ISA levels or cache models differ: "
-       "give every rank the same TESSERA_ISA)",
+      {"the GEMM kernels (ISA level or kernel family; give every rank the same "
+       "TESSERA_ISA and family)",
+       kernels, local.ok()});
+  shared.push_back(
+      {"the depth slice kc (the ranks' cache models differ: give every rank the same TESSERA_ISA "
+       "on identical CPUs)",
        kc, local.ok()});
   const Status agreed = detail::agree(comm, local, shared);
   if (!agreed.ok()) return agreed;
 
   detail::Grid grid;
+  grid.world = comm;
   grid.row = row;
   grid.col = col;
   MPI_Comm_split(comm, row, col, &grid.row_comm);
   MPI_Comm_split(comm, col, row, &grid.col_comm);
 
   const auto t0 = std::chrono::steady_clock::now();
+  // Blocks larger than their extent distribute exactly as one block of the
+  // extent; clamped, no block arithmetic below can overflow.
+  auto clamped = [](BlockDescriptor d) {
+    d.row_block = std::min(d.row_block, std::max<std::int64_t>(1, d.rows));
+    d.col_block = std::min(d.col_block, std::max<std::int64_t>(1, d.cols));
+    return d;
+  };
   std::vector<T> a_t, b_t;
   const T* a_op = a;
   const T* b_op = b;
-  BlockDescriptor da = desc_a, db = desc_b;
+  BlockDescriptor da = clamped(desc_a), db = clamped(desc_b);
+  const BlockDescriptor dc = clamped(desc_c);
+  Status status;
   if (ta == Transpose::kYes) {
-    detail::transpose_distributed(comm, row, col, a, desc_a, &a_t);
-    da = detail::transposed_descriptor(desc_a, col);
+    status = detail::transpose_distributed(comm, row, col, a, da, &a_t);
+    da = detail::transposed_descriptor(da, col);
     a_op = a_t.data();
   }
-  if (tb == Transpose::kYes) {
-    detail::transpose_distributed(comm, row, col, b, desc_b, &b_t);
-    db = detail::transposed_descriptor(desc_b, col);
+  if (status.ok() && tb == Transpose::kYes) {
+    status = detail::transpose_distributed(comm, row, col, b, db, &b_t);
+    db = detail::transposed_descriptor(db, col);
     b_op = b_t.data();
   }
   if (stats != nullptr) {
     stats->comm_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
-  detail::Summa<T> summa(context, grid, da.cols, kc, a_op, da, b_op, db, alpha, beta, c, desc_c);
-  const Status status = summa.run(stats);
+  if (status.ok()) {
+    detail::Summa<T> summa(context, grid, da.cols, kc, a_op, da, b_op, db, alpha, beta, c, dc);
+    status = summa.run(stats);
+  }
   MPI_Comm_free(&grid.row_comm);
   MPI_Comm_free(&grid.col_comm);
-  // A local gemm cannot fail after the checks above; if one did, every rank
-  // still took part in every broadcast, and now every rank reports it.
+  // Every failure past the agreement above is already agreed (allocation)
+  // or cannot happen (a local gemm after these checks); if a local gemm did
+  // fail, its rank still took part in every broadcast, and now every rank
+  // reports it.
   return detail::agree(comm, status, {});
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "native/distributed/src/agreement.hpp"
 #include "tessera/mpi.hpp"
 
 namespace tessera::mpi {
@@ -53,7 +54,12 @@ Status make_rank_context(MPI_Comm comm, ContextOptions options, Context* out) {
   share.source = "MPI_COMM_TYPE_SHARED: " + std::to_string(sharing) + " of the node's " +
                  std::to_string(node_size) + " ranks see these CPUs";
   options.node_share = share;
-  return Context::create(options, out);
+  // Collective to the end: a rank whose context fails makes every rank fail.
+  Context context;
+  const Status made = Context::create(options, &context);
+  TESSERA_RETURN_IF_ERROR(detail::agree(comm, made, {}));
+  *out = std::move(context);
+  return {};
 }
 
 }  // namespace tessera::mpi

@@ -19,8 +19,10 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <vector>
 
+#include "native/distributed/src/agreement.hpp"
 #include "native/distributed/src/mpi_types.hpp"
 #include "tessera/gemm.hpp"
 #include "tessera/mpi.hpp"
@@ -28,6 +30,7 @@
 namespace tessera::mpi::detail {
 
 struct Grid {
+  MPI_Comm world = MPI_COMM_NULL;     // the whole grid
   MPI_Comm row_comm = MPI_COMM_NULL;  // my grid row; rank there = grid column
   MPI_Comm col_comm = MPI_COMM_NULL;  // my grid column; rank there = grid row
   int row = 0, col = 0;
@@ -40,13 +43,21 @@ struct Piece {
 };
 
 // The depth slice [s0, s0 + w) cut where the distribution's depth blocks
-// change owner.
+// change owner. Neighbouring blocks share an owner only on a grid of one
+// row (column), where they are also neighbours in local storage, so a piece
+// is always contiguous in its owner's local part. (block <= the extent: the
+// caller clamps it, so p - p % block + block does not overflow.)
 inline std::vector<Piece> pieces_of(std::int64_t s0, std::int64_t w, std::int64_t block,
                                     int count) {
   std::vector<Piece> pieces;
   for (std::int64_t p = s0; p < s0 + w;) {
-    const std::int64_t end = std::min(s0 + w, (p / block + 1) * block);
-    pieces.push_back({p, end, owner_of(p, block, count)});
+    const std::int64_t end = std::min(s0 + w, p - p % block + block);
+    const int owner = owner_of(p, block, count);
+    if (!pieces.empty() && pieces.back().owner == owner) {
+      pieces.back().end = end;
+    } else {
+      pieces.push_back({p, end, owner});
+    }
     p = end;
   }
   return pieces;
@@ -89,6 +100,16 @@ class Summa {
     // more than the broadcasts themselves (4096^3 f32 on a 2x1 grid of this
     // 2-vCPU VM: 0.24 s of page faults in a 0.71 s call, 0.03 s when kept).
     static thread_local Slice buffers[2];
+    // Allocated here, agreed, before the first broadcast: a rank that cannot
+    // allocate must not leave the others waiting for it.
+    Status allocated;
+    for (Slice& slice : buffers) {
+      if (panel(&slice.a_panel, &slice.a_capacity, m_loc_ * std::min(kc_, k_)) == nullptr ||
+          panel(&slice.b_panel, &slice.b_capacity, std::min(kc_, k_) * n_loc_) == nullptr) {
+        allocated = Status(StatusCode::kOutOfMemory, "allocating the SUMMA panels");
+      }
+    }
+    TESSERA_RETURN_IF_ERROR(agree(grid_.world, allocated, {}));
     Status first_error;
     auto timed_start = [&](std::int64_t s) {
       const auto t = Clock::now();
@@ -137,11 +158,13 @@ class Summa {
     std::vector<MPI_Request> requests;
   };
 
+  // At least `elements` (>= 1) of storage, kept between calls; null when
+  // it cannot be allocated.
   static T* panel(std::unique_ptr<T[]>* buffer, std::size_t* capacity, std::int64_t elements) {
     const auto need = static_cast<std::size_t>(std::max<std::int64_t>(1, elements));
     if (*capacity < need) {
-      buffer->reset(new T[need]);
-      *capacity = need;
+      buffer->reset(new (std::nothrow) T[need]);
+      *capacity = *buffer ? need : 0;
     }
     return buffer->get();
   }
@@ -170,9 +193,9 @@ class Summa {
     // A: columns [begin, end) of op(A), owned by grid column `owner`,
     // broadcast along the grid row.
     const std::vector<Piece> a_pieces = pieces_of(slice->begin, w, da_.col_block, da_.grid_cols);
-    // (a_ may be null where this rank holds no rows: then the panel path,
-    // which copies nothing.)
-    if (a_pieces.size() == 1 && grid_.col == a_pieces[0].owner && a_ != nullptr) {
+    // (A rank holding no rows may pass a null a_: it takes the panel path,
+    // which copies nothing, and no pointer is formed from a_.)
+    if (a_pieces.size() == 1 && grid_.col == a_pieces[0].owner && m_loc_ > 0) {
       T* own = const_cast<T*>(a_) + local_index(slice->begin, da_.col_block, da_.grid_cols);
       slice->a = own;
       slice->lda = da_.lld;
@@ -184,7 +207,7 @@ class Summa {
       for (const Piece& piece : a_pieces) {
         const std::int64_t pw = piece.end - piece.begin;
         T* at = p + (piece.begin - slice->begin);
-        if (grid_.col == piece.owner) {
+        if (grid_.col == piece.owner && m_loc_ > 0) {
           const T* from = a_ + local_index(piece.begin, da_.col_block, da_.grid_cols);
           for (std::int64_t r = 0; r < m_loc_; ++r) {
             std::memcpy(at + r * w, from + r * da_.lld, sizeof(T) * pw);
@@ -196,7 +219,7 @@ class Summa {
     // B: rows [begin, end) of op(B), owned by grid row `owner`, broadcast
     // along the grid column.
     const std::vector<Piece> b_pieces = pieces_of(slice->begin, w, db_.row_block, db_.grid_rows);
-    if (b_pieces.size() == 1 && grid_.row == b_pieces[0].owner && b_ != nullptr) {
+    if (b_pieces.size() == 1 && grid_.row == b_pieces[0].owner && n_loc_ > 0) {
       T* own =
           const_cast<T*>(b_) + local_index(slice->begin, db_.row_block, db_.grid_rows) * db_.lld;
       slice->b = own;
@@ -210,7 +233,7 @@ class Summa {
       for (const Piece& piece : b_pieces) {
         const std::int64_t pw = piece.end - piece.begin;
         T* rows = p + (piece.begin - slice->begin) * ld;
-        if (grid_.row == piece.owner) {
+        if (grid_.row == piece.owner && n_loc_ > 0) {
           const T* from = b_ + local_index(piece.begin, db_.row_block, db_.grid_rows) * db_.lld;
           for (std::int64_t r = 0; r < pw; ++r) {
             std::memcpy(rows + r * ld, from + r * db_.lld, sizeof(T) * n_loc_);

@@ -11,8 +11,10 @@
 #include <array>
 #include <climits>
 #include <cstdint>
+#include <new>
 #include <vector>
 
+#include "native/distributed/src/agreement.hpp"
 #include "native/distributed/src/mpi_types.hpp"
 #include "tessera/mpi.hpp"
 
@@ -23,8 +25,8 @@ namespace tessera::mpi::detail {
 // local_col, height, width).
 template <class F>
 void for_each_local_block(const BlockDescriptor& d, int row, int col, F&& f) {
-  const std::int64_t block_rows = (d.rows + d.row_block - 1) / d.row_block;
-  const std::int64_t block_cols = (d.cols + d.col_block - 1) / d.col_block;
+  const std::int64_t block_rows = d.rows / d.row_block + (d.rows % d.row_block != 0);
+  const std::int64_t block_cols = d.cols / d.col_block + (d.cols % d.col_block != 0);
   for (std::int64_t bi = row; bi < block_rows; bi += d.grid_rows) {
     const std::int64_t height = std::min(d.row_block, d.rows - bi * d.row_block);
     const std::int64_t li = (bi / d.grid_rows) * d.row_block;
@@ -44,14 +46,14 @@ inline BlockDescriptor transposed_descriptor(const BlockDescriptor& d, int col) 
 // dst (resized, lld of transposed_descriptor) = the transpose of the
 // distributed src. Collective over `comm` (grid row-major ranks). The caller
 // checked that this rank's parts of src and of the result hold at most
-// 2^31 - 1 elements (MPI counts are int).
+// 2^31 - 1 elements (MPI counts are int). A rank that cannot allocate its
+// buffers makes every rank return out_of_memory (agreed before moving data).
 template <class T>
-void transpose_distributed(MPI_Comm comm, int row, int col, const T* src, const BlockDescriptor& d,
-                           std::vector<T>* dst) {
+Status transpose_distributed(MPI_Comm comm, int row, int col, const T* src,
+                             const BlockDescriptor& d, std::vector<T>* dst) {
   const int P = d.grid_rows, Q = d.grid_cols, size = P * Q;
   const BlockDescriptor t = transposed_descriptor(d, col);
   const std::int64_t t_rows = local_extent(t.rows, t.row_block, row, P);
-  dst->assign(static_cast<std::size_t>(std::max<std::int64_t>(1, t_rows * t.lld)), T(0));
 
   // Source blocks go to (bj % P, bi % Q), each packed transposed (width
   // rows of height values), in the order visited.
@@ -76,8 +78,16 @@ void transpose_distributed(MPI_Comm comm, int row, int col, const T* src, const 
     s_total += send_count[p];
     r_total += recv_count[p];
   }
-  std::vector<T> send(static_cast<std::size_t>(std::max<std::int64_t>(1, s_total)));
-  std::vector<T> recv(static_cast<std::size_t>(std::max<std::int64_t>(1, r_total)));
+  std::vector<T> send, recv;
+  Status allocated;
+  try {
+    dst->assign(static_cast<std::size_t>(std::max<std::int64_t>(1, t_rows * t.lld)), T(0));
+    send.resize(static_cast<std::size_t>(std::max<std::int64_t>(1, s_total)));
+    recv.resize(static_cast<std::size_t>(std::max<std::int64_t>(1, r_total)));
+  } catch (const std::bad_alloc&) {
+    allocated = Status(StatusCode::kOutOfMemory, "allocating the transpose's buffers");
+  }
+  TESSERA_RETURN_IF_ERROR(agree(comm, allocated, {}));
   std::vector<std::int64_t> cursor(sd.begin(), sd.end());
   for_each_local_block(d, row, col,
                        [&](std::int64_t bi, std::int64_t bj, std::int64_t li, std::int64_t lj,
@@ -109,6 +119,7 @@ void transpose_distributed(MPI_Comm comm, int row, int col, const T* src, const 
     }
     read[(J % P) * Q + I % Q] += h * w;
   }
+  return {};
 }
 
 }  // namespace tessera::mpi::detail

@@ -32,9 +32,10 @@
 // argument error.
 //
 // Threads: tessera's workers never call MPI; only the thread that calls
-// gemm does, so MPI_Init (MPI_THREAD_SINGLE or FUNNELED) is enough. Each
-// calling thread keeps its panels between calls (design.md §Distributed
-// GEMM).
+// gemm does. From the main thread, MPI_Init (MPI_THREAD_SINGLE or FUNNELED)
+// is enough; from another thread, MPI_THREAD_SERIALIZED; from several at
+// once, MPI_THREAD_MULTIPLE (each on its own communicator). Each calling
+// thread keeps its panels between calls (design.md §Distributed GEMM).
 #pragma once
 
 #include <mpi.h>
@@ -93,7 +94,8 @@ Status gemm(const Context& context, MPI_Comm comm, Transpose trans_a, Transpose 
 // `comm` sharing it: the ranks on this node (MPI_Comm_split_type
 // MPI_COMM_TYPE_SHARED) that see exactly this rank's CPU set share it
 // (ContextOptions::node_share); ranks bound to CPUs of their own (mpirun
-// --bind-to core, a cpuset per rank) keep them. Collective over `comm`.
+// --bind-to core, a cpuset per rank) keep them. Collective over `comm`:
+// when one rank's context cannot be made, every rank returns its error.
 // `options` supplies everything else; its node_share is replaced.
 Status make_rank_context(MPI_Comm comm, ContextOptions options, Context* out);
 
