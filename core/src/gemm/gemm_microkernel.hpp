@@ -566,13 +566,16 @@ void direct_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
     const GemmUpdate update = slice_update(pr, pc);
     if (packed_b == nullptr && edge_j < pr.n) {
       // The partial last panel read in place would run past column n: a
-      // zero-padded copy instead, made once per slice.
+      // zero-padded copy instead. The padding is the same in every slice, so
+      // it is written once (the first slice is the deepest); each slice then
+      // copies only its valid columns, row by row. (Element by element, the
+      // copy and padding cost more than the 8 x 8 x 8 product itself: 700 of
+      // 2200 instructions a call on AVX2.)
       const std::int64_t cols = pr.n - edge_j;
+      if (pc == 0) std::memset(scratch, 0, sizeof(T) * static_cast<std::size_t>(depth * kNr));
       for (std::int64_t p = 0; p < depth; ++p) {
-        const T* row = pr.b + (pc + p) * pr.rs_b + edge_j;
-        std::int64_t x = 0;
-        for (; x < cols; ++x) scratch[p * kNr + x] = row[x];
-        for (; x < kNr; ++x) scratch[p * kNr + x] = T(0);
+        std::memcpy(scratch + p * kNr, pr.b + (pc + p) * pr.rs_b + edge_j,
+                    sizeof(T) * static_cast<std::size_t>(cols));
       }
     }
     // Row tiles outside, column panels inside: a row tile of A (MR rows of
