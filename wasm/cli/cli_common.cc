@@ -16,6 +16,19 @@ int usage_error(const std::string& message) {
   return kExitUsage;
 }
 
+bool parse_count(const std::string& text, std::int64_t low, std::int64_t high,
+                 std::int64_t* out) {
+  if (text.empty() || text.size() > 18) return false;  // < 10^18: no overflow
+  std::int64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + (c - '0');
+  }
+  if (value < low || value > high) return false;
+  *out = value;
+  return true;
+}
+
 void set_parse_only(bool on) { g_parse_only = on; }
 bool parse_only() { return g_parse_only; }
 

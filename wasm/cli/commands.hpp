@@ -3,6 +3,7 @@
 // Exit codes: 0 success, 1 a check failed or the run failed, 2 usage error.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,11 @@ int run_mpi_gemm(const Args& args);
 // running. Off in tessera-cli.
 void set_parse_only(bool on);
 bool parse_only();
+
+// A plain decimal integer (digits only, at most 18) in [low, high] into
+// *out; false (and *out untouched) otherwise.
+bool parse_count(const std::string& text, std::int64_t low, std::int64_t high,
+                 std::int64_t* out);
 
 // Prints "tessera-cli: <message>" to stderr and returns kExitUsage.
 int usage_error(const std::string& message);

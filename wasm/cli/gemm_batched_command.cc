@@ -37,19 +37,6 @@ struct Options {
   std::uint64_t seed = 1;
 };
 
-// A non-negative decimal integer at most `max`.
-bool parse_count(const std::string& text, std::int64_t max, std::int64_t* out) {
-  if (text.empty() || text.size() > 18) return false;
-  std::int64_t v = 0;
-  for (char ch : text) {
-    if (ch < '0' || ch > '9') return false;
-    v = v * 10 + (ch - '0');
-  }
-  if (v > max) return false;
-  *out = v;
-  return true;
-}
-
 int parse(const Args& args, Options* o) {
   std::vector<std::string> positional;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -62,7 +49,7 @@ int parse(const Args& args, Options* o) {
       o->dtype = v == "f32" ? Dtype::kF32 : Dtype::kF64;
       ++i;
     } else if (a == "--threads") {
-      if (!parse_count(v, 4096, &x)) return usage_error("gemm-batched: --threads must be in [0, 4096]");
+      if (!parse_count(v, 0, 4096, &x)) return usage_error("gemm-batched: --threads must be in [0, 4096]");
       o->threads = static_cast<int>(x);
       ++i;
     } else if (a == "--isa") {
@@ -70,11 +57,11 @@ int parse(const Args& args, Options* o) {
       o->isa_set = true;
       ++i;
     } else if (a == "--reps") {
-      if (!parse_count(v, 100000, &x) || x < 1) return usage_error("gemm-batched: --reps must be in [1, 100000]");
+      if (!parse_count(v, 0, 100000, &x) || x < 1) return usage_error("gemm-batched: --reps must be in [1, 100000]");
       o->reps = static_cast<int>(x);
       ++i;
     } else if (a == "--seed") {
-      if (!parse_count(v, std::numeric_limits<std::int64_t>::max(), &x)) {
+      if (!parse_count(v, 0, std::numeric_limits<std::int64_t>::max(), &x)) {
         return usage_error("gemm-batched: --seed must be a non-negative integer");
       }
       o->seed = static_cast<std::uint64_t>(x);
@@ -93,7 +80,7 @@ int parse(const Args& args, Options* o) {
   std::int64_t* dims[4] = {&o->batch, &o->m, &o->n, &o->k};
   for (int d = 0; d < 4; ++d) {
     // Up to 2^20 each; the product is checked against the address space below.
-    if (!parse_count(positional[static_cast<std::size_t>(d)], std::int64_t{1} << 20, dims[d])) {
+    if (!parse_count(positional[static_cast<std::size_t>(d)], 0, std::int64_t{1} << 20, dims[d])) {
       return usage_error("gemm-batched: B M N K must be integers in [0, 2^20] (got '" +
                          positional[static_cast<std::size_t>(d)] + "')");
     }

@@ -46,18 +46,6 @@ struct Options {
   std::uint64_t seed = 1;
 };
 
-bool parse_count(const std::string& text, std::int64_t low, std::int64_t high, std::int64_t* out) {
-  if (text.empty() || text.size() > 12) return false;
-  std::int64_t v = 0;
-  for (char ch : text) {
-    if (ch < '0' || ch > '9') return false;
-    v = v * 10 + (ch - '0');
-  }
-  if (v < low || v > high) return false;
-  *out = v;
-  return true;
-}
-
 int parse(const Args& args, Options* o) {
   std::vector<std::string> positional;
   for (std::size_t i = 0; i < args.size(); ++i) {

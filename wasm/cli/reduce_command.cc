@@ -39,18 +39,6 @@ struct Options {
   std::uint64_t seed = 1;
 };
 
-bool parse_count(const std::string& text, std::int64_t lo, std::int64_t hi, std::int64_t* out) {
-  if (text.empty() || text.size() > 18) return false;
-  std::int64_t value = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return false;
-    value = value * 10 + (c - '0');
-  }
-  if (value < lo || value > hi) return false;
-  *out = value;
-  return true;
-}
-
 int parse(const std::string& command, const Args& args, bool softmax, Options* o) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
