@@ -79,16 +79,22 @@ Status run_batched(const Context& context, const BatchCall<T>& call_in,
     case core::BatchPlanKind::kBatchParallel: break;
   }
   const int workers = std::max(1, std::min(plan.workers, state->kernel_width()));
-  // Whole entries per worker, each serial inside; one claim per entry keeps
-  // the load even when entries differ in cost only by cache luck. The
-  // failure of the lowest entry is reported (only out-of-memory can fail
+  // Whole entries per worker, each serial inside, claimed in runs of
+  // consecutive entries: a worker then walks its operands in address order
+  // and the hardware prefetchers keep their streams, where one entry per
+  // claim had the two workers alternate entries and each jump 48 KiB per
+  // entry (1000 x 64^3 f32 at 2 workers: 2.83 -> 2.37 ms a batch, against
+  // OpenBLAS in an OpenMP loop 0.62x -> 0.82x, side by side). Sixteen runs
+  // per worker still even out entries that differ in cost by cache luck.
+  // The failure of the lowest entry is reported (only out-of-memory can fail
   // here: the arguments are valid).
   struct Failure {
     std::int64_t entry = -1;
     Status status;
   };
   std::vector<Failure> failures(static_cast<std::size_t>(workers));
-  core::JobCursor cursor(x.batch, 1);
+  constexpr std::int64_t kRunsPerWorker = 16;
+  core::JobCursor cursor(x.batch, std::max<std::int64_t>(1, x.batch / (workers * kRunsPerWorker)));
   state->executor->run(workers, [&](int participant) {
     const platform::ParallelBodyScope region;
     Failure& mine = failures[static_cast<std::size_t>(participant)];
