@@ -235,8 +235,9 @@ template <class T>
 Status run_direct(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr, std::int64_t kc,
                   const T* packed_b) {
   const bool pack_b = packed_b == nullptr && pr.cs_b != 1;
-  // Scratch only when B needs packing or has an edge column panel.
-  if (!pack_b && (packed_b != nullptr || pr.n % ks.nr == 0)) {
+  // Scratch only when B needs packing or has an edge column panel that the
+  // kernel set cannot read in place.
+  if (!pack_b && (packed_b != nullptr || pr.n % ks.nr == 0 || ks.direct_masks_edges)) {
     ks.direct(pr, kc, packed_b, nullptr);
     return {};
   }

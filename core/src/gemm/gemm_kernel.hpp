@@ -129,8 +129,10 @@ struct GemmKernelSet {
   // packing A (tile direct_mr x nr), B read in place when cs_b == 1, else
   // from packed_b (the whole B packed with pack_b and this kc). Same depth
   // slices and per-element arithmetic as the packed path: same bits.
-  // scratch: kc x nr values.
+  // scratch: kc x nr values, for the zero-padded copy of a partial last
+  // column panel; not needed (null is fine) when direct_masks_edges.
   int direct_mr = 0;
+  bool direct_masks_edges = false;  // partial tiles read B / write C in place
   void (*direct)(const GemmProblem<T>& problem, std::int64_t kc,
                  const T* packed_b, T* scratch) = nullptr;
   // The direct path split over workers: tiles [tile_begin, tile_end) of

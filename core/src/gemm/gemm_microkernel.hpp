@@ -14,6 +14,7 @@
 // where its tile sits or who computed it (design.md §Reproducibility).
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -155,6 +156,47 @@ struct RowsB {
   TESSERA_GEMM_INLINE void next() { p += step; }
 };
 
+// Traits with lane-masked loads and stores (AVX2, AVX-512): a partial tile
+// of the direct path then reads B and writes C in place, with no zero-padded
+// copy of the B panel and no staging tile for C (at 8 x 8 x 8 those copies,
+// memset and memcpy calls, cost more than the product).
+template <class V>
+concept HasLaneMasks = requires(const typename V::Scalar* p, typename V::Scalar* q,
+                                typename V::Reg r, typename V::Mask m) {
+  { V::first_lanes(0) } -> std::same_as<typename V::Mask>;
+  { V::load_lanes(p, m) } -> std::same_as<typename V::Reg>;
+  V::store_lanes(q, r, m);
+};
+
+// The columns [0, cols) of a tile NV vectors wide, as one mask per vector.
+template <class V, int NV>
+struct ColumnMasks {
+  typename V::Mask mask[NV];
+  explicit ColumnMasks(std::int64_t cols) {
+    for (int v = 0; v < NV; ++v) mask[v] = V::first_lanes(static_cast<int>(cols - v * V::kLanes));
+  }
+};
+
+// B panel rows read in place for a partial panel of `cols` columns: lanes
+// past cols are zero (as in the zero-padded copy) and never read.
+template <class V, int NV>
+struct MaskedRowsB {
+  const typename V::Scalar* p;
+  std::int64_t step;
+  ColumnMasks<V, NV> cols;
+  TESSERA_GEMM_INLINE typename V::Reg get(int v) const {
+    return V::load_lanes(p + v * V::kLanes, cols.mask[v]);
+  }
+  TESSERA_GEMM_INLINE void next() { p += step; }
+};
+
+// Where a partial tile's store stops: rows [0, rows), the columns of `cols`.
+template <class V, int NV>
+struct TileExtent {
+  std::int64_t rows;
+  ColumnMasks<V, NV> cols;
+};
+
 template <class V, int MR, int NV>
 struct Microkernel {
   using T = typename V::Scalar;
@@ -185,10 +227,14 @@ struct Microkernel {
   // of A and NR columns of B over `depth` steps. The loops have constant
   // trip counts and are fully unrolled, so the accumulator tile lives in
   // registers.
-  template <class A, class B>
+  //
+  // kPartial (traits with lane masks): only rows [0, extent->rows) and the
+  // columns of extent->cols of C are read and written.
+  template <bool kPartial = false, class A, class B>
   static TESSERA_GEMM_INLINE void run(std::int64_t depth, A a, B b, T* c,
                                       std::int64_t ldc, T alpha, T beta,
-                                      GemmUpdate update) {
+                                      GemmUpdate update,
+                                      const TileExtent<V, NV>* extent = nullptr) {
     Reg acc[MR][NV];
     TESSERA_GEMM_UNROLL
     for (int i = 0; i < MR; ++i) {
@@ -199,6 +245,9 @@ struct Microkernel {
     if (update != GemmUpdate::kOverwrite) {
       TESSERA_GEMM_UNROLL
       for (int i = 0; i < MR; ++i) {
+        if constexpr (kPartial) {
+          if (i >= extent->rows) break;
+        }
         TESSERA_GEMM_PREFETCH(c + i * ldc);
         TESSERA_GEMM_PREFETCH(c + i * ldc + kNr - 1);
       }
@@ -256,15 +305,30 @@ struct Microkernel {
     // behind cross-domain moves (~3% of a 32 x 32 x 32 product). The packed
     // path keeps c + i*ldc: there the bumped pointer made GCC 12 order C's
     // loads and stores so that dgemm 1024 ran at 44 instead of 52 GFLOP/s.
+    // combine(acc, load) forms the value to store; load() reads C's vector.
     auto store_all = [&](auto combine) TESSERA_GEMM_LAMBDA_INLINE {
       T* row = c;
       TESSERA_GEMM_UNROLL
       for (int i = 0; i < MR; ++i) {
         if constexpr (!A::kStrideRegisters) row = c + i * ldc;
+        if constexpr (kPartial) {
+          if (i >= extent->rows) break;
+        }
         TESSERA_GEMM_UNROLL
         for (int v = 0; v < NV; ++v) {
           T* cp = row + v * kLanes;
-          V::store(cp, combine(acc[i][v], cp));
+          if constexpr (kPartial) {
+            const auto mask = extent->cols.mask[v];
+            V::store_lanes(cp,
+                           combine(acc[i][v],
+                                   [&]() TESSERA_GEMM_LAMBDA_INLINE {
+                                     return V::load_lanes(cp, mask);
+                                   }),
+                           mask);
+          } else {
+            V::store(cp, combine(acc[i][v],
+                                 [&]() TESSERA_GEMM_LAMBDA_INLINE { return V::load(cp); }));
+          }
         }
         if constexpr (A::kStrideRegisters) row += ldc;
       }
@@ -278,28 +342,28 @@ struct Microkernel {
     const bool unit = alpha == T(1);
     if (update == GemmUpdate::kOverwrite) {
       if (unit) {
-        store_all([](Reg x, const T*) TESSERA_GEMM_LAMBDA_INLINE { return x; });
+        store_all([](Reg x, auto) TESSERA_GEMM_LAMBDA_INLINE { return x; });
       } else {
-        store_all([&](Reg x, const T*) TESSERA_GEMM_LAMBDA_INLINE { return V::mul(va, x); });
+        store_all([&](Reg x, auto) TESSERA_GEMM_LAMBDA_INLINE { return V::mul(va, x); });
       }
     } else if (update == GemmUpdate::kScale) {
       if (unit) {
-        store_all([&](Reg x, const T* cp) TESSERA_GEMM_LAMBDA_INLINE {
-          return V::add(x, V::mul(vb, V::load(cp)));
+        store_all([&](Reg x, auto load) TESSERA_GEMM_LAMBDA_INLINE {
+          return V::add(x, V::mul(vb, load()));
         });
       } else {
-        store_all([&](Reg x, const T* cp) TESSERA_GEMM_LAMBDA_INLINE {
-          return V::mul_add(va, x, V::mul(vb, V::load(cp)));
+        store_all([&](Reg x, auto load) TESSERA_GEMM_LAMBDA_INLINE {
+          return V::mul_add(va, x, V::mul(vb, load()));
         });
       }
     } else {
       if (unit) {
-        store_all([](Reg x, const T* cp) TESSERA_GEMM_LAMBDA_INLINE {
-          return V::add(x, V::load(cp));
+        store_all([](Reg x, auto load) TESSERA_GEMM_LAMBDA_INLINE {
+          return V::add(x, load());
         });
       } else {
-        store_all([&](Reg x, const T* cp) TESSERA_GEMM_LAMBDA_INLINE {
-          return V::mul_add(va, x, V::load(cp));
+        store_all([&](Reg x, auto load) TESSERA_GEMM_LAMBDA_INLINE {
+          return V::mul_add(va, x, load());
         });
       }
     }
@@ -485,10 +549,10 @@ void column_tile(std::int64_t rows, std::int64_t cols, std::int64_t depth,
 
 // A direct-path tile of the last depth slice with the fused epilogue `ep`
 // (seen from the tile's origin).
-template <class V, int MR, int NV>
+template <class V, int MR, int NV, class B>
 inline void direct_tile_epilogue(const GemmProblem<typename V::Scalar>& pr, std::int64_t rows,
                                  std::int64_t cols, std::int64_t depth,
-                                 const typename V::Scalar* ai, const RowsB<V, NV>& bp,
+                                 const typename V::Scalar* ai, const B& bp,
                                  typename V::Scalar* ci, GemmUpdate update,
                                  const GemmEpilogueSpec<typename V::Scalar>& ep) {
   using K = Microkernel<V, MR, NV>;
@@ -506,13 +570,30 @@ inline void direct_tile_epilogue(const GemmProblem<typename V::Scalar>& pr, std:
 }
 
 // One direct-path tile (A read in place) for one depth slice: the full-tile
-// kernel (unit-stride or strided A) or the edge kernel for a partial tile.
-template <class V, int MR, int NV>
+// kernel (unit-stride or strided A) or, for a partial tile, the same kernel
+// storing only the valid part (traits with lane masks) or the edge kernel.
+template <class V, int MR, int NV, class B>
 inline void direct_tile(const GemmProblem<typename V::Scalar>& pr, std::int64_t rows,
                         std::int64_t cols, std::int64_t depth,
-                        const typename V::Scalar* ai, const RowsB<V, NV>& bp,
+                        const typename V::Scalar* ai, const B& bp,
                         typename V::Scalar* ci, GemmUpdate update) {
   using K = Microkernel<V, MR, NV>;
+  if constexpr (HasLaneMasks<V>) {
+    if (rows != MR || cols != K::kNr) {
+      const TileExtent<V, NV> extent{rows, ColumnMasks<V, NV>(cols)};
+      if (rows != MR) {
+        K::template run<true>(depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci,
+                              pr.ldc, pr.alpha, pr.beta, update, &extent);
+      } else if (pr.cs_a == 1) {
+        K::template run<true>(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc,
+                              pr.alpha, pr.beta, update, &extent);
+      } else {
+        K::template run<true>(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc,
+                              pr.alpha, pr.beta, update, &extent);
+      }
+      return;
+    }
+  }
   if (rows == MR && cols == K::kNr) {
     if (pr.cs_a == 1) {
       K::run(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, pr.alpha, pr.beta,
@@ -530,12 +611,12 @@ inline void direct_tile(const GemmProblem<typename V::Scalar>& pr, std::int64_t 
 // A direct-path tile at canonical (i, j) for the slice starting at pc. With
 // kEpilogue (the problem has one) the last slice applies it, after the full
 // sum; the plain instantiation is the kernel without any epilogue code.
-template <bool kEpilogue, class V, int MR, int NV>
+template <bool kEpilogue, class V, int MR, int NV, class B>
 TESSERA_GEMM_INLINE void direct_slice_tile(const GemmProblem<typename V::Scalar>& pr,
                                            std::int64_t pc, std::int64_t i, std::int64_t j,
                                            std::int64_t rows, std::int64_t cols,
                                            std::int64_t depth, const typename V::Scalar* ai,
-                                           const RowsB<V, NV>& bp, typename V::Scalar* ci,
+                                           const B& bp, typename V::Scalar* ci,
                                            GemmUpdate update) {
   if constexpr (kEpilogue) {
     if (pc + depth >= pr.k) {
@@ -552,7 +633,8 @@ TESSERA_GEMM_INLINE void direct_slice_tile(const GemmProblem<typename V::Scalar>
 // (cs_b == 1) or from `packed_b` (the whole B packed by pack_whole with this
 // set's nr and kc). Same depth slices and per-element arithmetic as the
 // packed driver, hence the same bits. `scratch` holds kc x nr values for
-// the zero-padded copy of an edge column panel.
+// the zero-padded copy of an edge column panel (unused with lane masks:
+// the panel is then read in place, masked).
 template <bool kEpilogue, class V, int MR, int NV>
 void direct_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
                  const typename V::Scalar* packed_b, typename V::Scalar* scratch) {
@@ -564,7 +646,7 @@ void direct_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
   for (std::int64_t pc = 0; pc < pr.k; pc += kc) {
     const std::int64_t depth = pr.k - pc < kc ? pr.k - pc : kc;
     const GemmUpdate update = slice_update(pr, pc);
-    if (packed_b == nullptr && edge_j < pr.n) {
+    if (!HasLaneMasks<V> && packed_b == nullptr && edge_j < pr.n) {
       // The partial last panel read in place would run past column n: a
       // zero-padded copy instead. The padding is the same in every slice, so
       // it is written once (the first slice is the deepest); each slice then
@@ -589,6 +671,16 @@ void direct_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
       T* ci = pr.c + i * pr.ldc;
       for (std::int64_t j = 0; j < pr.n; j += kNr) {
         const std::int64_t cols = pr.n - j < kNr ? pr.n - j : kNr;
+        if constexpr (HasLaneMasks<V>) {
+          if (packed_b == nullptr && j >= edge_j) {
+            // The partial panel read in place, lanes past column n masked.
+            const MaskedRowsB<V, NV> bp{pr.b + pc * pr.rs_b + j, pr.rs_b,
+                                        ColumnMasks<V, NV>(cols)};
+            direct_slice_tile<kEpilogue, V, MR, NV>(pr, pc, i, j, rows, cols, depth, ai, bp,
+                                                    ci + j, update);
+            continue;
+          }
+        }
         using B = RowsB<V, NV>;
         const B bp = packed_b != nullptr ? B{packed_b + pc * n_pad + j * depth, kNr}
                      : j < edge_j        ? B{pr.b + pc * pr.rs_b + j, pr.rs_b}
@@ -663,6 +755,7 @@ constexpr GemmKernelSet<typename V::Scalar> make_kernel_set(
   GemmKernelSet<typename V::Scalar> set;
   set.mr = MR;
   set.direct_mr = DIRECT_MR;
+  set.direct_masks_edges = HasLaneMasks<V>;
   set.direct = &direct<V, DIRECT_MR, NV>;
   set.direct_tiles = &direct_tiles<V, DIRECT_MR, NV>;
   set.nr = NV * V::kLanes;

@@ -35,6 +35,19 @@ struct F32 {
   static Mask eq(Reg a, Reg b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
   static Mask is_nan(Reg x) { return _mm256_cmp_ps(x, x, _CMP_UNORD_Q); }
   static Reg select(Mask m, Reg t, Reg f) { return _mm256_blendv_ps(f, t, m); }
+  // The GEMM direct path's partial tiles (gemm_microkernel.hpp): lanes
+  // [0, n) of p, the others zero and never touched (vmaskmov does not fault
+  // on a masked-out lane), and the store of lanes [0, n) only.
+  static Mask first_lanes(int n) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane));
+  }
+  static Reg load_lanes(const float* p, Mask m) {
+    return _mm256_maskload_ps(p, _mm256_castps_si256(m));
+  }
+  static void store_lanes(float* p, Reg v, Mask m) {
+    _mm256_maskstore_ps(p, _mm256_castps_si256(m), v);
+  }
   static Reg bit_or(Reg a, Reg b) { return _mm256_or_ps(a, b); }
   static Reg bit_and(Reg a, Reg b) { return _mm256_and_ps(a, b); }
   // vmath.hpp: shift each lane's bit pattern left / right (logical) by the
@@ -71,6 +84,16 @@ struct F64 {
   static Mask eq(Reg a, Reg b) { return _mm256_cmp_pd(a, b, _CMP_EQ_OQ); }
   static Mask is_nan(Reg x) { return _mm256_cmp_pd(x, x, _CMP_UNORD_Q); }
   static Reg select(Mask m, Reg t, Reg f) { return _mm256_blendv_pd(f, t, m); }
+  static Mask first_lanes(int n) {  // as F32
+    const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
+    return _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(n), lane));
+  }
+  static Reg load_lanes(const double* p, Mask m) {
+    return _mm256_maskload_pd(p, _mm256_castpd_si256(m));
+  }
+  static void store_lanes(double* p, Reg v, Mask m) {
+    _mm256_maskstore_pd(p, _mm256_castpd_si256(m), v);
+  }
   static Reg bit_or(Reg a, Reg b) { return _mm256_or_pd(a, b); }
   static Reg bit_and(Reg a, Reg b) { return _mm256_and_pd(a, b); }
   // vmath.hpp: bit-pattern shifts by the mantissa width (52).

@@ -37,6 +37,14 @@ struct F32 {
   static Mask eq(Reg a, Reg b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
   static Mask is_nan(Reg x) { return _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q); }
   static Reg select(Mask m, Reg t, Reg f) { return _mm512_mask_blend_ps(m, f, t); }
+  // The GEMM direct path's partial tiles (gemm_microkernel.hpp): lanes
+  // [0, n) of p, the others zero and never touched (a masked-out lane does
+  // not fault), and the store of lanes [0, n) only.
+  static Mask first_lanes(int n) {
+    return n >= kLanes ? Mask(0xFFFF) : n <= 0 ? Mask(0) : Mask((1u << n) - 1);
+  }
+  static Reg load_lanes(const float* p, Mask m) { return _mm512_maskz_loadu_ps(m, p); }
+  static void store_lanes(float* p, Reg v, Mask m) { _mm512_mask_storeu_ps(p, m, v); }
   static Reg bit_or(Reg a, Reg b) { return _mm512_or_ps(a, b); }
   static Reg bit_and(Reg a, Reg b) { return _mm512_and_ps(a, b); }
   // vmath.hpp: shift each lane's bit pattern left / right (logical) by the
@@ -81,6 +89,11 @@ struct F64 {
   static Mask eq(Reg a, Reg b) { return _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ); }
   static Mask is_nan(Reg x) { return _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q); }
   static Reg select(Mask m, Reg t, Reg f) { return _mm512_mask_blend_pd(m, f, t); }
+  static Mask first_lanes(int n) {  // as F32
+    return n >= kLanes ? Mask(0xFF) : n <= 0 ? Mask(0) : Mask((1u << n) - 1);
+  }
+  static Reg load_lanes(const double* p, Mask m) { return _mm512_maskz_loadu_pd(m, p); }
+  static void store_lanes(double* p, Reg v, Mask m) { _mm512_mask_storeu_pd(p, m, v); }
   static Reg bit_or(Reg a, Reg b) { return _mm512_or_pd(a, b); }
   static Reg bit_and(Reg a, Reg b) { return _mm512_and_pd(a, b); }
   // vmath.hpp: bit-pattern shifts by the mantissa width (52).
