@@ -98,6 +98,16 @@ std::uint64_t l2_of(const core::GemmKernelSet<T>& ks) {
                                                                : core::host_cache_facts().l2;
 }
 
+// Whether the direct path may run an m x n x k problem of `ks` (the request's
+// direct_ok && direct_fits): the one rule, for the request and for
+// execute()'s quick path, which asks it before building a request.
+template <class T>
+bool direct_allowed(const core::GemmKernelSet<T>& ks, const core::GemmBlocking& blocking,
+                    std::int64_t m, std::int64_t n, std::int64_t k, bool a_prepacked) {
+  return ks.direct != nullptr && !a_prepacked &&
+         core::direct_suits(m, n, k, blocking.kc, ks.nr, sizeof(T), l2_of(ks));
+}
+
 // decide_gemm's request for a canonical m x n x k problem on `state`: the
 // one place a call and a plan (try_plan_gemm) describe their problem, so
 // the plan shows exactly what the call runs.
@@ -111,6 +121,7 @@ core::GemmRequest gemm_request(const detail::ContextState& state,
   r.m = m, r.n = n, r.k = k;
   r.mr = ks.mr, r.nr = ks.nr;
   r.cache_blocking = blocking;
+  // direct_allowed() is the conjunction of these two.
   r.direct_ok = ks.direct != nullptr && !a_prepacked;
   r.direct_mr = ks.direct_mr;
   r.direct_fits = core::direct_suits(m, n, k, blocking.kc, ks.nr, sizeof(T), l2_of(ks));
@@ -145,19 +156,20 @@ TESSERA_QUICK_INLINE inline Status execute(const detail::ContextState& state,
                             " has no gemm " + dtype_name(dtype_of<T>()));
   }
   const core::GemmBlocking blocking = cached_blocking<T>(*state.table);
-  const core::GemmRequest request = gemm_request(state, *ks, blocking, pr.m, pr.n, pr.k,
-                                                 parallelism, packed_a != nullptr, packed_b != nullptr,
-                                                 false);
   // Small products the serial gate keeps on the caller go straight to the
   // direct path: exactly the calls decide_gemm would send there, without
-  // building a plan.
-  if (request.direct_ok && request.direct_fits) {
+  // building a request or a plan (the request alone, knobs and all, was
+  // 110 of the ~800 instructions of a 1 x 1 x 1 call).
+  if (direct_allowed(*ks, blocking, pr.m, pr.n, pr.k, packed_a != nullptr)) {
     const std::uint64_t mnk = static_cast<std::uint64_t>(pr.m) *
                               static_cast<std::uint64_t>(pr.n) * static_cast<std::uint64_t>(pr.k);
-    if (parallelism.is_serial() || core::below_serial_gate(mnk, request.knobs)) {
+    if (parallelism.is_serial() || core::below_serial_gate(mnk, state.compute_knobs)) {
       return core::run_direct(*ks, pr, blocking.kc, packed_b);
     }
   }
+  const core::GemmRequest request = gemm_request(state, *ks, blocking, pr.m, pr.n, pr.k,
+                                                 parallelism, packed_a != nullptr, packed_b != nullptr,
+                                                 false);
   const core::GemmDecision decision = core::decide_gemm(request);
   if (decision.direct) {
     if (decision.compute.workers == 1) {
