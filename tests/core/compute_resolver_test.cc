@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/src/parallel/compute_resolver.hpp"
+#include "core/src/parallel/home_range_cursor.hpp"
 #include "core/src/parallel/job_cursor.hpp"
 #include "tessera/platform/pool_tiers.hpp"
 #include "tests/core/gemm_test_util.hpp"
@@ -245,6 +246,57 @@ TEST_CASE("job cursor: every job claimed exactly once under contention") {
   JobCursor empty(0, 4);
   std::int64_t b, e;
   CHECK_FALSE(empty.next_chunk(&b, &e));
+}
+
+TEST_CASE("home range cursor: every job claimed exactly once under contention") {
+  for (std::int64_t grain : {1, 3, 64}) {
+    for (int w : {1, 3, 8}) {
+      HomeRangeCursor cursor(10007, grain, w);
+      std::vector<std::atomic<int>> seen(10007);
+      std::atomic<int> oversized{0};
+      auto executor = test::gemm::wide_executor(8);
+      executor->run(w, [&](int participant) {
+        std::int64_t b, e;
+        while (cursor.next_chunk(participant, &b, &e)) {
+          if (e - b > grain || b >= e) oversized.fetch_add(1);
+          for (std::int64_t q = b; q < e; ++q) seen[q].fetch_add(1, std::memory_order_relaxed);
+        }
+      });
+      CHECK(oversized.load() == 0);
+      int wrong = 0;
+      for (auto& s : seen) wrong += s.load() != 1;
+      CHECK(wrong == 0);
+      std::int64_t b, e;
+      for (int p = 0; p < w; ++p) CHECK_FALSE(cursor.next_chunk(p, &b, &e));
+    }
+  }
+  HomeRangeCursor empty(0, 4, 3);
+  std::int64_t b, e;
+  CHECK_FALSE(empty.next_chunk(2, &b, &e));
+}
+
+TEST_CASE("home range cursor: a participant starts on its own range, then takes the others'") {
+  // 100 jobs in chunks of 10 over 3 participants: home ranges of chunks
+  // [0, 3), [3, 6), [6, 10).
+  HomeRangeCursor cursor(100, 10, 3);
+  std::int64_t b, e;
+  REQUIRE(cursor.next_chunk(1, &b, &e));
+  CHECK(b == 30);
+  CHECK(e == 40);
+  REQUIRE(cursor.next_chunk(2, &b, &e));
+  CHECK(b == 60);
+  // Participant 0 takes its three chunks in order, then the rest of
+  // participant 1's range (chunks 4 and 5), then participant 2's.
+  std::vector<std::int64_t> starts;
+  while (cursor.next_chunk(0, &b, &e)) starts.push_back(b);
+  CHECK(starts == std::vector<std::int64_t>{0, 10, 20, 40, 50, 70, 80, 90});
+  // A last chunk shorter than the grain.
+  HomeRangeCursor tail(25, 10, 2);
+  REQUIRE(tail.next_chunk(1, &b, &e));
+  CHECK(b == 10);
+  REQUIRE(tail.next_chunk(1, &b, &e));
+  CHECK(b == 20);
+  CHECK(e == 25);
 }
 
 }  // namespace

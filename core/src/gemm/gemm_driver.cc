@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/src/gemm/gemm_workspace.hpp"
+#include "core/src/parallel/home_range_cursor.hpp"
 #include "core/src/parallel/job_cursor.hpp"
 #include "tessera/platform/executor.hpp"
 
@@ -218,13 +219,15 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
           while (cursor.next_chunk(&b, &e)) pack_range(b, e);
         });
       }
-      JobCursor cursor(n_jobs, plan.grain);
+      // Home ranges: a participant computes the same C tiles on every call
+      // of the same product (home_range_cursor.hpp).
+      HomeRangeCursor cursor(n_jobs, plan.grain, w);
       executor->run(w, [&](int participant) {
         const platform::ParallelBodyScope region;
         T* own = own_base + own_elems * participant;
         std::int64_t packed_ic = -1;
         std::int64_t b, e;
-        while (cursor.next_chunk(&b, &e)) run_jobs(own, b, e, &packed_ic);
+        while (cursor.next_chunk(participant, &b, &e)) run_jobs(own, b, e, &packed_ic);
       });
     }
   }
@@ -275,11 +278,12 @@ Status run_direct_parallel(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
     packed_b = buf;
   }
   const std::int64_t tiles = ceil_div(pr.n, ks.nr) * ceil_div(pr.m, ks.direct_mr);
-  JobCursor cursor(tiles, d.first_block.grain);
-  executor->run(d.compute.workers, [&](int) {
+  // Home ranges, as in run_gemm: the same C tiles per participant each call.
+  HomeRangeCursor cursor(tiles, d.first_block.grain, d.compute.workers);
+  executor->run(d.compute.workers, [&](int participant) {
     const platform::ParallelBodyScope region;
     std::int64_t b, e;
-    while (cursor.next_chunk(&b, &e)) ks.direct_tiles(pr, kc, packed_b, b, e);
+    while (cursor.next_chunk(participant, &b, &e)) ks.direct_tiles(pr, kc, packed_b, b, e);
   });
   return {};
 }

@@ -136,8 +136,8 @@ struct GemmKernelSet {
   void (*direct)(const GemmProblem<T>& problem, std::int64_t kc,
                  const T* packed_b, T* scratch) = nullptr;
   // The direct path split over workers: tiles [tile_begin, tile_end) of
-  // ceil(n/nr) column panels x ceil(m/direct_mr) row tiles, tile q = (panel
-  // q / row tiles, row tile q % row tiles), each with all its depth slices.
+  // ceil(m/direct_mr) row tiles x ceil(n/nr) column panels, tile q = (row
+  // tile q / panels, panel q % panels), each with all its depth slices.
   // B in place needs cs_b == 1 and n % nr == 0; otherwise packed_b holds the
   // whole B packed (pack_whole). Same bits as direct().
   void (*direct_tiles)(const GemmProblem<T>& problem, std::int64_t kc,
