@@ -6,6 +6,11 @@
 //              [--shapes N|MxNxK,...] [--rounds R]
 //   bench-gemm --sweep-blocking [--dtype ...] [--shapes 1024,2048] [--rounds R]
 //
+// --check-scaling: exit status 3 when any wider run of tessera is below 0.8x
+// its own one-thread median (the rows marked '!'): the check, on a quiet
+// machine, that the automatic path never picks a width slower than one
+// worker (e.g. bench-gemm --check-scaling --shapes 1024x1024x32,2048x2048x8).
+//
 // Fairness: every peer runs its best kernel for the host. OpenBLAS's core is
 // chosen by select_openblas_core() (peer_openblas.hpp: the detected and the
 // used core are printed), Eigen is compiled with the host's ISA flags
@@ -544,7 +549,8 @@ void write_plots(const std::vector<Row>& rows, const std::string& csv_path, doub
 
 int main(int argc, char** argv) {
   tessera::bench::select_openblas_core(argv, "bench-gemm");
-  bool quick = false, sweep = false;
+  bool quick = false, sweep = false, check_scaling = false;
+  int slow_rows = 0;  // wider runs below 0.8x one worker
   int rounds = 0;
   // Default CSV next to the executable (build/<dir>/bench/), not in the
   // source tree.
@@ -557,13 +563,16 @@ int main(int argc, char** argv) {
   std::vector<Shape> chosen_shapes;
   const char* usage =
       "usage: bench-gemm [--quick] [--csv FILE] [--threads 1,2] [--dtype f32|f64|both] "
-      "[--shapes N|MxNxK,...] [--rounds R] [--affinity POLICY] [--sweep-blocking]\n";
+      "[--shapes N|MxNxK,...] [--rounds R] [--affinity POLICY] [--sweep-blocking] "
+      "[--check-scaling]\n";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--quick") {
       quick = true;
     } else if (a == "--sweep-blocking") {
       sweep = true;
+    } else if (a == "--check-scaling") {
+      check_scaling = true;
     } else if (a == "--affinity" && i + 1 < argc) {
       tessera::AffinityPolicy policy;
       if (!tessera::platform::parse_affinity_policy(argv[++i], &policy)) {
@@ -678,6 +687,7 @@ int main(int argc, char** argv) {
         char speed[16] = "-";
         if (speedup > 0)
           std::snprintf(speed, sizeof speed, "%.2fx%s", speedup, speedup < 0.8 ? "!" : "");
+        if (speedup > 0 && speedup < 0.8) ++slow_rows;
         std::printf("%-4s %-11s %16s %3d | %-19s %-19s %-19s %-19s | %6.3f %-8s %5.1f%% %6s  %s\n",
                     dt == 0 ? "f32" : "f64", s.kind, dims, threads, cell("tessera").c_str(),
                     cell("OpenBLAS").c_str(), cell("oneDNN").c_str(), cell("Eigen").c_str(),
@@ -705,5 +715,10 @@ int main(int argc, char** argv) {
       "%%peak: tessera's median over the measured %s FMA peak times the thread count.\n"
       "vs 1T: tessera over its own one-thread median; '!' marks a run below 0.8x.\n",
       isa.c_str());
+  if (check_scaling && slow_rows > 0) {
+    std::fprintf(stderr, "bench-gemm: %d wider run(s) below 0.8x one worker (rows marked '!')\n",
+                 slow_rows);
+    return 3;
+  }
   return 0;
 }
