@@ -223,23 +223,42 @@ TEST_CASE("row blocks shrink for many workers but stay multiples of mr") {
   CHECK(row_block_for_workers(280, 100, 14, 2) == 28);    // 25 -> 28
 }
 
+// Claims every chunk of 10007 jobs from `participants` threads through
+// claim(participant, &b, &e) and counts what went wrong: chunks longer than
+// `grain`, empty chunks, and jobs not claimed exactly once.
+struct ClaimFaults {
+  int oversized = 0, empty = 0, wrong = 0;
+};
+constexpr std::int64_t kClaimJobs = 10007;
+template <class Claim>
+ClaimFaults claim_every_job(int participants, std::int64_t grain, Claim claim) {
+  std::vector<std::atomic<int>> seen(kClaimJobs);
+  std::atomic<int> oversized{0}, empty{0};
+  auto executor = test::gemm::wide_executor(8);
+  executor->run(participants, [&](int participant) {
+    std::int64_t b, e;
+    while (claim(participant, &b, &e)) {
+      if (e - b > grain) oversized.fetch_add(1);
+      if (b >= e) empty.fetch_add(1);
+      for (std::int64_t q = b; q < e; ++q) seen[q].fetch_add(1, std::memory_order_relaxed);
+    }
+  });
+  ClaimFaults faults;
+  faults.oversized = oversized.load();
+  faults.empty = empty.load();
+  for (auto& s : seen) faults.wrong += s.load() != 1;
+  return faults;
+}
+
 TEST_CASE("job cursor: every job claimed exactly once under contention") {
   for (std::int64_t grain : {1, 3, 64}) {
-    JobCursor cursor(10007, grain);
-    std::vector<std::atomic<int>> seen(10007);
-    std::atomic<int> oversized{0};
-    auto executor = test::gemm::wide_executor(8);
-    executor->run(8, [&](int) {
-      std::int64_t b, e;
-      while (cursor.next_chunk(&b, &e)) {
-        if (e - b > grain) oversized.fetch_add(1);
-        for (std::int64_t q = b; q < e; ++q) seen[q].fetch_add(1, std::memory_order_relaxed);
-      }
-    });
-    CHECK(oversized.load() == 0);
-    int wrong = 0;
-    for (auto& s : seen) wrong += s.load() != 1;
-    CHECK(wrong == 0);
+    JobCursor cursor(kClaimJobs, grain);
+    const ClaimFaults faults =
+        claim_every_job(8, grain, [&](int, std::int64_t* b, std::int64_t* e) {
+          return cursor.next_chunk(b, e);
+        });
+    CHECK(faults.oversized == 0);
+    CHECK(faults.wrong == 0);
     std::int64_t b, e;
     CHECK_FALSE(cursor.next_chunk(&b, &e));
   }
@@ -251,21 +270,13 @@ TEST_CASE("job cursor: every job claimed exactly once under contention") {
 TEST_CASE("home range cursor: every job claimed exactly once under contention") {
   for (std::int64_t grain : {1, 3, 64}) {
     for (int w : {1, 3, 8}) {
-      HomeRangeCursor cursor(10007, grain, w);
-      std::vector<std::atomic<int>> seen(10007);
-      std::atomic<int> oversized{0};
-      auto executor = test::gemm::wide_executor(8);
-      executor->run(w, [&](int participant) {
-        std::int64_t b, e;
-        while (cursor.next_chunk(participant, &b, &e)) {
-          if (e - b > grain || b >= e) oversized.fetch_add(1);
-          for (std::int64_t q = b; q < e; ++q) seen[q].fetch_add(1, std::memory_order_relaxed);
-        }
-      });
-      CHECK(oversized.load() == 0);
-      int wrong = 0;
-      for (auto& s : seen) wrong += s.load() != 1;
-      CHECK(wrong == 0);
+      HomeRangeCursor cursor(kClaimJobs, grain, w);
+      const ClaimFaults faults =
+          claim_every_job(w, grain, [&](int p, std::int64_t* b, std::int64_t* e) {
+            return cursor.next_chunk(p, b, e);
+          });
+      CHECK(faults.oversized + faults.empty == 0);
+      CHECK(faults.wrong == 0);
       std::int64_t b, e;
       for (int p = 0; p < w; ++p) CHECK_FALSE(cursor.next_chunk(p, &b, &e));
     }
