@@ -18,7 +18,7 @@ struct Mnk {
   std::int64_t m, n, k;
 };
 
-// Edges of every tile in use (mr 4/6/8/14, nr 4..32, kc 128..512), primes,
+// Edges of every tile in use (mr 4/6/8/14, nr 4..64, kc 128..512), primes,
 // 1 and sizes straddling the direct-path limit.
 const Mnk kShapes[] = {
     {1, 1, 1},    {1, 7, 3},     {7, 1, 5},     {2, 3, 4},      {5, 5, 1},
@@ -214,7 +214,7 @@ void check_tiny_blocking(Isa isa) {
   auto request = [&](std::int64_t m, std::int64_t n, std::int64_t k, Parallelism p) {
     core::GemmRequest r;
     r.m = m, r.n = n, r.k = k;
-    r.mr = ks->mr, r.nr = ks->nr, r.direct_mr = ks->direct_mr;
+    r.mr = ks->mr, r.nr = ks->nr, r.direct_mr = ks->direct_mr, r.direct_nr = ks->direct_nr;
     r.cache_blocking = tiny;
     r.parallelism = p;
     r.width = 4;
@@ -223,7 +223,10 @@ void check_tiny_blocking(Isa isa) {
     return r;
   };
   int index = 0;
-  for (const Mnk d : {Mnk{1, 1, 1}, Mnk{37, 71, 23}, Mnk{60, 9, 11}, Mnk{5, 130, 16}}) {
+  // Partial panels of every width up to four vectors (AVX-512's 64-wide
+  // panel: 71 = 64 + 7, 84 = 64 + 20, 100 = 64 + 36, 130 = 2 x 64 + 2).
+  for (const Mnk d : {Mnk{1, 1, 1}, Mnk{37, 71, 23}, Mnk{60, 9, 11}, Mnk{5, 130, 16},
+                      Mnk{7, 84, 5}, Mnk{13, 100, 9}}) {
     Shape s;
     s.m = d.m, s.n = d.n, s.k = d.k, s.alpha = -1.25, s.beta = index % 2 ? 0.5 : 0.0;
     s.ldc_pad = 3;

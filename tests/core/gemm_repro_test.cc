@@ -5,7 +5,8 @@
 // 1 and negatives, both dtypes) the output of 2, 3, 4, 7 and 8 workers equals
 // the single worker's bit for bit, on an executor of width 8 (real threads
 // natively, reverse-order participants elsewhere), on the context's own pool,
-// and with a prepacked B.
+// and with a prepacked B. And across levels where they promise it: AVX2 and
+// AVX-512 give the same bits.
 #include <algorithm>
 
 #include "core/src/api/context_state.hpp"
@@ -159,6 +160,65 @@ TEST_CASE("outputs are bit-identical across worker counts on the context's own p
   if (TESSERA_TEST_HAS_THREADS) {
     CHECK(width == 8);
     CHECK(tally.multi_worker_runs * 10 >= tally.runs * 6);
+  }
+}
+
+// AVX2 and AVX-512 share the packed tile height (mr 6) and hence the cache
+// model's kc, and both fuse: the same slices and per-element operations, so
+// the same bits on one machine, through any path (direct, packed, masked
+// edges of different widths) and any worker count.
+template <class T>
+void check_avx2_equals_avx512(const Context& avx2, const Context& avx512,
+                              const std::vector<Shape>& shapes, std::uint64_t seed) {
+  int index = 0;
+  for (const Shape& s : shapes) {
+    const Operands<T> o = test::gemm::make_operands<T>(s, seed + index++);
+    std::vector<T> narrow, wide;
+    REQUIRE(test::gemm::run(avx2, s, o, &narrow, Parallelism::threads(1)).ok());
+    const int workers = index % 2 ? 1 : 3;
+    REQUIRE(test::gemm::run(avx512, s, o, &wide, Parallelism::threads(workers)).ok());
+    CHECK_MESSAGE(test::gemm::same_bits(narrow, wide), (sizeof(T) == 4 ? "f32 " : "f64 "),
+                  "avx512 workers ", workers, ": ", s.describe());
+  }
+}
+
+TEST_CASE("AVX2 and AVX-512 give the same bits (same mr, same kc)") {
+  const std::vector<Isa> isas = test::host_isas();
+  if (std::find(isas.begin(), isas.end(), Isa::kAvx512) == isas.end()) {
+    MESSAGE("skipped: the host has no AVX-512");
+    return;
+  }
+  auto executor = test::gemm::wide_executor(4);
+  const Context avx2 = test::gemm::context_with(Isa::kAvx2, executor);
+  const Context avx512 = test::gemm::context_with(Isa::kAvx512, executor);
+  for (const Dtype dtype : {Dtype::kF32, Dtype::kF64}) {
+    // Plans of a product that takes the packed path: its tiles and kc.
+    GemmPlan p2, p512;
+    REQUIRE(try_plan_gemm(avx2, dtype, Layout::kRowMajor, 2048, 2048, 2048, {}, &p2).ok());
+    REQUIRE(try_plan_gemm(avx512, dtype, Layout::kRowMajor, 2048, 2048, 2048, {}, &p512).ok());
+    REQUIRE(!p512.direct);
+    CHECK(p2.mr == p512.mr);
+    REQUIRE(p2.kc == p512.kc);
+    // Edges of both levels' tiles (AVX-512's 64-wide panels too), and
+    // products whose depth slice outgrows L2, so the packed path runs with
+    // partial panels of 1, 2, 3 and 4 vectors.
+    std::vector<Shape> shapes = random_shapes(60, 2718 + static_cast<int>(dtype), p512);
+    struct Dims {
+      std::int64_t m, n, k;
+    };
+    for (const Dims d : {Dims{401, 130, 800}, Dims{390, 75, 1000}, Dims{333, 200, 900},
+                         Dims{700, 100, 769}, Dims{517, 389, 263}}) {
+      Shape s;
+      s.m = d.m, s.n = d.n, s.k = d.k, s.alpha = 0.75, s.beta = d.m % 2 ? 0.5 : 0.0;
+      s.ldc_pad = 3;
+      s.tb = d.n % 2 ? Transpose::kYes : Transpose::kNo;
+      shapes.push_back(s);
+    }
+    if (dtype == Dtype::kF32) {
+      check_avx2_equals_avx512<float>(avx2, avx512, shapes, 40);
+    } else {
+      check_avx2_equals_avx512<double>(avx2, avx512, shapes, 80);
+    }
   }
 }
 

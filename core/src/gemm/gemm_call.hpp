@@ -105,7 +105,7 @@ template <class T>
 bool direct_allowed(const core::GemmKernelSet<T>& ks, const core::GemmBlocking& blocking,
                     std::int64_t m, std::int64_t n, std::int64_t k, bool a_prepacked) {
   return ks.direct != nullptr && !a_prepacked &&
-         core::direct_suits(m, n, k, blocking.kc, ks.nr, sizeof(T), l2_of(ks));
+         core::direct_suits(m, n, k, blocking.kc, ks.direct_nr, sizeof(T), l2_of(ks));
 }
 
 // decide_gemm's request for a canonical m x n x k problem on `state`: the
@@ -123,8 +123,8 @@ core::GemmRequest gemm_request(const detail::ContextState& state,
   r.cache_blocking = blocking;
   // direct_allowed() is the conjunction of these two.
   r.direct_ok = ks.direct != nullptr && !a_prepacked;
-  r.direct_mr = ks.direct_mr;
-  r.direct_fits = core::direct_suits(m, n, k, blocking.kc, ks.nr, sizeof(T), l2_of(ks));
+  r.direct_mr = ks.direct_mr, r.direct_nr = ks.direct_nr;
+  r.direct_fits = core::direct_suits(m, n, k, blocking.kc, ks.direct_nr, sizeof(T), l2_of(ks));
   r.a_prepacked = a_prepacked;
   r.b_prepacked = b_prepacked;
   r.parallelism = parallelism;

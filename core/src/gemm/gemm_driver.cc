@@ -37,10 +37,10 @@ GemmDecision decide_gemm(const GemmRequest& r) {
   const std::int64_t n_mc = ceil_div(r.m, d.blocking.mc);
   d.direct = r.direct_ok && r.direct_fits;
   if (d.direct) {
-    // The direct path's own job list: C tiles of direct_mr x nr, nothing
+    // The direct path's own job list: C tiles of direct_mr x direct_nr, nothing
     // packed (B, when it must be, is packed whole up front), so the
     // generic grain over the whole of C.
-    d.first_block.jobs = ceil_div(r.m, r.direct_mr) * ceil_div(r.n, r.nr);
+    d.first_block.jobs = ceil_div(r.m, r.direct_mr) * ceil_div(r.n, r.direct_nr);
     d.grain = generic_grain(d.first_block.jobs, w, oversample);
     d.first_block.grain = d.grain.grain;
     d.last_block = d.first_block;
@@ -139,7 +139,6 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
   for (std::int64_t jc = 0; jc < n; jc += nc) {
     const std::int64_t nc_eff = std::min(nc, n - jc);
     const std::int64_t n_nt = ceil_div(nc_eff, nr);
-    const std::int64_t n_mc = ceil_div(m, mc);
     for (std::int64_t pc = 0; pc < k; pc += kc) {
       const std::int64_t kc_eff = std::min(kc, k - pc);
       const GemmUpdate update = slice_update(pr, pc);
@@ -240,13 +239,13 @@ Status run_direct(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr, std::int
   const bool pack_b = packed_b == nullptr && pr.cs_b != 1;
   // Scratch only when B needs packing or has an edge column panel that the
   // kernel set cannot read in place.
-  if (!pack_b && (packed_b != nullptr || pr.n % ks.nr == 0 || ks.direct_masks_edges)) {
+  if (!pack_b && (packed_b != nullptr || pr.n % ks.direct_nr == 0 || ks.direct_masks_edges)) {
     ks.direct(pr, kc, packed_b, nullptr);
     return {};
   }
   const std::int64_t kc_max = std::min(kc, pr.k);
   const std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(T));
-  const std::int64_t scratch = round_up(kc_max * ks.nr, per_line);
+  const std::int64_t scratch = round_up(kc_max * ks.direct_nr, per_line);
   const std::int64_t b_elems = pack_b ? packed_size(pr.n, pr.k, ks.nr) : 0;
   Workspace workspace(static_cast<std::size_t>(scratch + b_elems) * sizeof(T));
   if (workspace.data() == nullptr) {
@@ -266,7 +265,7 @@ Status run_direct_parallel(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
                            const GemmDecision& d, const T* packed_b,
                            platform::Executor* executor) {
   const std::int64_t kc = d.blocking.kc;
-  const bool pack_b = packed_b == nullptr && (pr.cs_b != 1 || pr.n % ks.nr != 0);
+  const bool pack_b = packed_b == nullptr && (pr.cs_b != 1 || pr.n % ks.direct_nr != 0);
   Workspace workspace(pack_b ? static_cast<std::size_t>(packed_size(pr.n, pr.k, ks.nr)) * sizeof(T)
                              : 64);
   if (workspace.data() == nullptr) {
@@ -277,7 +276,7 @@ Status run_direct_parallel(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
     pack_whole(ks, false, pr.n, pr.k, kc, pr.b, pr.cs_b, pr.rs_b, buf);
     packed_b = buf;
   }
-  const std::int64_t tiles = ceil_div(pr.n, ks.nr) * ceil_div(pr.m, ks.direct_mr);
+  const std::int64_t tiles = ceil_div(pr.n, ks.direct_nr) * ceil_div(pr.m, ks.direct_mr);
   // Home ranges, as in run_gemm: the same C tiles per participant each call.
   HomeRangeCursor cursor(tiles, d.first_block.grain, d.compute.workers);
   executor->run(d.compute.workers, [&](int participant) {

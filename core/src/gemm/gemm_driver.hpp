@@ -81,9 +81,9 @@ struct GemmRequest {
   int mr = 0, nr = 0;           // the packed path's register tile
   GemmBlocking cache_blocking;  // the cache model's (gemm_blocking)
   // The direct path: usable here (the kernel set has one, and A does not
-  // arrive packed), its tile height, and whether direct_suits() holds.
+  // arrive packed), its tile, and whether direct_suits() holds.
   bool direct_ok = false;
-  int direct_mr = 0;
+  int direct_mr = 0, direct_nr = 0;
   bool direct_fits = false;
   // A arrives packed (a column-major PackedRhs): shared by construction;
   // B arrives packed (a row-major PackedRhs): phase 1 packs no B panel.

@@ -126,20 +126,22 @@ struct GemmKernelSet {
   void (*epilogue_only)(std::int64_t rows, std::int64_t cols, T* c, std::int64_t ldc,
                         const GemmEpilogueSpec<T>& epilogue) = nullptr;
   // Small problems on one worker: the whole canonical problem without
-  // packing A (tile direct_mr x nr), B read in place when cs_b == 1, else
-  // from packed_b (the whole B packed with pack_b and this kc). Same depth
-  // slices and per-element arithmetic as the packed path: same bits.
-  // scratch: kc x nr values, for the zero-padded copy of a partial last
-  // column panel; not needed (null is fine) when direct_masks_edges.
+  // packing A (tile direct_mr x direct_nr), B read in place when cs_b == 1,
+  // else from packed_b (the whole B packed with pack_b, panels of nr, and
+  // this kc; direct_nr divides nr). Same depth slices and per-element
+  // arithmetic as the packed path: same bits.
+  // scratch: kc x direct_nr values, for the zero-padded copy of a partial
+  // last column panel; not needed (null is fine) when direct_masks_edges.
   int direct_mr = 0;
+  int direct_nr = 0;
   bool direct_masks_edges = false;  // partial tiles read B / write C in place
   void (*direct)(const GemmProblem<T>& problem, std::int64_t kc,
                  const T* packed_b, T* scratch) = nullptr;
   // The direct path split over workers: tiles [tile_begin, tile_end) of
-  // ceil(m/direct_mr) row tiles x ceil(n/nr) column panels, tile q = (row
-  // tile q / panels, panel q % panels), each with all its depth slices.
-  // B in place needs cs_b == 1 and n % nr == 0; otherwise packed_b holds the
-  // whole B packed (pack_whole). Same bits as direct().
+  // ceil(m/direct_mr) row tiles x ceil(n/direct_nr) column panels, tile
+  // q = (row tile q / panels, panel q % panels), each with all its depth
+  // slices. B in place needs cs_b == 1 and n % direct_nr == 0; otherwise
+  // packed_b holds the whole B packed (pack_whole). Same bits as direct().
   void (*direct_tiles)(const GemmProblem<T>& problem, std::int64_t kc,
                        const T* packed_b, std::int64_t tile_begin,
                        std::int64_t tile_end) = nullptr;

@@ -517,8 +517,48 @@ __attribute__((noinline)) void column_tile_epilogue(
   }
 }
 
+// The partial tiles of a packed column tile on traits with lane masks: the
+// MR-row panels of `a` (rows valid rows) against the first NVE vectors of a
+// packed B panel NV vectors wide (zero past cols), C read and written in
+// place under masks. NVE = ceil(cols / lanes): a 16-column remainder of a
+// 64-wide panel multiplies one vector, not four (the zero-padded copy and
+// staging tile of run_edge would do the whole panel's work); the per-element
+// arithmetic is run_edge's.
+template <class V, int MR, int NV, int UNROLL, int NVE>
+void column_tile_masked(std::int64_t rows, std::int64_t cols, std::int64_t depth,
+                        const typename V::Scalar* a, const typename V::Scalar* b,
+                        typename V::Scalar* c, std::int64_t ldc, typename V::Scalar alpha,
+                        typename V::Scalar beta, GemmUpdate update) {
+  using K = Microkernel<V, MR, NVE>;
+  const RowsB<V, NVE> bp{b, NV * V::kLanes};
+  const ColumnMasks<V, NVE> masks(cols);
+  for (std::int64_t i = 0; i < rows; i += MR) {
+    const TileExtent<V, NVE> extent{rows - i < MR ? rows - i : MR, masks};
+    K::template run<true>(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc,
+                          alpha, beta, update, &extent);
+  }
+}
+
+// column_tile_masked with NVE picked at run time from nve (1..NV).
+template <class V, int MR, int NV, int UNROLL, int NVE = 1>
+void column_tile_partial(int nve, std::int64_t rows, std::int64_t cols, std::int64_t depth,
+                         const typename V::Scalar* a, const typename V::Scalar* b,
+                         typename V::Scalar* c, std::int64_t ldc, typename V::Scalar alpha,
+                         typename V::Scalar beta, GemmUpdate update) {
+  if constexpr (NVE < NV) {
+    if (nve > NVE) {
+      column_tile_partial<V, MR, NV, UNROLL, NVE + 1>(nve, rows, cols, depth, a, b, c, ldc,
+                                                      alpha, beta, update);
+      return;
+    }
+  }
+  column_tile_masked<V, MR, NV, UNROLL, NVE>(rows, cols, depth, a, b, c, ldc, alpha, beta,
+                                             update);
+}
+
 // GemmKernelSet::column_tile: every MR-row panel of a packed row block
-// against one packed B panel (edge tiles through run_edge).
+// against one packed B panel (edge tiles masked in place where the traits
+// can, else through run_edge).
 template <class V, int MR, int NV, int UNROLL>
 void column_tile(std::int64_t rows, std::int64_t cols, std::int64_t depth,
                  const typename V::Scalar* a, const typename V::Scalar* b,
@@ -539,6 +579,14 @@ void column_tile(std::int64_t rows, std::int64_t cols, std::int64_t depth,
       K::run(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc, alpha,
              beta, update);
     }
+  }
+  if constexpr (HasLaneMasks<V>) {
+    if (i < rows) {
+      const int nve = static_cast<int>((cols + V::kLanes - 1) / V::kLanes);
+      column_tile_partial<V, MR, NV, UNROLL>(nve, rows - i, cols, depth, a + i * depth, b,
+                                             c + i * ldc, ldc, alpha, beta, update);
+    }
+    return;
   }
   for (; i < rows; i += MR) {
     K::run_edge(rows - i < MR ? rows - i : MR, cols, depth,
@@ -628,20 +676,32 @@ TESSERA_GEMM_INLINE void direct_slice_tile(const GemmProblem<typename V::Scalar>
   direct_tile<V, MR, NV>(pr, rows, cols, depth, ai, bp, ci, update);
 }
 
+// The rows of B a direct tile at column j of depth slice pc reads from a
+// whole B packed by pack_whole in panels of PNR columns (the packed path's
+// nr, which may be wider than the direct tile: the tile then reads its
+// columns inside one panel, whose rows are PNR apart).
+template <class V, int NV, int PNR>
+TESSERA_GEMM_INLINE RowsB<V, NV> packed_rows(const typename V::Scalar* packed_b, std::int64_t pc,
+                                             std::int64_t n_pad, std::int64_t j,
+                                             std::int64_t depth) {
+  static_assert(PNR % (NV * V::kLanes) == 0, "a direct tile lies inside one packed panel");
+  return RowsB<V, NV>{packed_b + pc * n_pad + j / PNR * PNR * depth + j % PNR, PNR};
+}
+
 // GemmKernelSet::direct: the whole canonical problem on the caller, A read
 // in place (any strides), B read in place when its columns are contiguous
 // (cs_b == 1) or from `packed_b` (the whole B packed by pack_whole with this
-// set's nr and kc). Same depth slices and per-element arithmetic as the
-// packed driver, hence the same bits. `scratch` holds kc x nr values for
-// the zero-padded copy of an edge column panel (unused with lane masks:
-// the panel is then read in place, masked).
-template <bool kEpilogue, class V, int MR, int NV>
+// set's nr = PNR and kc). Same depth slices and per-element arithmetic as
+// the packed driver, hence the same bits. `scratch` holds kc x direct_nr
+// values for the zero-padded copy of an edge column panel (unused with lane
+// masks: the panel is then read in place, masked).
+template <bool kEpilogue, class V, int MR, int NV, int PNR>
 void direct_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
                  const typename V::Scalar* packed_b, typename V::Scalar* scratch) {
   using K = Microkernel<V, MR, NV>;
   using T = typename V::Scalar;
   constexpr int kNr = K::kNr;
-  const std::int64_t n_pad = (pr.n + kNr - 1) / kNr * kNr;
+  const std::int64_t n_pad = (pr.n + PNR - 1) / PNR * PNR;
   const std::int64_t edge_j = pr.n / kNr * kNr;  // first column of a partial panel
   for (std::int64_t pc = 0; pc < pr.k; pc += kc) {
     const std::int64_t depth = pr.k - pc < kc ? pr.k - pc : kc;
@@ -691,7 +751,7 @@ void direct_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
           }
         }
         using B = RowsB<V, NV>;
-        const B bp = packed_b != nullptr ? B{packed_b + pc * n_pad + j * depth, kNr}
+        const B bp = packed_b != nullptr ? packed_rows<V, NV, PNR>(packed_b, pc, n_pad, j, depth)
                      : j < edge_j        ? B{pr.b + pc * pr.rs_b + j, pr.rs_b}
                                          : B{scratch, kNr};
         direct_slice_tile<kEpilogue, V, MR, NV>(pr, pc, i, j, rows, cols, depth, ai, bp, ci + j,
@@ -701,13 +761,13 @@ void direct_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
   }
 }
 
-template <class V, int MR, int NV>
+template <class V, int MR, int NV, int PNR>
 void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
             const typename V::Scalar* packed_b, typename V::Scalar* scratch) {
   if (pr.epilogue.active()) {
-    direct_impl<true, V, MR, NV>(pr, kc, packed_b, scratch);
+    direct_impl<true, V, MR, NV, PNR>(pr, kc, packed_b, scratch);
   } else {
-    direct_impl<false, V, MR, NV>(pr, kc, packed_b, scratch);
+    direct_impl<false, V, MR, NV, PNR>(pr, kc, packed_b, scratch);
   }
 }
 
@@ -721,14 +781,14 @@ void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
 // workers can split the tile range freely). B is read in place (cs_b == 1,
 // n a multiple of nr) or from packed_b (the whole B packed by pack_whole
 // with this nr and kc). Same per-element arithmetic as direct().
-template <bool kEpilogue, class V, int MR, int NV>
+template <bool kEpilogue, class V, int MR, int NV, int PNR>
 void direct_tiles_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
                        const typename V::Scalar* packed_b, std::int64_t tile_begin,
                        std::int64_t tile_end) {
   using K = Microkernel<V, MR, NV>;
   using T = typename V::Scalar;
   constexpr int kNr = K::kNr;
-  const std::int64_t n_pad = (pr.n + kNr - 1) / kNr * kNr;
+  const std::int64_t n_pad = (pr.n + PNR - 1) / PNR * PNR;
   const std::int64_t panels = (pr.n + kNr - 1) / kNr;
   for (std::int64_t q = tile_begin; q < tile_end; ++q) {
     const std::int64_t i = q / panels * MR;
@@ -740,7 +800,7 @@ void direct_tiles_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t k
       const std::int64_t depth = pr.k - pc < kc ? pr.k - pc : kc;
       const GemmUpdate update = slice_update(pr, pc);
       const RowsB<V, NV> bp = packed_b != nullptr
-                                  ? RowsB<V, NV>{packed_b + pc * n_pad + j * depth, kNr}
+                                  ? packed_rows<V, NV, PNR>(packed_b, pc, n_pad, j, depth)
                                   : RowsB<V, NV>{pr.b + pc * pr.rs_b + j, pr.rs_b};
       const T* ai = pr.a + i * pr.rs_a + pc * pr.cs_a;
       direct_slice_tile<kEpilogue, V, MR, NV>(pr, pc, i, j, rows, cols, depth, ai, bp, ci,
@@ -749,29 +809,31 @@ void direct_tiles_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t k
   }
 }
 
-template <class V, int MR, int NV>
+template <class V, int MR, int NV, int PNR>
 void direct_tiles(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
                   const typename V::Scalar* packed_b, std::int64_t tile_begin,
                   std::int64_t tile_end) {
   if (pr.epilogue.active()) {
-    direct_tiles_impl<true, V, MR, NV>(pr, kc, packed_b, tile_begin, tile_end);
+    direct_tiles_impl<true, V, MR, NV, PNR>(pr, kc, packed_b, tile_begin, tile_end);
   } else {
-    direct_tiles_impl<false, V, MR, NV>(pr, kc, packed_b, tile_begin, tile_end);
+    direct_tiles_impl<false, V, MR, NV, PNR>(pr, kc, packed_b, tile_begin, tile_end);
   }
 }
 
 // The kernel set of one ISA and dtype: packed tile MR x (NV vectors)
-// unrolled UNROLL depth steps, direct tile DIRECT_MR x (NV vectors).
-template <class V, int MR, int NV, int DIRECT_MR, int UNROLL = 4>
+// unrolled UNROLL depth steps, direct tile DIRECT_MR x (DIRECT_NV vectors).
+template <class V, int MR, int NV, int DIRECT_MR, int UNROLL = 4, int DIRECT_NV = NV>
 constexpr GemmKernelSet<typename V::Scalar> make_kernel_set(
     GemmBlockingRule rule) {
+  constexpr int kPanel = NV * V::kLanes;
   GemmKernelSet<typename V::Scalar> set;
   set.mr = MR;
   set.direct_mr = DIRECT_MR;
+  set.direct_nr = DIRECT_NV * V::kLanes;
   set.direct_masks_edges = HasLaneMasks<V>;
-  set.direct = &direct<V, DIRECT_MR, NV>;
-  set.direct_tiles = &direct_tiles<V, DIRECT_MR, NV>;
-  set.nr = NV * V::kLanes;
+  set.direct = &direct<V, DIRECT_MR, DIRECT_NV, kPanel>;
+  set.direct_tiles = &direct_tiles<V, DIRECT_MR, DIRECT_NV, kPanel>;
+  set.nr = kPanel;
   set.blocking = rule;
   set.pack_a = &pack_a<V, MR>;
   set.pack_b = &pack_b<V, NV * V::kLanes>;

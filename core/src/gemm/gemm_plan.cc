@@ -74,7 +74,7 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
     plan.jobs_per_step = d.first_block.jobs;
     plan.shared_a_prepack = d.shared_a;
     plan.direct = d.direct;
-    if (d.direct) plan.mr = ks->direct_mr;
+    if (d.direct) plan.mr = ks->direct_mr, plan.nr = ks->direct_nr;
     plan.cache_facts = ks->blocking == core::GemmBlockingRule::kFixedPortable
                            ? "not used (fixed portable blocking table)"
                            : core::host_cache_facts().source;

@@ -5,16 +5,25 @@
 // toolchains/modules/TesseraTarget.cmake; CMake adds them by the file-name
 // suffix).
 //
-// GEMM kernel sets of the avx512 backend: 8 x 2-vector tiles (8 x 32 f32,
-// 8 x 16 f64) on both paths, one depth step per loop iteration.
-//  - 8 rows, not the 14 that fill the register file (28 accumulators): with
-//    L2-resident packed operands both reach ~98% of the FMA peak on Zen 4
-//    (115 GFLOP/s f32), but the 8-row driver ran sgemm 1024/2048 at 103-107
-//    against 98-102 GFLOP/s for 14 rows (dgemm 1024: 52 vs 50), and powers
-//    of two leave no edge tiles. Eight rows of A read in place (direct path)
-//    need only four stride registers.
+// GEMM kernel sets of the avx512 backend: packed tiles of 6 x 4 vectors
+// (6 x 64 f32, 6 x 32 f64), direct tiles of 8 x 2 vectors (8 x 32, 8 x 16),
+// one depth step per loop iteration.
+//  - Packed 6 x 4: 24 accumulators fed by 4 B loads and 6 broadcasts per
+//    step (10 loads per 24 FMAs; 8 x 2 needs 10 per 16). All three of
+//    8 x 2, 6 x 4 and 12 x 2 run at ~215 GFLOP/s f32 with the operands in
+//    L2 (Zen 5), so the gain is in the driver: fewer, wider column panels.
+//    Measured side by side (tessera-cli gemm, 8-16 alternated runs): sgemm
+//    1024/2048 one thread 1-2% faster, two threads 1-3%; dgemm 2048 no longer
+//    drops to 70 GFLOP/s in some runs (86-89 against 70-86).
+//  - mr 6 is also AVX2's: the cache model's kc depends on mr, so the two
+//    levels slice every sum alike and give the same bits on one machine
+//    (tests/core/gemm_repro_test.cc).
+//  - Direct 8 x 2: small products are often narrower than 64 columns, and
+//    eight rows of A read in place need only four stride registers. The
+//    direct path reads a prepacked B inside its 64-wide panels.
 //  - Unroll 1: GCC 12 spills accumulators of the 4-step unrolled loop to
-//    the stack; one step per iteration allocates cleanly at the same speed.
+//    the stack, and the 2-step loop (8 x 2 tile) ran sgemm 1024 at 155 against 180
+//    GFLOP/s; one step per iteration allocates cleanly.
 #include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
@@ -26,9 +35,9 @@ namespace tessera::core::avx512 {
 namespace {
 
 constinit const GemmKernelSet<float> kGemmF32 =
-    gemm::make_kernel_set<simd::avx512::F32, 8, 2, 8, 1>(GemmBlockingRule::kCacheModel);
+    gemm::make_kernel_set<simd::avx512::F32, 6, 4, 8, 1, 2>(GemmBlockingRule::kCacheModel);
 constinit const GemmKernelSet<double> kGemmF64 =
-    gemm::make_kernel_set<simd::avx512::F64, 8, 2, 8, 1>(GemmBlockingRule::kCacheModel);
+    gemm::make_kernel_set<simd::avx512::F64, 6, 4, 8, 1, 2>(GemmBlockingRule::kCacheModel);
 
 }  // namespace
 
