@@ -265,7 +265,11 @@ Status run_direct_parallel(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
                            const GemmDecision& d, const T* packed_b,
                            platform::Executor* executor) {
   const std::int64_t kc = d.blocking.kc;
-  const bool pack_b = packed_b == nullptr && (pr.cs_b != 1 || pr.n % ks.direct_nr != 0);
+  // A partial last panel is read in place under lane masks where the kernel
+  // set has them (16384 x 16 x 512 f32 on AVX-512 packed B into 32-wide
+  // panels, half zeros, and ran two workers at 1.3x one; see the commit).
+  const bool pack_b = packed_b == nullptr &&
+                      (pr.cs_b != 1 || (pr.n % ks.direct_nr != 0 && !ks.direct_masks_edges));
   Workspace workspace(pack_b ? static_cast<std::size_t>(packed_size(pr.n, pr.k, ks.nr)) * sizeof(T)
                              : 64);
   if (workspace.data() == nullptr) {

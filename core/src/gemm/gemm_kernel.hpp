@@ -140,8 +140,9 @@ struct GemmKernelSet {
   // The direct path split over workers: tiles [tile_begin, tile_end) of
   // ceil(m/direct_mr) row tiles x ceil(n/direct_nr) column panels, tile
   // q = (row tile q / panels, panel q % panels), each with all its depth
-  // slices. B in place needs cs_b == 1 and n % direct_nr == 0; otherwise
-  // packed_b holds the whole B packed (pack_whole). Same bits as direct().
+  // slices. B in place needs cs_b == 1, and n % direct_nr == 0 unless
+  // direct_masks_edges; otherwise packed_b holds the whole B packed
+  // (pack_whole). Same bits as direct().
   void (*direct_tiles)(const GemmProblem<T>& problem, std::int64_t kc,
                        const T* packed_b, std::int64_t tile_begin,
                        std::int64_t tile_end) = nullptr;

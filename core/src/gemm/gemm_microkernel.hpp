@@ -688,6 +688,47 @@ TESSERA_GEMM_INLINE RowsB<V, NV> packed_rows(const typename V::Scalar* packed_b,
   return RowsB<V, NV>{packed_b + pc * n_pad + j / PNR * PNR * depth + j % PNR, PNR};
 }
 
+// The direct-path tile at (i, j), rows x min(nr, n - j), of depth slice pc
+// (A at ai, C at ci), B from packed_b (the whole B packed in panels of PNR,
+// n_pad columns a slice), else read in place: a partial last panel masked
+// past column n where the traits can (one vector wide when that covers it:
+// half the multiplies of the full tile, the same per-element arithmetic;
+// 16 x 16 x 16 f32 on AVX-512 is all edge), else from `scratch`, its
+// zero-padded copy (kc x nr).
+template <bool kEpilogue, class V, int MR, int NV, int PNR>
+TESSERA_GEMM_INLINE void direct_panel_tile(const GemmProblem<typename V::Scalar>& pr,
+                                           const typename V::Scalar* packed_b,
+                                           const typename V::Scalar* scratch, std::int64_t n_pad,
+                                           std::int64_t pc, std::int64_t depth, std::int64_t i,
+                                           std::int64_t j, std::int64_t rows,
+                                           const typename V::Scalar* ai, typename V::Scalar* ci,
+                                           GemmUpdate update) {
+  using T = typename V::Scalar;
+  constexpr int kNr = NV * V::kLanes;
+  const std::int64_t cols = pr.n - j < kNr ? pr.n - j : kNr;
+  const bool partial = cols < kNr;
+  if constexpr (HasLaneMasks<V>) {
+    if (packed_b == nullptr && partial) {
+      const T* b_row = pr.b + pc * pr.rs_b + j;
+      if (NV > 1 && cols <= V::kLanes) {
+        const MaskedRowsB<V, 1> bp{b_row, pr.rs_b, ColumnMasks<V, 1>(cols)};
+        direct_slice_tile<kEpilogue, V, MR, 1>(pr, pc, i, j, rows, cols, depth, ai, bp, ci,
+                                               update);
+      } else {
+        const MaskedRowsB<V, NV> bp{b_row, pr.rs_b, ColumnMasks<V, NV>(cols)};
+        direct_slice_tile<kEpilogue, V, MR, NV>(pr, pc, i, j, rows, cols, depth, ai, bp, ci,
+                                                update);
+      }
+      return;
+    }
+  }
+  using B = RowsB<V, NV>;
+  const B bp = packed_b != nullptr ? packed_rows<V, NV, PNR>(packed_b, pc, n_pad, j, depth)
+               : !partial          ? B{pr.b + pc * pr.rs_b + j, pr.rs_b}
+                                   : B{scratch, kNr};
+  direct_slice_tile<kEpilogue, V, MR, NV>(pr, pc, i, j, rows, cols, depth, ai, bp, ci, update);
+}
+
 // GemmKernelSet::direct: the whole canonical problem on the caller, A read
 // in place (any strides), B read in place when its columns are contiguous
 // (cs_b == 1) or from `packed_b` (the whole B packed by pack_whole with this
@@ -730,32 +771,8 @@ void direct_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
       const T* ai = pr.a + i * pr.rs_a + pc * pr.cs_a;
       T* ci = pr.c + i * pr.ldc;
       for (std::int64_t j = 0; j < pr.n; j += kNr) {
-        const std::int64_t cols = pr.n - j < kNr ? pr.n - j : kNr;
-        if constexpr (HasLaneMasks<V>) {
-          if (packed_b == nullptr && j >= edge_j) {
-            // The partial panel read in place, lanes past column n masked.
-            // One vector wide when that covers it: half the multiplies of
-            // the full tile (16 x 16 x 16 f32 on AVX-512 is all edge), the
-            // same per-element arithmetic.
-            const T* b_row = pr.b + pc * pr.rs_b + j;
-            if (NV > 1 && cols <= V::kLanes) {
-              const MaskedRowsB<V, 1> bp{b_row, pr.rs_b, ColumnMasks<V, 1>(cols)};
-              direct_slice_tile<kEpilogue, V, MR, 1>(pr, pc, i, j, rows, cols, depth, ai, bp,
-                                                     ci + j, update);
-            } else {
-              const MaskedRowsB<V, NV> bp{b_row, pr.rs_b, ColumnMasks<V, NV>(cols)};
-              direct_slice_tile<kEpilogue, V, MR, NV>(pr, pc, i, j, rows, cols, depth, ai, bp,
-                                                      ci + j, update);
-            }
-            continue;
-          }
-        }
-        using B = RowsB<V, NV>;
-        const B bp = packed_b != nullptr ? packed_rows<V, NV, PNR>(packed_b, pc, n_pad, j, depth)
-                     : j < edge_j        ? B{pr.b + pc * pr.rs_b + j, pr.rs_b}
-                                         : B{scratch, kNr};
-        direct_slice_tile<kEpilogue, V, MR, NV>(pr, pc, i, j, rows, cols, depth, ai, bp, ci + j,
-                                                update);
+        direct_panel_tile<kEpilogue, V, MR, NV, PNR>(pr, packed_b, scratch, n_pad, pc, depth, i,
+                                                     j, rows, ai, ci + j, update);
       }
     }
   }
@@ -778,9 +795,10 @@ void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
 // f32 wrote C in 128-byte pieces 4 KiB apart and ran at 93 GFLOP/s against
 // 157 for one worker; row major: see the commit),
 // each with all its depth slices in order (so a tile belongs to one caller:
-// workers can split the tile range freely). B is read in place (cs_b == 1,
-// n a multiple of nr) or from packed_b (the whole B packed by pack_whole
-// with this nr and kc). Same per-element arithmetic as direct().
+// workers can split the tile range freely). B is read in place (cs_b == 1;
+// a partial last panel masked, so n need not be a multiple of nr on traits
+// with lane masks) or from packed_b (the whole B packed by pack_whole with
+// panels of PNR and this kc). Same per-element arithmetic as direct().
 template <bool kEpilogue, class V, int MR, int NV, int PNR>
 void direct_tiles_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
                        const typename V::Scalar* packed_b, std::int64_t tile_begin,
@@ -793,18 +811,13 @@ void direct_tiles_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t k
   for (std::int64_t q = tile_begin; q < tile_end; ++q) {
     const std::int64_t i = q / panels * MR;
     const std::int64_t j = q % panels * kNr;
-    const std::int64_t cols = pr.n - j < kNr ? pr.n - j : kNr;
     const std::int64_t rows = pr.m - i < MR ? pr.m - i : MR;
     T* ci = pr.c + i * pr.ldc + j;
     for (std::int64_t pc = 0; pc < pr.k; pc += kc) {
       const std::int64_t depth = pr.k - pc < kc ? pr.k - pc : kc;
-      const GemmUpdate update = slice_update(pr, pc);
-      const RowsB<V, NV> bp = packed_b != nullptr
-                                  ? packed_rows<V, NV, PNR>(packed_b, pc, n_pad, j, depth)
-                                  : RowsB<V, NV>{pr.b + pc * pr.rs_b + j, pr.rs_b};
       const T* ai = pr.a + i * pr.rs_a + pc * pr.cs_a;
-      direct_slice_tile<kEpilogue, V, MR, NV>(pr, pc, i, j, rows, cols, depth, ai, bp, ci,
-                                              update);
+      direct_panel_tile<kEpilogue, V, MR, NV, PNR>(pr, packed_b, nullptr, n_pad, pc, depth, i, j,
+                                                   rows, ai, ci, slice_update(pr, pc));
     }
   }
 }
