@@ -201,14 +201,15 @@ TEST_CASE("AVX2 and AVX-512 give the same bits (same mr, same kc)") {
     CHECK(p2.mr == p512.mr);
     REQUIRE(p2.kc == p512.kc);
     // Edges of both levels' tiles (AVX-512's 64-wide panels too), and
-    // products whose depth slice outgrows L2, so the packed path runs with
-    // partial panels of 1, 2, 3 and 4 vectors.
+    // products whose depth slice outgrows a 1 MiB L2, so that there the
+    // packed path runs partial f32 panels of 1, 2, 3 and 4 vectors (n mod 64
+    // = 2, 20, 40, 60).
     std::vector<Shape> shapes = random_shapes(60, 2718 + static_cast<int>(dtype), p512);
     struct Dims {
       std::int64_t m, n, k;
     };
-    for (const Dims d : {Dims{401, 130, 800}, Dims{390, 75, 1000}, Dims{333, 200, 900},
-                         Dims{700, 100, 769}, Dims{517, 389, 263}}) {
+    for (const Dims d : {Dims{401, 130, 800}, Dims{390, 84, 1000}, Dims{420, 168, 900},
+                         Dims{700, 124, 769}, Dims{517, 389, 263}}) {
       Shape s;
       s.m = d.m, s.n = d.n, s.k = d.k, s.alpha = 0.75, s.beta = d.m % 2 ? 0.5 : 0.0;
       s.ldc_pad = 3;
