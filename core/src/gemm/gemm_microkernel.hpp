@@ -586,12 +586,12 @@ void column_tile(std::int64_t rows, std::int64_t cols, std::int64_t depth,
       column_tile_partial<V, MR, NV, UNROLL>(nve, rows - i, cols, depth, a + i * depth, b,
                                              c + i * ldc, ldc, alpha, beta, update);
     }
-    return;
-  }
-  for (; i < rows; i += MR) {
-    K::run_edge(rows - i < MR ? rows - i : MR, cols, depth,
-                PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc, alpha, beta,
-                update);
+  } else {
+    for (; i < rows; i += MR) {
+      K::run_edge(rows - i < MR ? rows - i : MR, cols, depth,
+                  PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc, alpha, beta,
+                  update);
+    }
   }
 }
 
