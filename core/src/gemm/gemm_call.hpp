@@ -68,7 +68,7 @@ core::GemmBlocking blocking_of(const core::GemmKernelSet<T>& ks) {
 }
 
 template <class T>
-core::GemmBlocking cached_blocking(const core::KernelTable& table) {
+TESSERA_QUICK_INLINE inline core::GemmBlocking cached_blocking(const core::KernelTable& table) {
   if (core::gemm_blocking_overridden(sizeof(T))) [[unlikely]] {
     const core::GemmKernelSet<T>* set = kernel_set<T>(table);
     if (set != nullptr) return blocking_of(*set);
@@ -92,18 +92,20 @@ core::GemmBlocking cached_blocking(const core::KernelTable& table) {
 // The L2 size the direct-path rule uses: the cache facts on cache-model
 // levels; a fixed 256 KiB on the portable levels, which have no cache facts
 // in wasm (the choice never changes the bits, only the speed).
+// (The host's L2 is read once: small calls ask for it on every call.)
 template <class T>
 std::uint64_t l2_of(const core::GemmKernelSet<T>& ks) {
-  return ks.blocking == core::GemmBlockingRule::kFixedPortable ? 256 * 1024
-                                                               : core::host_cache_facts().l2;
+  static const std::uint64_t host_l2 = core::host_cache_facts().l2;
+  return ks.blocking == core::GemmBlockingRule::kFixedPortable ? 256 * 1024 : host_l2;
 }
 
 // Whether the direct path may run an m x n x k problem of `ks` (the request's
 // direct_ok && direct_fits): the one rule, for the request and for
 // execute()'s quick path, which asks it before building a request.
 template <class T>
-bool direct_allowed(const core::GemmKernelSet<T>& ks, const core::GemmBlocking& blocking,
-                    std::int64_t m, std::int64_t n, std::int64_t k, bool a_prepacked) {
+TESSERA_QUICK_INLINE inline bool direct_allowed(const core::GemmKernelSet<T>& ks,
+                                                const core::GemmBlocking& blocking,
+                                                std::int64_t m, std::int64_t n, std::int64_t k, bool a_prepacked) {
   return ks.direct != nullptr && !a_prepacked &&
          core::direct_suits(m, n, k, blocking.kc, ks.direct_nr, sizeof(T), l2_of(ks));
 }

@@ -70,18 +70,6 @@ GemmDecision decide_gemm(const GemmRequest& r) {
   return d;
 }
 
-bool direct_suits(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t kc, int nr,
-                  int element_bytes, std::uint64_t l2_bytes) {
-  if (n <= 2 * static_cast<std::int64_t>(nr)) return true;
-  if (k <= kDirectMaxShallowK) return true;
-  if (n * element_bytes >= kDirectMaxRowBytes) return false;
-  const std::uint64_t l2 = l2_bytes != 0 ? l2_bytes : 256 * 1024;
-  const std::uint64_t slice = static_cast<std::uint64_t>(m) *
-                              static_cast<std::uint64_t>(std::min(k, kc)) *
-                              static_cast<std::uint64_t>(element_bytes);
-  return slice <= l2;
-}
-
 std::int64_t packed_size(std::int64_t extent, std::int64_t depth, int panel) {
   return round_up(extent, panel) * depth;
 }
@@ -234,15 +222,9 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
 }
 
 template <class T>
-Status run_direct(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr, std::int64_t kc,
-                  const T* packed_b) {
+Status run_direct_with_buffers(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
+                               std::int64_t kc, const T* packed_b) {
   const bool pack_b = packed_b == nullptr && pr.cs_b != 1;
-  // Scratch only when B needs packing or has an edge column panel that the
-  // kernel set cannot read in place.
-  if (!pack_b && (packed_b != nullptr || pr.n % ks.direct_nr == 0 || ks.direct_masks_edges)) {
-    ks.direct(pr, kc, packed_b, nullptr);
-    return {};
-  }
   const std::int64_t kc_max = std::min(kc, pr.k);
   const std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(T));
   const std::int64_t scratch = round_up(kc_max * ks.direct_nr, per_line);
@@ -297,10 +279,12 @@ template Status run_direct_parallel<float>(const GemmKernelSet<float>&,
 template Status run_direct_parallel<double>(const GemmKernelSet<double>&,
                                             const GemmProblem<double>&, const GemmDecision&,
                                             const double*, platform::Executor*);
-template Status run_direct<float>(const GemmKernelSet<float>&, const GemmProblem<float>&,
-                                  std::int64_t, const float*);
-template Status run_direct<double>(const GemmKernelSet<double>&, const GemmProblem<double>&,
-                                   std::int64_t, const double*);
+template Status run_direct_with_buffers<float>(const GemmKernelSet<float>&,
+                                               const GemmProblem<float>&, std::int64_t,
+                                               const float*);
+template Status run_direct_with_buffers<double>(const GemmKernelSet<double>&,
+                                                const GemmProblem<double>&, std::int64_t,
+                                                const double*);
 template Status run_gemm<float>(const GemmKernelSet<float>&, const GemmProblem<float>&,
                                 const GemmDecision&, const float*, const float*,
                                 platform::Executor*);
