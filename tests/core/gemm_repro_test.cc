@@ -260,5 +260,78 @@ TEST_CASE("a prepacked B gives the bits of the unpacked call, for any worker cou
   }
 }
 
+// The direct path packs a B whose rows lie 2 KiB or more apart when three
+// or more row tiles re-read it (direct_packs_wide_b), and then every worker
+// packs its own copy. Packing is a permutation, so the bits must be those of
+// B read in place: a strip of at most two row tiles (read in place) gives
+// the same rows as the whole call, for every worker count, and the whole is
+// exact within the bound.
+template <class T>
+void check_direct_wide_b(Isa isa) {
+  const Context context = test::gemm::context_with(isa, test::gemm::wide_executor(8));
+  const Dtype dtype = sizeof(T) == 4 ? Dtype::kF32 : Dtype::kF64;
+  const std::int64_t wide = 2048 / static_cast<std::int64_t>(sizeof(T));  // elements
+  GemmPlan probe;
+  REQUIRE(try_plan_gemm(context, dtype, Layout::kRowMajor, 64, wide, 16, {}, &probe).ok());
+  if (!probe.direct) {
+    MESSAGE(isa_name(isa), ": no direct path, nothing to check");
+    return;
+  }
+  const std::int64_t strip = 2 * probe.mr;  // rows read with B in place
+  GemmPlan packs, in_place;
+  REQUIRE(try_plan_gemm(context, dtype, Layout::kRowMajor, strip + 1, wide, 16, {}, &packs).ok());
+  REQUIRE(try_plan_gemm(context, dtype, Layout::kRowMajor, strip, wide, 16, {}, &in_place).ok());
+  CHECK(packs.direct_packs_b);
+  CHECK_FALSE(in_place.direct_packs_b);
+  GemmPlan narrow;
+  REQUIRE(try_plan_gemm(context, dtype, Layout::kRowMajor, 100, wide - 1, 16, {}, &narrow).ok());
+  CHECK_FALSE(narrow.direct_packs_b);
+
+  struct Case {
+    std::int64_t m, n, k, ldb_pad;
+    double alpha, beta;
+  };
+  const Case cases[] = {
+      {strip + 1, wide, 16, 0, 1, 0},       {3 * strip + 5, wide + 37, 7, 0, -0.5, 1},
+      {97, 2 * wide + 3, 1, 0, 1, 0.5},     {5 * strip, 13, 16, wide, 2, 0},
+      {4 * strip + 3, 70, 11, wide + 3, 1, -1}};
+  for (const Case& c : cases) {
+    Shape s;
+    s.m = c.m, s.n = c.n, s.k = c.k, s.ldb_pad = c.ldb_pad, s.alpha = c.alpha, s.beta = c.beta;
+    const Operands<T> o = test::gemm::make_operands<T>(s, 31 + static_cast<std::uint64_t>(c.m));
+    GemmPlan plan;
+    REQUIRE(try_plan_gemm(context, dtype, Layout::kRowMajor, s.m, s.n, s.k, {}, &plan).ok());
+    REQUIRE_MESSAGE(plan.direct, s.describe());
+    std::vector<T> whole;
+    REQUIRE(test::gemm::run(context, s, o, &whole, Parallelism::threads(1)).ok());
+    test::gemm::check_close(s, o, whole, std::string(isa_name(isa)) + " packed wide B");
+    // Row strips with B in place.
+    std::vector<T> strips = o.c;
+    for (std::int64_t i = 0; i < s.m; i += strip) {
+      const std::int64_t rows = std::min(strip, s.m - i);
+      REQUIRE(try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, rows, s.n,
+                       s.k, static_cast<T>(s.alpha), o.a.data() + i * s.lda(), s.lda(),
+                       o.b.data(), s.ldb(), static_cast<T>(s.beta),
+                       strips.data() + i * s.ldc(), s.ldc(), Parallelism::threads(1))
+                  .ok());
+    }
+    CHECK_MESSAGE(test::gemm::same_bits(whole, strips), isa_name(isa),
+                  " packed B vs in place: ", s.describe());
+    for (int w : {2, 3, 8}) {
+      std::vector<T> c_w;
+      REQUIRE(test::gemm::run(context, s, o, &c_w, Parallelism::threads(w)).ok());
+      CHECK_MESSAGE(test::gemm::same_bits(whole, c_w), isa_name(isa), " workers ", w, ": ",
+                    s.describe());
+    }
+  }
+}
+
+TEST_CASE("the direct path's packed wide B gives the bits of B read in place") {
+  for (Isa isa : test::host_isas()) {
+    check_direct_wide_b<float>(isa);
+    check_direct_wide_b<double>(isa);
+  }
+}
+
 }  // namespace
 }  // namespace tessera

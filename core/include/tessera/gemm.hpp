@@ -105,7 +105,9 @@ struct GemmPlan {
   std::string grain;                 // the job-grain rule and its numbers
   std::int64_t jobs_per_step = 0;    // n_mc x n_nt of the first column block
   bool shared_a_prepack = false;
-  bool direct = false;               // small-problem path without packing
+  bool direct = false;               // small-problem path: A read in place
+  bool direct_packs_b = false;       // ... and B packed once up front (its rows
+                                     // 2 KiB or more apart; B not transposed)
   std::string cache_facts;           // where the blocking's cache sizes came from
   std::string to_string() const;     // multi-line, for CLIs and logs
 };

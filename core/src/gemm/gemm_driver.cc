@@ -224,7 +224,7 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
 template <class T>
 Status run_direct_with_buffers(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
                                std::int64_t kc, const T* packed_b) {
-  const bool pack_b = packed_b == nullptr && pr.cs_b != 1;
+  const bool pack_b = packed_b == nullptr && (pr.cs_b != 1 || direct_packs_wide_b(ks, pr.m, pr.rs_b));
   const std::int64_t kc_max = std::min(kc, pr.k);
   const std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(T));
   const std::int64_t scratch = round_up(kc_max * ks.direct_nr, per_line);
@@ -250,25 +250,36 @@ Status run_direct_parallel(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
   // A partial last panel is read in place under lane masks where the kernel
   // set has them (16384 x 16 x 512 f32 on AVX-512 packed B into 32-wide
   // panels, half zeros, and ran two workers at 1.3x one; see the commit).
-  const bool pack_b = packed_b == nullptr &&
-                      (pr.cs_b != 1 || (pr.n % ks.direct_nr != 0 && !ks.direct_masks_edges));
-  Workspace workspace(pack_b ? static_cast<std::size_t>(packed_size(pr.n, pr.k, ks.nr)) * sizeof(T)
-                             : 64);
+  const bool pack_b = packed_b == nullptr && !direct_reads_b_in_place(ks, pr);
+  // A B that needs packing is packed by every participant into a copy of
+  // its own, as its first job: packed once by the caller before the fork,
+  // the copy was serial work and then crossed to the other core's cache
+  // (f32 128 x 1024 x 16, two workers: 139 GFLOP/s against 192 with B read
+  // in place; see the commit). The direct path's B is small (k <= 16, or
+  // rows under 2 KiB, or two panels).
+  const int workers = d.compute.workers;
+  const std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t b_elems = pack_b ? round_up(packed_size(pr.n, pr.k, ks.nr), per_line) : 0;
+  Workspace workspace(pack_b ? static_cast<std::size_t>(b_elems * workers) * sizeof(T) : 64);
   if (workspace.data() == nullptr) {
     return Status(StatusCode::kOutOfMemory, "gemm: cannot allocate pack buffers");
   }
-  if (pack_b) {
-    T* const buf = static_cast<T*>(workspace.data());
-    pack_whole(ks, false, pr.n, pr.k, kc, pr.b, pr.cs_b, pr.rs_b, buf);
-    packed_b = buf;
-  }
+  T* const buffers = static_cast<T*>(workspace.data());
   const std::int64_t tiles = ceil_div(pr.n, ks.direct_nr) * ceil_div(pr.m, ks.direct_mr);
   // Home ranges, as in run_gemm: the same C tiles per participant each call.
-  HomeRangeCursor cursor(tiles, d.first_block.grain, d.compute.workers);
-  executor->run(d.compute.workers, [&](int participant) {
+  HomeRangeCursor cursor(tiles, d.first_block.grain, workers);
+  executor->run(workers, [&](int participant) {
     const platform::ParallelBodyScope region;
+    const T* b_panels = packed_b;
     std::int64_t b, e;
-    while (cursor.next_chunk(participant, &b, &e)) ks.direct_tiles(pr, kc, packed_b, b, e);
+    while (cursor.next_chunk(participant, &b, &e)) {
+      if (pack_b && b_panels == nullptr) {
+        T* const own = buffers + b_elems * participant;
+        pack_whole(ks, false, pr.n, pr.k, kc, pr.b, pr.cs_b, pr.rs_b, own);
+        b_panels = own;
+      }
+      ks.direct_tiles(pr, kc, b_panels, b, e);
+    }
   });
   return {};
 }

@@ -132,6 +132,35 @@ Status run_gemm(const GemmKernelSet<T>& kernels, const GemmProblem<T>& problem,
                 const GemmDecision& decision, const T* packed_a,
                 const T* packed_b, platform::Executor* executor);
 
+// Whether the direct path packs B (the whole of it, with pack_whole) though
+// its columns are contiguous: when its rows lie kDirectMaxRowBytes or more
+// apart and three or more row tiles re-read each B panel. In place, such a
+// panel's loads keep meeting the C stores still in flight at the same
+// address bits below 4 KiB (at a row stride of 4 KiB every row of B and C
+// sits at one page offset), and the measured rate then depends on where
+// the caller's B and C happen to lie. Measured on Zen 5, f32, one thread,
+// in place vs packed (the packing included), GFLOP/s: 1024x1024x16 109-118
+// vs 146-164 over six relative placements of B and C, 4096x1024x16 101 vs
+// 135, 2048x2048x16 99 vs 135, 1024x1024x8 127 vs 140, 64x1024x16 133 vs
+// 173, 24x1024x16 131 vs 146, 1024x512x16 170 vs 184, 1024x2000x16 138 vs
+// 140; with one or two row tiles packing costs more than it saves
+// (8x1024x16 146 vs 101, 16x1024x16 136 vs 129).
+// (m rows of C, B's rows rs_b elements apart.)
+template <class T>
+inline bool direct_packs_wide_b(const GemmKernelSet<T>& ks, std::int64_t m, std::int64_t rs_b) {
+  return rs_b * static_cast<std::int64_t>(sizeof(T)) >= kDirectMaxRowBytes &&
+         m > 2 * static_cast<std::int64_t>(ks.direct_mr);
+}
+
+// Whether the direct path reads B in place: its columns contiguous, a
+// partial last panel readable (lane masks) or absent, and not packed by
+// direct_packs_wide_b.
+template <class T>
+inline bool direct_reads_b_in_place(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr) {
+  return pr.cs_b == 1 && (pr.n % ks.direct_nr == 0 || ks.direct_masks_edges) &&
+         !direct_packs_wide_b(ks, pr.m, pr.rs_b);
+}
+
 // run_direct when B needs packing or a scratch panel: allocates them.
 template <class T>
 Status run_direct_with_buffers(const GemmKernelSet<T>& kernels, const GemmProblem<T>& problem,
@@ -144,10 +173,9 @@ Status run_direct_with_buffers(const GemmKernelSet<T>& kernels, const GemmProble
 template <class T>
 inline Status run_direct(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr, std::int64_t kc,
                          const T* packed_b) {
-  // Scratch only when B needs packing or has an edge column panel that the
+  // Buffers only when B is packed or has an edge column panel that the
   // kernel set cannot read in place.
-  if (packed_b != nullptr ||
-      (pr.cs_b == 1 && (pr.n % ks.direct_nr == 0 || ks.direct_masks_edges))) {
+  if (packed_b != nullptr || direct_reads_b_in_place(ks, pr)) {
     ks.direct(pr, kc, packed_b, nullptr);
     return {};
   }

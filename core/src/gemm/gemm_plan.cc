@@ -20,7 +20,9 @@ std::string GemmPlan::to_string() const {
   s += "  workers " + str(workers) + " of width " + str(width) + ", tier " + str(tier) +
        " (" + worker_rule + "): " + worker_reason + "\n";
   if (direct) {
-    s += "  direct path: A and B read in place (no packing); " + str(jobs_per_step) +
+    s += std::string("  direct path: A read in place, B ") +
+         (direct_packs_b ? "packed once (its rows 2 KiB or more apart)" : "read in place") + "; " +
+         str(jobs_per_step) +
          " C tiles" + (workers > 1 ? ", " + grain : std::string()) + "\n";
   } else {
     s += "  jobs per step " + str(jobs_per_step) + ", " + grain +
@@ -75,6 +77,8 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
     plan.shared_a_prepack = d.shared_a;
     plan.direct = d.direct;
     if (d.direct) plan.mr = ks->direct_mr, plan.nr = ks->direct_nr;
+    // B as stored without a transpose: its rows cn elements apart.
+    plan.direct_packs_b = d.direct && core::direct_packs_wide_b(*ks, cm, cn);
     plan.cache_facts = ks->blocking == core::GemmBlockingRule::kFixedPortable
                            ? "not used (fixed portable blocking table)"
                            : core::host_cache_facts().source;
