@@ -387,20 +387,34 @@ struct Microkernel {
     run(depth, a, b, tile, kNr, T(1), T(0), GemmUpdate::kOverwrite);
   }
 
-  template <class A, class B>
+  // kPartial (traits with lane masks): C, and a column bias, are read and
+  // written only inside rows x cols of `extent`, under masks; the values
+  // formed are run_edge's (the same operations on the same elements).
+  template <bool kPartial = false, class A, class B>
   static TESSERA_GEMM_INLINE void run_epilogue(std::int64_t depth, A a, B b, T* c,
-                                               std::int64_t ldc, const TileEpilogue<T>& te) {
+                                               std::int64_t ldc, const TileEpilogue<T>& te,
+                                               const TileExtent<V, NV>* extent = nullptr) {
     alignas(64) T product[MR * kNr];
     accumulate(depth, a, b, product);
-    store_epilogue(product, c, ldc, te);
+    store_epilogue<kPartial>(product, c, ldc, te, extent);
   }
 
-  static void store_epilogue(const T* tile, T* c, std::int64_t ldc,
-                             const TileEpilogue<T>& te) {
+  template <bool kPartial = false>
+  static void store_epilogue(const T* tile, T* c, std::int64_t ldc, const TileEpilogue<T>& te,
+                             const TileExtent<V, NV>* extent = nullptr) {
     const Reg va = V::set1(te.alpha);
     const Reg vb = V::set1(te.beta);
     const GemmUpdate update = te.update;
     const GemmEpilogueSpec<T>& ep = te.spec;
+    // Rows past extent->rows are neither read nor written.
+    auto outside = [&](int i) TESSERA_GEMM_LAMBDA_INLINE {
+      if constexpr (kPartial) return i >= extent->rows;
+      return false;
+    };
+    auto load = [&](const T* p, int v) TESSERA_GEMM_LAMBDA_INLINE {
+      if constexpr (kPartial) return V::load_lanes(p, extent->cols.mask[v]);
+      return V::load(p);
+    };
     Reg acc[MR][NV];
     TESSERA_GEMM_UNROLL
     for (int i = 0; i < MR; ++i) {
@@ -408,25 +422,30 @@ struct Microkernel {
       for (int v = 0; v < NV; ++v) acc[i][v] = V::load(tile + i * kNr + v * kLanes);
     }
     if (update == GemmUpdate::kOverwrite) {
-      TESSERA_GEMM_UNROLL
-      for (int i = 0; i < MR; ++i) {
+      // 1*acc is acc (as in run()): the multiply only when alpha is not 1.
+      if (te.alpha != T(1)) {
         TESSERA_GEMM_UNROLL
-        for (int v = 0; v < NV; ++v) acc[i][v] = V::mul(va, acc[i][v]);
+        for (int i = 0; i < MR; ++i) {
+          TESSERA_GEMM_UNROLL
+          for (int v = 0; v < NV; ++v) acc[i][v] = V::mul(va, acc[i][v]);
+        }
       }
     } else if (update == GemmUpdate::kScale) {
       TESSERA_GEMM_UNROLL
       for (int i = 0; i < MR; ++i) {
+        if (outside(i)) break;
         TESSERA_GEMM_UNROLL
         for (int v = 0; v < NV; ++v) {
-          acc[i][v] = V::mul_add(va, acc[i][v], V::mul(vb, V::load(c + i * ldc + v * kLanes)));
+          acc[i][v] = V::mul_add(va, acc[i][v], V::mul(vb, load(c + i * ldc + v * kLanes, v)));
         }
       }
     } else {
       TESSERA_GEMM_UNROLL
       for (int i = 0; i < MR; ++i) {
+        if (outside(i)) break;
         TESSERA_GEMM_UNROLL
         for (int v = 0; v < NV; ++v) {
-          acc[i][v] = V::mul_add(va, acc[i][v], V::load(c + i * ldc + v * kLanes));
+          acc[i][v] = V::mul_add(va, acc[i][v], load(c + i * ldc + v * kLanes, v));
         }
       }
     }
@@ -436,10 +455,11 @@ struct Microkernel {
       Reg col_bias[NV];
       if constexpr (kAxis == GemmBiasAxis::kColumn) {
         TESSERA_GEMM_UNROLL
-        for (int v = 0; v < NV; ++v) col_bias[v] = V::load(ep.bias + v * kLanes);
+        for (int v = 0; v < NV; ++v) col_bias[v] = load(ep.bias + v * kLanes, v);
       }
       TESSERA_GEMM_UNROLL
       for (int i = 0; i < MR; ++i) {
+        if (outside(i)) break;
         Reg row_bias = V::zero();
         if constexpr (kAxis == GemmBiasAxis::kRow) row_bias = V::broadcast(ep.bias + i);
         TESSERA_GEMM_UNROLL
@@ -447,7 +467,12 @@ struct Microkernel {
           Reg x = acc[i][v];
           if constexpr (kAxis == GemmBiasAxis::kColumn) x = V::add(x, col_bias[v]);
           if constexpr (kAxis == GemmBiasAxis::kRow) x = V::add(x, row_bias);
-          V::store(c + i * ldc + v * kLanes, activate<V, kAct>(x));
+          T* const cp = c + i * ldc + v * kLanes;
+          if constexpr (kPartial) {
+            V::store_lanes(cp, activate<V, kAct>(x), extent->cols.mask[v]);
+          } else {
+            V::store(cp, activate<V, kAct>(x));
+          }
         }
       }
     });
@@ -488,6 +513,19 @@ struct Microkernel {
   }
 };
 
+// f(std::integral_constant<int, NVE>) with NVE = nve (1..NV) as a constant
+// expression: the partial tiles' width, picked at run time.
+template <int NV, int NVE = 1, class F>
+TESSERA_GEMM_INLINE void with_vectors(int nve, F&& f) {
+  if constexpr (NVE < NV) {
+    if (nve > NVE) {
+      with_vectors<NV, NVE + 1>(nve, static_cast<F&&>(f));
+      return;
+    }
+  }
+  f(std::integral_constant<int, NVE>{});
+}
+
 // column_tile with an epilogue (the last depth slice of a call that has
 // one). Its own function, so that the register allocation of the plain
 // tile loops below never sees the epilogue's values.
@@ -509,11 +547,32 @@ __attribute__((noinline)) void column_tile_epilogue(
       K::run_epilogue(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc, te);
     }
   }
-  for (; i < rows; i += MR) {
-    te.spec = ep.at(i, 0);
-    K::template run_edge<true>(rows - i < MR ? rows - i : MR, cols, depth,
-                               PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc,
-                               alpha, beta, update, &te);
+  if constexpr (HasLaneMasks<V>) {
+    // Partial tiles in place under masks, NVE = ceil(cols / lanes) vectors
+    // wide (as column_tile_partial; the staging tile of run_edge did the
+    // whole panel's work and copied it twice).
+    if (i < rows) {
+      const int nve = static_cast<int>((cols + V::kLanes - 1) / V::kLanes);
+      with_vectors<NV>(nve, [&](auto nve_tag) TESSERA_GEMM_LAMBDA_INLINE {
+        constexpr int kNve = decltype(nve_tag)::value;
+        using KE = Microkernel<V, MR, kNve>;
+        const RowsB<V, kNve> bpe{b, kNr};
+        const ColumnMasks<V, kNve> masks(cols);
+        for (; i < rows; i += MR) {
+          te.spec = ep.at(i, 0);
+          const TileExtent<V, kNve> extent{rows - i < MR ? rows - i : MR, masks};
+          KE::template run_epilogue<true>(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bpe,
+                                          c + i * ldc, ldc, te, &extent);
+        }
+      });
+    }
+  } else {
+    for (; i < rows; i += MR) {
+      te.spec = ep.at(i, 0);
+      K::template run_edge<true>(rows - i < MR ? rows - i : MR, cols, depth,
+                                 PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc,
+                                 alpha, beta, update, &te);
+    }
   }
 }
 
@@ -540,20 +599,15 @@ void column_tile_masked(std::int64_t rows, std::int64_t cols, std::int64_t depth
 }
 
 // column_tile_masked with NVE picked at run time from nve (1..NV).
-template <class V, int MR, int NV, int UNROLL, int NVE = 1>
+template <class V, int MR, int NV, int UNROLL>
 void column_tile_partial(int nve, std::int64_t rows, std::int64_t cols, std::int64_t depth,
                          const typename V::Scalar* a, const typename V::Scalar* b,
                          typename V::Scalar* c, std::int64_t ldc, typename V::Scalar alpha,
                          typename V::Scalar beta, GemmUpdate update) {
-  if constexpr (NVE < NV) {
-    if (nve > NVE) {
-      column_tile_partial<V, MR, NV, UNROLL, NVE + 1>(nve, rows, cols, depth, a, b, c, ldc,
-                                                      alpha, beta, update);
-      return;
-    }
-  }
-  column_tile_masked<V, MR, NV, UNROLL, NVE>(rows, cols, depth, a, b, c, ldc, alpha, beta,
-                                             update);
+  with_vectors<NV>(nve, [&](auto nve_tag) TESSERA_GEMM_LAMBDA_INLINE {
+    column_tile_masked<V, MR, NV, UNROLL, decltype(nve_tag)::value>(rows, cols, depth, a, b, c,
+                                                                   ldc, alpha, beta, update);
+  });
 }
 
 // GemmKernelSet::column_tile: every MR-row panel of a packed row block
@@ -605,6 +659,22 @@ inline void direct_tile_epilogue(const GemmProblem<typename V::Scalar>& pr, std:
                                  const GemmEpilogueSpec<typename V::Scalar>& ep) {
   using K = Microkernel<V, MR, NV>;
   const TileEpilogue<typename V::Scalar> te{ep, pr.alpha, pr.beta, update};
+  if constexpr (HasLaneMasks<V>) {
+    if (rows != MR || cols != K::kNr) {
+      const TileExtent<V, NV> extent{rows, ColumnMasks<V, NV>(cols)};
+      if (rows != MR) {
+        K::template run_epilogue<true>(depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp,
+                                       ci, pr.ldc, te, &extent);
+      } else if (pr.cs_a == 1) {
+        K::template run_epilogue<true>(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc,
+                                       te, &extent);
+      } else {
+        K::template run_epilogue<true>(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci,
+                                       pr.ldc, te, &extent);
+      }
+      return;
+    }
+  }
   if (rows == MR && cols == K::kNr) {
     if (pr.cs_a == 1) {
       K::run_epilogue(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, te);
