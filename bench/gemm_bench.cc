@@ -170,12 +170,15 @@ std::vector<Peak> measure_peaks() {
 // ---- problems ---------------------------------------------------------------
 
 struct Shape {
-  const char* kind;  // square, tall-skinny, small-k
+  const char* kind;  // tiny, square, tall-skinny, small-k
   int m, n, k;
 };
 
 std::vector<Shape> shapes(bool quick) {
   std::vector<Shape> s;
+  // The fixed cost of one call: a product this small is all set-up.
+  s.push_back({"tiny", 8, 32, 1});
+  s.push_back({"tiny", 8, 8, 8});
   const std::vector<int> square = quick ? std::vector<int>{32, 64, 128, 256, 1024}
                                         : std::vector<int>{32, 64, 128, 256, 512, 1024, 2048};
   for (int n : square) s.push_back({"square", n, n, n});
@@ -183,6 +186,7 @@ std::vector<Shape> shapes(bool quick) {
   s.push_back({"tall-skinny", 4096, 64, 64});
   if (!quick) s.push_back({"tall-skinny", 16384, 16, 512});
   s.push_back({"small-k", 1024, 1024, 32});
+  if (!quick) s.push_back({"small-k", 1024, 1024, 16});
   if (!quick) s.push_back({"small-k", 2048, 2048, 8});
   return s;
 }
