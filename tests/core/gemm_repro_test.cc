@@ -286,15 +286,24 @@ void check_direct_wide_b(Isa isa) {
   GemmPlan narrow;
   REQUIRE(try_plan_gemm(context, dtype, Layout::kRowMajor, 100, wide - 1, 16, {}, &narrow).ok());
   CHECK_FALSE(narrow.direct_packs_b);
+  // A copy over 8 MiB is not made: such a B is read in place.
+  GemmPlan huge;
+  const std::int64_t huge_n = (std::int64_t{8} << 20) / 16 / static_cast<std::int64_t>(sizeof(T)) + 1;
+  REQUIRE(try_plan_gemm(context, dtype, Layout::kRowMajor, 64, huge_n, 16, {}, &huge).ok());
+  CHECK(huge.direct);
+  CHECK_FALSE(huge.direct_packs_b);
 
   struct Case {
     std::int64_t m, n, k, ldb_pad;
     double alpha, beta;
   };
-  const Case cases[] = {
+  std::vector<Case> cases = {
       {strip + 1, wide, 16, 0, 1, 0},       {3 * strip + 5, wide + 37, 7, 0, -0.5, 1},
       {97, 2 * wide + 3, 1, 0, 1, 0.5},     {5 * strip, 13, 16, wide, 2, 0},
       {4 * strip + 3, 70, 11, wide + 3, 1, -1}};
+  // Eight private copies over 32 MiB in all: one copy, packed by the caller.
+  const std::int64_t shared_n = (std::int64_t{4} << 20) / 16 / static_cast<std::int64_t>(sizeof(T)) + 500;
+  if (!test::gemm::slow_target()) cases.push_back({strip + 3, shared_n, 16, 0, 1, 0});
   for (const Case& c : cases) {
     Shape s;
     s.m = c.m, s.n = c.n, s.k = c.k, s.ldb_pad = c.ldb_pad, s.alpha = c.alpha, s.beta = c.beta;
@@ -304,7 +313,9 @@ void check_direct_wide_b(Isa isa) {
     REQUIRE_MESSAGE(plan.direct, s.describe());
     std::vector<T> whole;
     REQUIRE(test::gemm::run(context, s, o, &whole, Parallelism::threads(1)).ok());
-    test::gemm::check_close(s, o, whole, std::string(isa_name(isa)) + " packed wide B");
+    if (s.n < shared_n) {
+      test::gemm::check_close(s, o, whole, std::string(isa_name(isa)) + " packed wide B");
+    }
     // Row strips with B in place.
     std::vector<T> strips = o.c;
     for (std::int64_t i = 0; i < s.m; i += strip) {

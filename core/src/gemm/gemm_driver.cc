@@ -224,7 +224,7 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
 template <class T>
 Status run_direct_with_buffers(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
                                std::int64_t kc, const T* packed_b) {
-  const bool pack_b = packed_b == nullptr && (pr.cs_b != 1 || direct_packs_wide_b(ks, pr.m, pr.rs_b));
+  const bool pack_b = packed_b == nullptr && (pr.cs_b != 1 || direct_packs_wide_b(ks, pr.m, pr.n, pr.k, pr.rs_b));
   const std::int64_t kc_max = std::min(kc, pr.k);
   const std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(T));
   const std::int64_t scratch = round_up(kc_max * ks.direct_nr, per_line);
@@ -255,16 +255,24 @@ Status run_direct_parallel(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
   // its own, as its first job: packed once by the caller before the fork,
   // the copy was serial work and then crossed to the other core's cache
   // (f32 128 x 1024 x 16, two workers: 139 GFLOP/s against 192 with B read
-  // in place; see the commit). The direct path's B is small (k <= 16, or
-  // rows under 2 KiB, or two panels).
+  // in place; see the commit). Copies of more than kPrivateCopiesBytes in
+  // all (a large B, many workers) give way to one copy packed by the caller.
+  constexpr std::int64_t kPrivateCopiesBytes = std::int64_t{32} << 20;
   const int workers = d.compute.workers;
   const std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(T));
   const std::int64_t b_elems = pack_b ? round_up(packed_size(pr.n, pr.k, ks.nr), per_line) : 0;
-  Workspace workspace(pack_b ? static_cast<std::size_t>(b_elems * workers) * sizeof(T) : 64);
+  const bool private_copies =
+      pack_b && b_elems * workers * static_cast<std::int64_t>(sizeof(T)) <= kPrivateCopiesBytes;
+  const std::int64_t copies = !pack_b ? 0 : private_copies ? workers : 1;
+  Workspace workspace(pack_b ? static_cast<std::size_t>(b_elems * copies) * sizeof(T) : 64);
   if (workspace.data() == nullptr) {
     return Status(StatusCode::kOutOfMemory, "gemm: cannot allocate pack buffers");
   }
   T* const buffers = static_cast<T*>(workspace.data());
+  if (pack_b && !private_copies) {
+    pack_whole(ks, false, pr.n, pr.k, kc, pr.b, pr.cs_b, pr.rs_b, buffers);
+    packed_b = buffers;
+  }
   const std::int64_t tiles = ceil_div(pr.n, ks.direct_nr) * ceil_div(pr.m, ks.direct_mr);
   // Home ranges, as in run_gemm: the same C tiles per participant each call.
   HomeRangeCursor cursor(tiles, d.first_block.grain, workers);
@@ -273,7 +281,7 @@ Status run_direct_parallel(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
     const T* b_panels = packed_b;
     std::int64_t b, e;
     while (cursor.next_chunk(participant, &b, &e)) {
-      if (pack_b && b_panels == nullptr) {
+      if (private_copies && b_panels == nullptr) {
         T* const own = buffers + b_elems * participant;
         pack_whole(ks, false, pr.n, pr.k, kc, pr.b, pr.cs_b, pr.rs_b, own);
         b_panels = own;

@@ -144,12 +144,17 @@ Status run_gemm(const GemmKernelSet<T>& kernels, const GemmProblem<T>& problem,
 // 135, 2048x2048x16 99 vs 135, 1024x1024x8 127 vs 140, 64x1024x16 133 vs
 // 173, 24x1024x16 131 vs 146, 1024x512x16 170 vs 184, 1024x2000x16 138 vs
 // 140; with one or two row tiles packing costs more than it saves
-// (8x1024x16 146 vs 101, 16x1024x16 136 vs 129).
-// (m rows of C, B's rows rs_b elements apart.)
+// (8x1024x16 146 vs 101, 16x1024x16 136 vs 129). A copy of more than
+// kDirectWideBPackBytes (a shallow B millions of columns wide) is not
+// made: B is then read in place, at the speed above.
+// (m x n x k, B's rows rs_b elements apart.)
+inline constexpr std::int64_t kDirectWideBPackBytes = std::int64_t{8} << 20;
 template <class T>
-inline bool direct_packs_wide_b(const GemmKernelSet<T>& ks, std::int64_t m, std::int64_t rs_b) {
-  return rs_b * static_cast<std::int64_t>(sizeof(T)) >= kDirectMaxRowBytes &&
-         m > 2 * static_cast<std::int64_t>(ks.direct_mr);
+inline bool direct_packs_wide_b(const GemmKernelSet<T>& ks, std::int64_t m, std::int64_t n,
+                                std::int64_t k, std::int64_t rs_b) {
+  constexpr auto kBytes = static_cast<std::int64_t>(sizeof(T));
+  return rs_b * kBytes >= kDirectMaxRowBytes && m > 2 * static_cast<std::int64_t>(ks.direct_mr) &&
+         (n + ks.nr - 1) / ks.nr * ks.nr * k <= kDirectWideBPackBytes / kBytes;
 }
 
 // Whether the direct path reads B in place: its columns contiguous, a
@@ -158,7 +163,7 @@ inline bool direct_packs_wide_b(const GemmKernelSet<T>& ks, std::int64_t m, std:
 template <class T>
 inline bool direct_reads_b_in_place(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr) {
   return pr.cs_b == 1 && (pr.n % ks.direct_nr == 0 || ks.direct_masks_edges) &&
-         !direct_packs_wide_b(ks, pr.m, pr.rs_b);
+         !direct_packs_wide_b(ks, pr.m, pr.n, pr.k, pr.rs_b);
 }
 
 // run_direct when B needs packing or a scratch panel: allocates them.

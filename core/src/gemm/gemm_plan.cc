@@ -78,7 +78,7 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
     plan.direct = d.direct;
     if (d.direct) plan.mr = ks->direct_mr, plan.nr = ks->direct_nr;
     // B as stored without a transpose: its rows cn elements apart.
-    plan.direct_packs_b = d.direct && core::direct_packs_wide_b(*ks, cm, cn);
+    plan.direct_packs_b = d.direct && core::direct_packs_wide_b(*ks, cm, cn, k, cn);
     plan.cache_facts = ks->blocking == core::GemmBlockingRule::kFixedPortable
                            ? "not used (fixed portable blocking table)"
                            : core::host_cache_facts().source;
