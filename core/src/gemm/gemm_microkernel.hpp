@@ -650,7 +650,8 @@ void column_tile(std::int64_t rows, std::int64_t cols, std::int64_t depth,
 }
 
 // A direct-path tile of the last depth slice with the fused epilogue `ep`
-// (seen from the tile's origin).
+// (seen from the tile's origin): a partial tile masked in place (traits with
+// lane masks) or on run_edge's staging tile, as direct_tile.
 template <class V, int MR, int NV, class B>
 inline void direct_tile_epilogue(const GemmProblem<typename V::Scalar>& pr, std::int64_t rows,
                                  std::int64_t cols, std::int64_t depth,
@@ -659,27 +660,23 @@ inline void direct_tile_epilogue(const GemmProblem<typename V::Scalar>& pr, std:
                                  const GemmEpilogueSpec<typename V::Scalar>& ep) {
   using K = Microkernel<V, MR, NV>;
   const TileEpilogue<typename V::Scalar> te{ep, pr.alpha, pr.beta, update};
-  if constexpr (HasLaneMasks<V>) {
-    if (rows != MR || cols != K::kNr) {
-      const TileExtent<V, NV> extent{rows, ColumnMasks<V, NV>(cols)};
-      if (rows != MR) {
-        K::template run_epilogue<true>(depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp,
-                                       ci, pr.ldc, te, &extent);
-      } else if (pr.cs_a == 1) {
-        K::template run_epilogue<true>(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc,
-                                       te, &extent);
-      } else {
-        K::template run_epilogue<true>(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci,
-                                       pr.ldc, te, &extent);
-      }
-      return;
-    }
-  }
   if (rows == MR && cols == K::kNr) {
     if (pr.cs_a == 1) {
       K::run_epilogue(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, te);
     } else {
       K::run_epilogue(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, te);
+    }
+  } else if constexpr (HasLaneMasks<V>) {
+    const TileExtent<V, NV> extent{rows, ColumnMasks<V, NV>(cols)};
+    if (rows != MR) {
+      K::template run_epilogue<true>(depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp,
+                                     ci, pr.ldc, te, &extent);
+    } else if (pr.cs_a == 1) {
+      K::template run_epilogue<true>(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, te,
+                                     &extent);
+    } else {
+      K::template run_epilogue<true>(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci,
+                                     pr.ldc, te, &extent);
     }
   } else {
     K::template run_edge<true>(rows, cols, depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows),
@@ -696,22 +693,6 @@ inline void direct_tile(const GemmProblem<typename V::Scalar>& pr, std::int64_t 
                         const typename V::Scalar* ai, const B& bp,
                         typename V::Scalar* ci, GemmUpdate update) {
   using K = Microkernel<V, MR, NV>;
-  if constexpr (HasLaneMasks<V>) {
-    if (rows != MR || cols != K::kNr) {
-      const TileExtent<V, NV> extent{rows, ColumnMasks<V, NV>(cols)};
-      if (rows != MR) {
-        K::template run<true>(depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci,
-                              pr.ldc, pr.alpha, pr.beta, update, &extent);
-      } else if (pr.cs_a == 1) {
-        K::template run<true>(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc,
-                              pr.alpha, pr.beta, update, &extent);
-      } else {
-        K::template run<true>(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc,
-                              pr.alpha, pr.beta, update, &extent);
-      }
-      return;
-    }
-  }
   if (rows == MR && cols == K::kNr) {
     if (pr.cs_a == 1) {
       K::run(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, pr.alpha, pr.beta,
@@ -719,6 +700,18 @@ inline void direct_tile(const GemmProblem<typename V::Scalar>& pr, std::int64_t 
     } else {
       K::run(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, pr.alpha,
              pr.beta, update);
+    }
+  } else if constexpr (HasLaneMasks<V>) {
+    const TileExtent<V, NV> extent{rows, ColumnMasks<V, NV>(cols)};
+    if (rows != MR) {
+      K::template run<true>(depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci,
+                            pr.ldc, pr.alpha, pr.beta, update, &extent);
+    } else if (pr.cs_a == 1) {
+      K::template run<true>(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, pr.alpha,
+                            pr.beta, update, &extent);
+    } else {
+      K::template run<true>(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc,
+                            pr.alpha, pr.beta, update, &extent);
     }
   } else {
     K::run_edge(rows, cols, depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp, ci,
