@@ -17,6 +17,7 @@
 #include <concepts>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "core/src/gemm/gemm_epilogue_apply.hpp"
@@ -45,6 +46,13 @@ namespace tessera::core::gemm {
 // says how many depth steps to unroll (kUnroll) and whether it holds row
 // strides in general registers (kStrideRegisters: then the epilogue
 // addresses C with one bumped row pointer, see Microkernel::run).
+
+// Whether an epilogue rides in the plain store (Microkernel::run's kPost):
+// a bias add and relu need no constants and a register or two.
+template <class T>
+inline bool epilogue_in_store(const GemmEpilogueSpec<T>& ep) {
+  return ep.act == GemmAct::kNone || ep.act == GemmAct::kRelu;
+}
 
 // What the fused epilogue store of one tile needs besides the product.
 template <class T>
@@ -230,11 +238,18 @@ struct Microkernel {
   //
   // kPartial (traits with lane masks): only rows [0, extent->rows) and the
   // columns of extent->cols of C are read and written.
-  template <bool kPartial = false, class A, class B>
+  //
+  // kPost: `post` (an epilogue whose activation is none or relu, seen from
+  // the tile's origin) is applied to each value the plain store forms, in
+  // registers: x + bias, then relu. It needs no constants and a register
+  // or two, so it rides in the store itself; gelu and sigmoid go through
+  // run_epilogue. The plain instantiation has none of this code.
+  template <bool kPartial = false, bool kPost = false, class A, class B>
   static TESSERA_GEMM_INLINE void run(std::int64_t depth, A a, B b, T* c,
                                       std::int64_t ldc, T alpha, T beta,
                                       GemmUpdate update,
-                                      const TileExtent<V, NV>* extent = nullptr) {
+                                      const TileExtent<V, NV>* extent = nullptr,
+                                      const GemmEpilogueSpec<T>* post = nullptr) {
     Reg acc[MR][NV];
     TESSERA_GEMM_UNROLL
     for (int i = 0; i < MR; ++i) {
@@ -306,6 +321,25 @@ struct Microkernel {
     // path keeps c + i*ldc: there the bumped pointer made GCC 12 order C's
     // loads and stores so that dgemm 1024 ran at 44 instead of 52 GFLOP/s.
     // combine(acc, load) forms the value to store; load() reads C's vector.
+    // finish(x, i, v): the post epilogue on the value x of element vector
+    // (i, v) (identity without kPost).
+    auto finish = [&](Reg x, int i, int v) TESSERA_GEMM_LAMBDA_INLINE {
+      if constexpr (kPost) {
+        if (post->axis == GemmBiasAxis::kColumn) {
+          const T* bp = post->bias + v * kLanes;
+          if constexpr (kPartial) {
+            x = V::add(x, V::load_lanes(bp, extent->cols.mask[v]));
+          } else {
+            x = V::add(x, V::load(bp));
+          }
+        } else if (post->axis == GemmBiasAxis::kRow) {
+          x = V::add(x, V::broadcast(post->bias + i));
+        }
+        if (post->act == GemmAct::kRelu) x = V::relu(x);
+      }
+      (void)i, (void)v;
+      return x;
+    };
     auto store_all = [&](auto combine) TESSERA_GEMM_LAMBDA_INLINE {
       T* row = c;
       TESSERA_GEMM_UNROLL
@@ -320,14 +354,16 @@ struct Microkernel {
           if constexpr (kPartial) {
             const auto mask = extent->cols.mask[v];
             V::store_lanes(cp,
-                           combine(acc[i][v],
-                                   [&]() TESSERA_GEMM_LAMBDA_INLINE {
-                                     return V::load_lanes(cp, mask);
-                                   }),
+                           finish(combine(acc[i][v],
+                                          [&]() TESSERA_GEMM_LAMBDA_INLINE {
+                                            return V::load_lanes(cp, mask);
+                                          }),
+                                  i, v),
                            mask);
           } else {
-            V::store(cp, combine(acc[i][v],
-                                 [&]() TESSERA_GEMM_LAMBDA_INLINE { return V::load(cp); }));
+            V::store(cp, finish(combine(acc[i][v],
+                                        [&]() TESSERA_GEMM_LAMBDA_INLINE { return V::load(cp); }),
+                                i, v));
           }
         }
         if constexpr (A::kStrideRegisters) row += ldc;
@@ -541,10 +577,16 @@ __attribute__((noinline)) void column_tile_epilogue(
   const RowsB<V, NV> bp{b, kNr};
   std::int64_t i = 0;
   TileEpilogue<T> te{ep, alpha, beta, update};
+  const bool in_store = epilogue_in_store(ep);
   if (cols == kNr) {
     for (; i + MR <= rows; i += MR) {
       te.spec = ep.at(i, 0);
-      K::run_epilogue(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc, te);
+      if (in_store) {
+        K::template run<false, true>(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bp,
+                                     c + i * ldc, ldc, alpha, beta, update, nullptr, &te.spec);
+      } else {
+        K::run_epilogue(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bp, c + i * ldc, ldc, te);
+      }
     }
   }
   if constexpr (HasLaneMasks<V>) {
@@ -561,8 +603,14 @@ __attribute__((noinline)) void column_tile_epilogue(
         for (; i < rows; i += MR) {
           te.spec = ep.at(i, 0);
           const TileExtent<V, kNve> extent{rows - i < MR ? rows - i : MR, masks};
-          KE::template run_epilogue<true>(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bpe,
-                                          c + i * ldc, ldc, te, &extent);
+          if (in_store) {
+            KE::template run<true, true>(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bpe,
+                                         c + i * ldc, ldc, alpha, beta, update, &extent,
+                                         &te.spec);
+          } else {
+            KE::template run_epilogue<true>(depth, PackedA<V, MR, UNROLL>{a + i * depth}, bpe,
+                                            c + i * ldc, ldc, te, &extent);
+          }
         }
       });
     }
@@ -660,23 +708,32 @@ inline void direct_tile_epilogue(const GemmProblem<typename V::Scalar>& pr, std:
                                  const GemmEpilogueSpec<typename V::Scalar>& ep) {
   using K = Microkernel<V, MR, NV>;
   const TileEpilogue<typename V::Scalar> te{ep, pr.alpha, pr.beta, update};
+  // One tile, full (kPartial false, no extent) or masked: the epilogue in
+  // run()'s store (epilogue_in_store) or through run_epilogue.
+  auto tile = [&](auto a, auto partial_tag,
+                  const TileExtent<V, NV>* extent) TESSERA_GEMM_LAMBDA_INLINE {
+    constexpr bool kPartial = decltype(partial_tag)::value;
+    if (epilogue_in_store(ep)) {
+      K::template run<kPartial, true>(depth, a, bp, ci, pr.ldc, pr.alpha, pr.beta, update, extent,
+                                      &ep);
+    } else {
+      K::template run_epilogue<kPartial>(depth, a, bp, ci, pr.ldc, te, extent);
+    }
+  };
   if (rows == MR && cols == K::kNr) {
     if (pr.cs_a == 1) {
-      K::run_epilogue(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, te);
+      tile(DirectUnitA<V, MR>(ai, pr.rs_a), std::false_type{}, nullptr);
     } else {
-      K::run_epilogue(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci, pr.ldc, te);
+      tile(DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), std::false_type{}, nullptr);
     }
   } else if constexpr (HasLaneMasks<V>) {
     const TileExtent<V, NV> extent{rows, ColumnMasks<V, NV>(cols)};
     if (rows != MR) {
-      K::template run_epilogue<true>(depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), bp,
-                                     ci, pr.ldc, te, &extent);
+      tile(DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows), std::true_type{}, &extent);
     } else if (pr.cs_a == 1) {
-      K::template run_epilogue<true>(depth, DirectUnitA<V, MR>(ai, pr.rs_a), bp, ci, pr.ldc, te,
-                                     &extent);
+      tile(DirectUnitA<V, MR>(ai, pr.rs_a), std::true_type{}, &extent);
     } else {
-      K::template run_epilogue<true>(depth, DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), bp, ci,
-                                     pr.ldc, te, &extent);
+      tile(DirectA<V, MR>(ai, pr.rs_a, pr.cs_a), std::true_type{}, &extent);
     }
   } else {
     K::template run_edge<true>(rows, cols, depth, DirectEdgeA<V, MR>(ai, pr.rs_a, pr.cs_a, rows),
