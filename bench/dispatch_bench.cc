@@ -357,7 +357,9 @@ int main(int argc, char** argv) {
         std::printf("  %-40s off %s | on %s | on/off %.3f (95%% CI %.3f..%.3f, iqr %.1f%%) -> %s\n",
                     loop.name, cell(so, "ns").c_str(), cell(sn, "ns").c_str(), sr.median, lo, hi,
                     sr.spread * 100,
-                    hi <= 1.02 ? "within 2%" : sr.median <= 1.02 ? "median within 2%, CI not" : "OVER 2%");
+                    hi <= 1.02            ? "within 2%"
+                    : sr.median <= 1.02   ? "median within 2%, CI not"
+                                          : "OVER 2%");
       }
       const auto c = on.counters();
       std::printf("  (counters-on lease saw %llu dispatches, %llu spins, %llu parks, %llu wakeups)\n",

@@ -288,7 +288,8 @@ void check_direct_wide_b(Isa isa) {
   CHECK_FALSE(narrow.direct_packs_b);
   // A copy over 8 MiB is not made: such a B is read in place.
   GemmPlan huge;
-  const std::int64_t huge_n = (std::int64_t{8} << 20) / 16 / static_cast<std::int64_t>(sizeof(T)) + 1;
+  const std::int64_t bytes = static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t huge_n = (std::int64_t{8} << 20) / 16 / bytes + 1;
   REQUIRE(try_plan_gemm(context, dtype, Layout::kRowMajor, 64, huge_n, 16, {}, &huge).ok());
   CHECK(huge.direct);
   CHECK_FALSE(huge.direct_packs_b);
@@ -302,7 +303,7 @@ void check_direct_wide_b(Isa isa) {
       {97, 2 * wide + 3, 1, 0, 1, 0.5},     {5 * strip, 13, 16, wide, 2, 0},
       {4 * strip + 3, 70, 11, wide + 3, 1, -1}};
   // Eight private copies over 32 MiB in all: one copy, packed by the caller.
-  const std::int64_t shared_n = (std::int64_t{4} << 20) / 16 / static_cast<std::int64_t>(sizeof(T)) + 500;
+  const std::int64_t shared_n = (std::int64_t{4} << 20) / 16 / bytes + 500;
   if (!test::gemm::slow_target()) cases.push_back({strip + 3, shared_n, 16, 0, 1, 0});
   for (const Case& c : cases) {
     Shape s;

@@ -105,7 +105,8 @@ std::uint64_t l2_of(const core::GemmKernelSet<T>& ks) {
 template <class T>
 TESSERA_QUICK_INLINE inline bool direct_allowed(const core::GemmKernelSet<T>& ks,
                                                 const core::GemmBlocking& blocking,
-                                                std::int64_t m, std::int64_t n, std::int64_t k, bool a_prepacked) {
+                                                std::int64_t m, std::int64_t n, std::int64_t k,
+                                                bool a_prepacked) {
   return ks.direct != nullptr && !a_prepacked &&
          core::direct_suits(m, n, k, blocking.kc, ks.direct_nr, sizeof(T), l2_of(ks));
 }

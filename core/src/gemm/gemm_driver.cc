@@ -224,7 +224,8 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
 template <class T>
 Status run_direct_with_buffers(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
                                std::int64_t kc, const T* packed_b) {
-  const bool pack_b = packed_b == nullptr && (pr.cs_b != 1 || direct_packs_wide_b(ks, pr.m, pr.n, pr.k, pr.rs_b));
+  const bool pack_b =
+      packed_b == nullptr && (pr.cs_b != 1 || direct_packs_wide_b(ks, pr.m, pr.n, pr.k, pr.rs_b));
   const std::int64_t kc_max = std::min(kc, pr.k);
   const std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(T));
   const std::int64_t scratch = round_up(kc_max * ks.direct_nr, per_line);

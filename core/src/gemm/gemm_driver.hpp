@@ -189,8 +189,9 @@ inline Status run_direct(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr, s
 
 // The direct path on decision.compute.workers participants: one flat list of
 // C tiles (each with all its depth slices) claimed from a job cursor with the
-// generic grain; no packing of A, B packed once up front only when it cannot
-// be read in place. One fork/join in all.
+// generic grain; no packing of A; B, when it is not read in place, packed
+// by each participant into its own copy (one copy packed by the caller when
+// the copies would be too large). One fork/join in all.
 template <class T>
 Status run_direct_parallel(const GemmKernelSet<T>& kernels, const GemmProblem<T>& problem,
                            const GemmDecision& decision, const T* packed_b,

@@ -320,7 +320,6 @@ struct Microkernel {
     // behind cross-domain moves (~3% of a 32 x 32 x 32 product). The packed
     // path keeps c + i*ldc: there the bumped pointer made GCC 12 order C's
     // loads and stores so that dgemm 1024 ran at 44 instead of 52 GFLOP/s.
-    // combine(acc, load) forms the value to store; load() reads C's vector.
     // finish(x, i, v): the post epilogue on the value x of element vector
     // (i, v) (identity without kPost).
     auto finish = [&](Reg x, int i, int v) TESSERA_GEMM_LAMBDA_INLINE {
@@ -340,6 +339,7 @@ struct Microkernel {
       (void)i, (void)v;
       return x;
     };
+    // combine(acc, load) forms the value to store; load() reads C's vector.
     auto store_all = [&](auto combine) TESSERA_GEMM_LAMBDA_INLINE {
       T* row = c;
       TESSERA_GEMM_UNROLL
