@@ -13,8 +13,12 @@ using test::gemm::Shape;
 
 std::vector<Shape> shapes() {
   std::vector<Shape> out;
-  const std::int64_t dims[][3] = {{0, 5, 3}, {4, 0, 3}, {4, 5, 0}, {1, 1, 1}, {1, 9, 4},
-                                  {7, 1, 6}, {5, 6, 1}, {13, 17, 11}, {37, 29, 70}};
+  // 37 x 29 x 70 and 66 x 70 x 40 take 16 KiB or more of A and B an entry:
+  // the batch then hands each entry its successor's operands to prefetch,
+  // and 66 x 70 runs the one-worker direct path's wide tiles.
+  const std::int64_t dims[][3] = {{0, 5, 3},   {4, 0, 3},    {4, 5, 0},    {1, 1, 1},
+                                  {1, 9, 4},   {7, 1, 6},    {5, 6, 1},    {13, 17, 11},
+                                  {37, 29, 70}, {66, 70, 40}};
   int i = 0;
   for (const auto& d : dims) {
     for (Layout layout : {Layout::kRowMajor, Layout::kColMajor}) {

@@ -19,13 +19,16 @@ struct Mnk {
 };
 
 // Edges of every tile in use (mr 4/6/8/14, nr 4..64, kc 128..512), primes,
-// 1 and sizes straddling the direct-path limit.
+// 1 and sizes straddling the direct-path limit. Column remainders of the
+// one-worker direct path's wide panels (64 f32, 32 f64 on AVX-512) take
+// tiles of 1 to 4 vectors: 11 x 57 and 50 x 120 give the 4-vector masked
+// tail in both dtypes (f32: 57, 56; f64: 25, 24 columns).
 const Mnk kShapes[] = {
     {1, 1, 1},    {1, 7, 3},     {7, 1, 5},     {2, 3, 4},      {5, 5, 1},
     {13, 17, 19}, {14, 32, 8},   {15, 33, 9},   {16, 16, 16},   {28, 64, 33},
     {29, 65, 70}, {6, 16, 100},  {7, 17, 257},  {100, 3, 130},  {3, 100, 129},
     {64, 64, 64}, {127, 129, 131}, {130, 70, 300}, {300, 40, 20}, {45, 300, 513},
-    {160, 161, 162},
+    {160, 161, 162}, {11, 57, 21}, {50, 120, 24},
 };
 
 const double kAlphas[] = {1.0, -1.0, 0.5, 2.0, -0.75};

@@ -38,15 +38,35 @@ core::BatchPlan plan_for(const detail::ContextState& state, std::int64_t batch, 
 // Entry i through single gemm's path. The PackedRhs is canonical B for a
 // row-major call and canonical A for a column-major one (computed
 // transposed), exactly as in the single prepacked call.
+// Entries whose A and B together take fewer bytes than this run without
+// the next entry's prefetch hint: the hardware prefetchers keep up with
+// them, and the prefetch instructions only cost (1000 x 32^3 f32, 8 KiB an
+// entry: 489 ns per entry with the hint, 455 without; 64^3, 32 KiB: 3.3 us
+// with, 4.2 without).
+constexpr std::int64_t kPrefetchHintMinBytes = 16 * 1024;
+
+// `next` (or -1) is the entry the caller runs after this one: its operands
+// are a prefetch hint (GemmProblem::next_a, next_b).
 template <class T>
 Status run_entry(const detail::ContextState& state, const BatchCall<T>& x, const T* packed,
-                 std::int64_t i, Parallelism parallelism) {
+                 std::int64_t i, Parallelism parallelism, std::int64_t next = -1) {
   const T* b = packed != nullptr ? nullptr : x.b.at(i);
   const bool row = x.layout == Layout::kRowMajor;
-  return run_canonical(state,
-                       canonical_problem(x.layout, x.ta, x.tb, x.m, x.n, x.k, x.alpha, x.a.at(i),
-                                         x.lda, b, x.ldb, x.beta, x.c.at(i), x.ldc),
-                       parallelism, row ? nullptr : packed, row ? packed : nullptr);
+  if (next < 0) {
+    return run_canonical(state,
+                         canonical_problem(x.layout, x.ta, x.tb, x.m, x.n, x.k, x.alpha,
+                                           x.a.at(i), x.lda, b, x.ldb, x.beta, x.c.at(i), x.ldc),
+                         parallelism, row ? nullptr : packed, row ? packed : nullptr);
+  }
+  core::GemmProblem<T> pr = canonical_problem(x.layout, x.ta, x.tb, x.m, x.n, x.k, x.alpha,
+                                              x.a.at(i), x.lda, b, x.ldb, x.beta, x.c.at(i),
+                                              x.ldc);
+  // A column-major call computes C^T = op(B)^T op(A)^T (canonical_problem).
+  const T* next_a = x.a.at(next);
+  const T* next_b = packed != nullptr ? nullptr : x.b.at(next);
+  pr.next_a = row ? next_a : next_b;
+  pr.next_b = row ? next_b : next_a;
+  return run_canonical(state, pr, parallelism, row ? nullptr : packed, row ? packed : nullptr);
 }
 
 }  // namespace
@@ -63,10 +83,17 @@ Status run_batched(const Context& context, const BatchCall<T>& call_in,
 
   const core::BatchPlan plan =
       forced != nullptr ? *forced : plan_for(*state, x.batch, x.m, x.n, x.k, sizeof(T), x.parallelism);
+  // Entry i's successor for the prefetch hint, or -1 (none, or no hint).
+  const bool hint = (x.m + x.n) * x.k * static_cast<std::int64_t>(sizeof(T)) >=
+                    kPrefetchHintMinBytes;
+  auto successor = [&](std::int64_t i, std::int64_t end) -> std::int64_t {
+    return hint && i + 1 < end ? i + 1 : -1;
+  };
   switch (plan.kind) {
     case core::BatchPlanKind::kSerial:
       for (std::int64_t i = 0; i < x.batch; ++i) {
-        TESSERA_RETURN_IF_ERROR(run_entry(*state, x, packed, i, Parallelism::serial()));
+        TESSERA_RETURN_IF_ERROR(
+            run_entry(*state, x, packed, i, Parallelism::serial(), successor(i, x.batch)));
       }
       return {};
     case core::BatchPlanKind::kSequentialInternal:
@@ -103,7 +130,7 @@ Status run_batched(const Context& context, const BatchCall<T>& call_in,
     std::int64_t b, e;
     while (cursor.next_chunk(participant, &b, &e)) {
       for (std::int64_t i = b; i < e; ++i) {
-        Status s = run_entry(*state, x, packed, i, Parallelism::serial());
+        Status s = run_entry(*state, x, packed, i, Parallelism::serial(), successor(i, e));
         if (!s.ok() && (mine.entry < 0 || i < mine.entry)) mine = {i, std::move(s)};
       }
     }

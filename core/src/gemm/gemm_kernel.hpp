@@ -79,6 +79,12 @@ struct GemmProblem {
   T* c = nullptr;
   std::int64_t ldc = 0;
   GemmEpilogueSpec<T> epilogue;  // none by default
+  // The operands of the product the caller runs next with the same shape
+  // and strides (a batch's next entry), or null: the one-worker direct path
+  // prefetches them a portion per row tile, so that product does not start
+  // from memory. A hint: nothing is computed from them.
+  const T* next_a = nullptr;
+  const T* next_b = nullptr;
 };
 
 // How the depth slice starting at `pc` updates C: beta is applied in the
@@ -90,6 +96,22 @@ static inline GemmUpdate slice_update(const GemmProblem<T>& pr, std::int64_t pc)
   return pc != 0 ? GemmUpdate::kAccumulate
          : pr.beta == T(0) ? GemmUpdate::kOverwrite
                            : GemmUpdate::kScale;
+}
+
+// Whether the one-worker direct path tiles the full column panels of an
+// m x n product with the wide tile (wide_mr x wide_nr) rather than the
+// narrow one: when the wide rows divide m, or for a batch streaming its
+// entries from memory when the last row tile wastes at most 1/16 of the
+// rows. An edge tile multiplies all its rows: 64^3 f32 in cache, ten 6-row
+// tiles and a 4-row edge, ran 4% slower than eight 8-row tiles, 32 x 64 x
+// 32 13%, where 60 x 64 x 64 ran 8% faster with the wide tile (AVX-512,
+// Zen 5); from memory the wide tile's whole rows of B win (1000 x 64^3,
+// see GemmProblem::next_a).
+inline bool direct_wide_rows(std::int64_t m, std::int64_t n, int wide_mr, int wide_nr,
+                             bool streaming) {
+  if (n < wide_nr) return false;
+  const std::int64_t waste = (m + wide_mr - 1) / wide_mr * wide_mr - m;
+  return waste == 0 || (streaming && waste * 16 <= m);
 }
 
 template <class T>
@@ -132,8 +154,14 @@ struct GemmKernelSet {
   // arithmetic as the packed path: same bits.
   // scratch: kc x direct_nr values, for the zero-padded copy of a partial
   // last column panel; not needed (null is fine) when direct_masks_edges.
+  // With lane masks, direct() tiles full panels direct_wide_mr x
+  // direct_wide_nr (dividing nr) and a last partial panel of r columns
+  // with ceil(r / lanes) vectors (direct_mr rows when narrower than wide).
   int direct_mr = 0;
   int direct_nr = 0;
+  int direct_wide_mr = 0;
+  int direct_wide_nr = 0;
+  int lanes = 0;  // elements per vector
   bool direct_masks_edges = false;  // partial tiles read B / write C in place
   void (*direct)(const GemmProblem<T>& problem, std::int64_t kc,
                  const T* packed_b, T* scratch) = nullptr;

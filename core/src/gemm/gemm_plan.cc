@@ -32,6 +32,38 @@ std::string GemmPlan::to_string() const {
   return s;
 }
 
+namespace {
+
+// The direct path's tiles as direct() runs them (gemm_microkernel.hpp):
+// split over workers, direct_mr x direct_nr; on one worker with a wide tile
+// family, the full panels' tile per direct_wide_rows (a single call streams
+// nothing) and a last panel as many vectors wide as it needs. mr x nr is
+// the full panels' tile, else the last panel's.
+template <class T>
+void set_direct_tiles(const core::GemmKernelSet<T>& ks, std::int64_t m, std::int64_t n,
+                      int workers, GemmPlan* plan) {
+  auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
+  plan->mr = ks.direct_mr, plan->nr = ks.direct_nr;
+  const bool family = workers <= 1 && ks.direct_masks_edges &&
+                      (ks.direct_wide_mr != ks.direct_mr || ks.direct_wide_nr != ks.direct_nr);
+  if (!family) return;
+  const std::int64_t full_n = n / ks.direct_wide_nr * ks.direct_wide_nr;
+  const std::int64_t tail = n - full_n;
+  const bool wide_rows =
+      core::direct_wide_rows(m, n, ks.direct_wide_mr, ks.direct_wide_nr, false);
+  if (!wide_rows && tail <= ks.direct_nr) return;  // the narrow loop nest
+  const int full_mr = wide_rows ? ks.direct_wide_mr : ks.direct_mr;
+  const int full_nr = wide_rows ? ks.direct_wide_nr : ks.direct_nr;
+  const std::int64_t tail_nr = ceil_div(tail, ks.lanes) * ks.lanes;
+  const int tail_mr = tail_nr == ks.direct_wide_nr ? ks.direct_wide_mr : ks.direct_mr;
+  plan->jobs_per_step =
+      ceil_div(m, full_mr) * (full_n / full_nr) + (tail > 0 ? ceil_div(m, tail_mr) : 0);
+  plan->mr = full_n > 0 ? full_mr : tail_mr;
+  plan->nr = full_n > 0 ? full_nr : static_cast<int>(tail_nr);
+}
+
+}  // namespace
+
 Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
                      std::int64_t m, std::int64_t n, std::int64_t k,
                      Parallelism parallelism, GemmPlan* out) {
@@ -76,7 +108,7 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
     plan.jobs_per_step = d.first_block.jobs;
     plan.shared_a_prepack = d.shared_a;
     plan.direct = d.direct;
-    if (d.direct) plan.mr = ks->direct_mr, plan.nr = ks->direct_nr;
+    if (d.direct) set_direct_tiles(*ks, cm, cn, d.compute.workers, &plan);
     // B as stored without a transpose: its rows cn elements apart.
     plan.direct_packs_b = d.direct && core::direct_packs_wide_b(*ks, cm, cn, k, cn);
     plan.cache_facts = ks->blocking == core::GemmBlockingRule::kFixedPortable
