@@ -22,10 +22,12 @@
 //    eight rows of A read in place need only four stride registers. The
 //    direct path reads a prepacked B inside its 64-wide panels.
 //  - f32 on one worker: direct tiles of 6 x 4 vectors over full 64-column
-//    panels and 8 x (1..3 vectors) for the rest (the wide tile reads each
-//    row of B whole: 1000 x 64^3 from memory 25% faster, 40^3-48^3 in cache
-//    ~14% faster). f64 keeps 8 x 2 there: its 6 x 4 direct tile ran 96^3
-//    at 16.5 against 20.9 us and 32^3 at 650 against 850 ns.
+//    panels where six rows divide m or a batch streams (direct_wide_rows),
+//    and one tile of 1-4 vectors for a last panel wider than 32 columns
+//    (the wide tile reads each row of B whole: 1000 x 64^3 from memory 25%
+//    faster; 40^3-48^3 in cache ~14% faster). f64 keeps 8 x 2 there: with a
+//    6 x 4 direct tile 96^3 took 20.9 us against 16.5, 32^3 850 ns against
+//    650.
 //  - Unroll 1: GCC 12 spills accumulators of the 4-step unrolled loop to
 //    the stack, and the 2-step loop (8 x 2 tile) ran sgemm 1024 at 155 against 180
 //    GFLOP/s; one step per iteration allocates cleanly.
