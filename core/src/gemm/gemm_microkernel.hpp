@@ -840,7 +840,6 @@ TESSERA_GEMM_INLINE void direct_panel_tile(const GemmProblem<typename V::Scalar>
                                            std::int64_t j, std::int64_t rows,
                                            const typename V::Scalar* ai, typename V::Scalar* ci,
                                            GemmUpdate update) {
-  using T = typename V::Scalar;
   constexpr int kNr = NV * V::kLanes;
   const std::int64_t cols = pr.n - j < kNr ? pr.n - j : kNr;
   const bool partial = cols < kNr;
@@ -969,12 +968,6 @@ void direct_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
   }
 }
 
-// The rows of the serial direct path's tile NVT vectors wide: the wide
-// tile's WMR for a full-width tile, else the narrow tile's MR (a narrower
-// tile has room for more rows of accumulators).
-template <int NVT, int MR, int WMR, int WNV>
-inline constexpr int kTailRows = NVT == WNV ? WMR : MR;
-
 // Column panels [j_begin, j_end) of the slice at pc with tiles MR x NV
 // vectors (the last ones partial when m or n ends inside them), row tiles
 // outside: a row tile of A is reused across the panels while B streams. A
@@ -1030,7 +1023,7 @@ void direct_wide_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc
     if (tail_nv == 0) continue;
     with_vectors<WNV>(tail_nv, [&](auto nv_tag) TESSERA_GEMM_LAMBDA_INLINE {
       constexpr int kNv = decltype(nv_tag)::value;
-      direct_panels<kEpilogue, V, kTailRows<kNv, MR, WMR, WNV>, kNv, PNR>(
+      direct_panels<kEpilogue, V, direct_family_rows(kNv, MR, WMR, WNV), kNv, PNR>(
           pr, packed_b, n_pad, pc, depth, full_n, pr.n, full_n == 0);
     });
   }
@@ -1050,7 +1043,7 @@ void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
         const GemmUpdate update = slice_update(pr, 0);
         with_vectors<WNV>(nv, [&](auto nv_tag) TESSERA_GEMM_LAMBDA_INLINE {
           constexpr int kNv = decltype(nv_tag)::value;
-          constexpr int kRows = kTailRows<kNv, MR, WMR, WNV>;
+          constexpr int kRows = direct_family_rows(kNv, MR, WMR, WNV);
           if (pr.epilogue.active()) {
             direct_panel_tile<true, V, kRows, kNv, PNR, false>(pr, nullptr, nullptr, 0, 0, pr.k, 0,
                                                                0, pr.m, pr.a, pr.c, update);
@@ -1062,14 +1055,8 @@ void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
         return;
       }
     }
-    // The wide family when its full panels take the wide tile
-    // (direct_wide_rows) or a last panel is wider than the narrow tile (one
-    // tile of as many vectors as it needs: 40^3 and 48^3 13-14% faster).
-    // Otherwise the narrow loop nest below runs the same tiles with less
-    // set-up (16^3 ran 7% slower through the wide one).
-    const std::int64_t full_n = pr.n / kWideNr * kWideNr;
     const bool wide_rows = direct_wide_rows(pr.m, pr.n, WMR, kWideNr, pr.next_a != nullptr);
-    if (wide_rows || pr.n - full_n > NV * V::kLanes) {
+    if (direct_wide_family(pr.n, NV * V::kLanes, kWideNr, wide_rows)) {
       if (pr.epilogue.active()) {
         direct_wide_impl<true, V, MR, NV, PNR, WMR, WNV>(pr, kc, packed_b, wide_rows);
       } else {

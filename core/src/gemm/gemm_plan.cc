@@ -47,15 +47,17 @@ void set_direct_tiles(const core::GemmKernelSet<T>& ks, std::int64_t m, std::int
   const bool family = workers <= 1 && ks.direct_masks_edges &&
                       (ks.direct_wide_mr != ks.direct_mr || ks.direct_wide_nr != ks.direct_nr);
   if (!family) return;
-  const std::int64_t full_n = n / ks.direct_wide_nr * ks.direct_wide_nr;
-  const std::int64_t tail = n - full_n;
   const bool wide_rows =
       core::direct_wide_rows(m, n, ks.direct_wide_mr, ks.direct_wide_nr, false);
-  if (!wide_rows && tail <= ks.direct_nr) return;  // the narrow loop nest
+  if (!core::direct_wide_family(n, ks.direct_nr, ks.direct_wide_nr, wide_rows)) return;
+  const std::int64_t full_n = n / ks.direct_wide_nr * ks.direct_wide_nr;
+  const std::int64_t tail = n - full_n;
   const int full_mr = wide_rows ? ks.direct_wide_mr : ks.direct_mr;
   const int full_nr = wide_rows ? ks.direct_wide_nr : ks.direct_nr;
-  const std::int64_t tail_nr = ceil_div(tail, ks.lanes) * ks.lanes;
-  const int tail_mr = tail_nr == ks.direct_wide_nr ? ks.direct_wide_mr : ks.direct_mr;
+  const int tail_nv = static_cast<int>(ceil_div(tail, ks.lanes));
+  const std::int64_t tail_nr = tail_nv * static_cast<std::int64_t>(ks.lanes);
+  const int tail_mr = core::direct_family_rows(tail_nv, ks.direct_mr, ks.direct_wide_mr,
+                                               ks.direct_wide_nr / ks.lanes);
   plan->jobs_per_step =
       ceil_div(m, full_mr) * (full_n / full_nr) + (tail > 0 ? ceil_div(m, tail_mr) : 0);
   plan->mr = full_n > 0 ? full_mr : tail_mr;
