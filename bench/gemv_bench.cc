@@ -6,6 +6,12 @@
 //
 //   bench-gemv [--quick] [--threads 1,2]
 //
+// A second table gives the fixed cost of small calls (sdot 16 and 256,
+// sgemv 8x8 and 32x32, dgemv 8x8) in ns per call: tessera on a default
+// context with automatic parallelism, as a user calls it, against the
+// peers at one thread. Work is a few nanoseconds there; the rest is what a
+// call costs (validation, the resolver's decision).
+//
 // Each library runs its samples as a block after a 30 ms pause, in three
 // rounds that alternate the libraries (as bench-gemm: a library's spinning
 // workers must not steal the next one's cores; rounds spread slow drift).
@@ -93,6 +99,7 @@ struct Case {
 struct Result {
   Summary lib[3];
   bool has[3] = {true, false, false};
+  double bytes = 0;  // counted per call
 };
 
 const char* const kLibNames[3] = {"tessera", "openblas", "eigen"};
@@ -110,8 +117,11 @@ Result measure(const Case& c, int threads, int samples) {
   const double bytes =
       sizeof(T) * (is_dot ? 2.0 * x_len : static_cast<double>(a_len) + x_len + 2.0 * y_len);
   const tessera::Context context;
-  const tessera::Parallelism par =
-      threads == 1 ? tessera::Parallelism::serial() : tessera::Parallelism::threads(threads);
+  // threads = 0: automatic (the small-call table), the peers at one thread.
+  const tessera::Parallelism par = threads == 0   ? tessera::Parallelism()
+                                   : threads == 1 ? tessera::Parallelism::serial()
+                                                  : tessera::Parallelism::threads(threads);
+  const int peer_threads = std::max(1, threads);
   volatile T sink = 0;
   std::vector<std::function<void()>> libs;
   Result r;
@@ -133,7 +143,7 @@ Result measure(const Case& c, int threads, int samples) {
 #if defined(TESSERA_BENCH_HAVE_OPENBLAS)
   r.has[1] = true;
   libs.push_back([&] {
-    openblas_set_num_threads(threads);
+    openblas_set_num_threads(peer_threads);
     if constexpr (sizeof(T) == 4) {
       if (is_dot) {
         sink = cblas_sdot(static_cast<int>(c.n), x.data(), 1, y.data(), 1);
@@ -157,15 +167,16 @@ Result measure(const Case& c, int threads, int samples) {
       namespace eigen = tessera::bench::eigen_peer;
       if (is_dot) {
         sink = static_cast<T>(eigen::dot(x.data(), y.data(), static_cast<std::int64_t>(x_len),
-                                         threads));
+                                         peer_threads));
       } else {
         eigen::gemv(a.data(), x.data(), y.data(), static_cast<int>(c.m), static_cast<int>(c.n),
-                    threads);
+                    peer_threads);
       }
     });
   }
-  // Calls per timing: >= ~2 ms of traffic at ~20 GB/s.
-  const int inner = std::max(1, static_cast<int>(2e-3 * 20e9 / bytes));
+  // Calls per timing: >= ~2 ms of traffic at ~20 GB/s, at most 20000
+  // (small calls: ~2 ms at 100 ns a call).
+  const int inner = std::clamp(static_cast<int>(2e-3 * 20e9 / bytes), 1, 20000);
   std::vector<std::vector<double>> gbs(libs.size());
   const int rounds = 3;
   for (int round = 0; round < rounds; ++round) {
@@ -184,6 +195,7 @@ Result measure(const Case& c, int threads, int samples) {
   for (int l = 0; l < 3; ++l) {
     if (r.has[l]) r.lib[l] = summarize(gbs[next++]);
   }
+  r.bytes = bytes;
   return r;
 }
 
@@ -219,6 +231,29 @@ void print_row(const Case& c, int threads, const Result& r, const Summary& bw) {
   const double t = r.lib[0].median;
   std::printf("  %5.2fx  %5.2fx  %5.1f%%\n", r.has[1] ? t / r.lib[1].median : 0.0,
               r.has[2] ? t / r.lib[2].median : 0.0, 100.0 * t / bw.median);
+}
+
+// The small-call table: ns per call (bytes / GB/s), and the speed ratios
+// as in print_row (above 1: tessera is faster).
+void print_small_row(const Case& c, const Result& r) {
+  char shape[32];
+  if (c.m == 0) {
+    std::snprintf(shape, sizeof shape, "%ld", c.n);
+  } else {
+    std::snprintf(shape, sizeof shape, "%ldx%ld", c.m, c.n);
+  }
+  std::printf("%-6s %-10s", c.name, shape);
+  for (int l = 0; l < 3; ++l) {
+    if (r.has[l]) {
+      std::printf(" %7.1f (%6.1f..%6.1f)", r.bytes / r.lib[l].median, r.bytes / r.lib[l].max,
+                  r.bytes / r.lib[l].min);
+    } else {
+      std::printf(" %24s", "-");
+    }
+  }
+  const double t = r.lib[0].median;
+  std::printf("  %5.2fx  %5.2fx\n", r.has[1] ? t / r.lib[1].median : 0.0,
+              r.has[2] ? t / r.lib[2].median : 0.0);
 }
 
 }  // namespace
@@ -263,6 +298,19 @@ int main(int argc, char** argv) {
       print_row(c, threads, r, bw);
       std::fflush(stdout);
     }
+  }
+  const Case small[] = {
+      {"sdot", 0, 16}, {"sdot", 0, 256}, {"sgemv", 8, 8}, {"sgemv", 32, 32}, {"dgemv", 8, 8},
+  };
+  std::printf("\nsmall calls, ns per call (tessera: default context, automatic parallelism; "
+              "peers: 1 thread)\n");
+  std::printf("%-6s %-10s %24s %24s %24s  %6s  %6s\n", "op", "shape", "tessera ns (min..max)",
+              "openblas", "eigen", "/oblas", "/eigen");
+  for (const Case& c : small) {
+    const Result r =
+        c.name[0] == 'd' ? measure<double>(c, 0, samples) : measure<float>(c, 0, samples);
+    print_small_row(c, r);
+    std::fflush(stdout);
   }
   return 0;
 }

@@ -202,5 +202,34 @@ TEST_CASE("plans print their count, the bytes, the floor and the rule") {
   CHECK(p.bytes == 8 * kMiB);
 }
 
+TEST_CASE("the call path (explain = false) decides exactly as the printed plan, without text") {
+  Knobs capped;
+  capped.gemv_thread_cap = 3;
+  Knobs floor_knob;
+  floor_knob.gemv_parallel_bytes = 64 * kKiB;
+  const Parallelism requests[] = {kAuto, Parallelism::serial(), Parallelism::threads(2),
+                                  Parallelism::threads(40)};
+  for (const int cores : {1, 2, 8, 16, 64}) {
+    for (const bool l3 : {true, false}) {
+      const BandwidthFacts f = facts(cores, l3);
+      for (const Knobs& knobs : {Knobs{}, capped, floor_knob}) {
+        for (const Parallelism request : requests) {
+          for (std::uint64_t bytes = 0; bytes < (std::uint64_t{1} << 36);
+               bytes = bytes * 3 + 1000) {
+            for (const std::uint64_t jobs : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{5}}) {
+              const BandwidthPlan told = resolve_bandwidth(bytes, jobs, request, f, knobs);
+              const BandwidthPlan quiet = resolve_bandwidth(bytes, jobs, request, f, knobs, false);
+              CHECK(quiet.workers == told.workers);
+              CHECK(quiet.floor_bytes == told.floor_bytes);
+              CHECK(quiet.reason.empty());
+              CHECK_FALSE(told.reason.empty());
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera::core

@@ -151,6 +151,30 @@ TEST_CASE("rule 7: a count of 1 is serial, not batch_parallel(1)") {
   CHECK(p.workers == 1);
 }
 
+TEST_CASE("the call path (explain = false) decides exactly as the printed plan, without text") {
+  const Parallelism requests[] = {kAuto, Parallelism::serial(), Parallelism::threads(3)};
+  for (const int cores : {1, 2, 16}) {
+    for (const bool l3 : {true, false}) {
+      const BatchFacts f = facts(cores, l3);
+      for (const Parallelism request : requests) {
+        for (const std::uint64_t batch : {0, 1, 2, 7, 1000}) {
+          for (const std::uint64_t m : {0, 1, 8, 64, 512}) {
+            for (const std::uint64_t k : {0, 1, 64, 1024}) {
+              const BatchShape shape{batch, m, 64, k, 4};
+              const BatchPlan told = resolve_batch(shape, request, f, kCompute, {});
+              const BatchPlan quiet = resolve_batch(shape, request, f, kCompute, {}, false);
+              CHECK(quiet.kind == told.kind);
+              CHECK(quiet.workers == told.workers);
+              CHECK(quiet.reason.empty());
+              CHECK_FALSE(told.reason.empty());
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("plans are printable with their kind, workers and reason") {
   const BatchPlan p = plan(1000, 64, 64, 64, facts(16));
   const std::string text = p.to_string();

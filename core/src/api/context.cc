@@ -4,9 +4,11 @@
 #include <string>
 
 #include "core/src/api/context_state.hpp"
+#include "core/src/parallel/cache_facts.hpp"
 #include "core/src/registry/kernel_registry.hpp"
 #include "tessera/platform/cpu_features.hpp"
 #include "tessera/platform/pool_provider.hpp"
+#include "tessera/platform/pool_tiers.hpp"
 #include "tessera/platform/serial_executor.hpp"
 
 namespace tessera {
@@ -103,6 +105,11 @@ Status make_state(const ContextOptions& options,
                                              platform::cpu_features(),
                                              &state->table));
   TESSERA_RETURN_IF_ERROR(resolve_execution(options, state.get()));
+  core::BandwidthFacts& facts = state->parallel_facts;
+  facts.width = state->kernel_width();
+  facts.pool_width = state->executor->width();
+  facts.tiers = platform::pool_tier_widths(facts.pool_width, state->resolved.pool_classes);
+  facts.cache = core::host_cache_facts();
   *out = std::move(state);
   return {};
 }

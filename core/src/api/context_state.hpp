@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/src/parallel/bandwidth_resolver.hpp"
 #include "core/src/parallel/compute_resolver.hpp"
 #include "core/src/parallel/execute_ranges.hpp"
 #include "core/src/registry/kernel_table.hpp"
@@ -32,6 +33,11 @@ struct ContextState {
     const int width = std::min(executor->width(), resolved.max_threads_per_kernel);
     return width > 1 ? width : 1;
   }
+  // What the bandwidth resolver and the batch plan are told about where a
+  // call may run (kernel_width(), the executor's width and its tiers, the
+  // host's caches): made once here, because building them per call (a
+  // vector and a copied string) was a measurable part of a small dot's cost.
+  core::BandwidthFacts parallel_facts;
   // The call is made from inside a parallel region (a pool worker, or a
   // range callback) and the policy does not allow nested parallelism: it
   // runs as one block on the calling thread.

@@ -27,10 +27,7 @@ Status check_strided(Strided* v, std::size_t element) {
   if (v->len == 0) return {};
   // Elements spanned: (len - 1) * |inc| + 1; in bytes it must be addressable.
   const std::int64_t step = v->inc < 0 ? -v->inc : v->inc;  // inc > INT64_MIN below
-  const std::int64_t limit = static_cast<std::int64_t>(std::min<std::uint64_t>(
-                                 std::numeric_limits<std::int64_t>::max(),
-                                 std::numeric_limits<std::size_t>::max() / 2)) /
-                             static_cast<std::int64_t>(element);
+  const std::int64_t limit = gemm_detail::max_span_elements(element);
   std::int64_t span = 0;
   if (v->inc == std::numeric_limits<std::int64_t>::min() ||
       !gemm_detail::mul_ok(v->len - 1, step, &span) || span >= limit) {

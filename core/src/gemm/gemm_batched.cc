@@ -11,28 +11,26 @@
 #include "core/src/parallel/home_range_cursor.hpp"
 #include "tessera/gemm_batched.hpp"
 #include "tessera/platform/executor.hpp"
-#include "tessera/platform/pool_tiers.hpp"
 
 namespace tessera::gemm_detail {
 namespace {
 
 // The batch plan for `batch` entries of m x n x k on `state`: the one place
-// a call and try_plan_gemm_batched resolve it, so the plan shows what runs.
+// a call and try_plan_gemm_batched resolve it, so the plan shows what runs
+// (the call passes explain = false: the same decision, no text).
 core::BatchPlan plan_for(const detail::ContextState& state, std::int64_t batch, std::int64_t m,
                          std::int64_t n, std::int64_t k, std::size_t element_bytes,
-                         Parallelism request) {
+                         Parallelism request, bool explain) {
   // Inside a parallel region (without nested parallelism) everything runs
   // on the calling thread, as single gemm does there.
-  if (state.nested_call()) return {core::BatchPlanKind::kSerial, 1, "nested call"};
+  if (state.nested_call()) {
+    return {core::BatchPlanKind::kSerial, 1, explain ? "nested call" : ""};
+  }
   const core::BatchShape shape{static_cast<std::uint64_t>(batch), static_cast<std::uint64_t>(m),
                                static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(k),
                                element_bytes};
-  core::BatchFacts facts;
-  facts.width = state.kernel_width();
-  facts.pool_width = state.executor->width();
-  facts.tiers = platform::pool_tier_widths(facts.pool_width, state.resolved.pool_classes);
-  facts.cache = core::host_cache_facts();
-  return core::resolve_batch(shape, request, facts, state.compute_knobs, state.knobs);
+  return core::resolve_batch(shape, request, state.parallel_facts, state.compute_knobs,
+                             state.knobs, explain);
 }
 
 // Entries whose A and B together take fewer bytes than this run without
@@ -84,7 +82,9 @@ Status run_batched(const Context& context, const BatchCall<T>& call_in,
   if (x.batch == 0 || x.m == 0 || x.n == 0) return {};
 
   const core::BatchPlan plan =
-      forced != nullptr ? *forced : plan_for(*state, x.batch, x.m, x.n, x.k, sizeof(T), x.parallelism);
+      forced != nullptr ? *forced
+                        : plan_for(*state, x.batch, x.m, x.n, x.k, sizeof(T), x.parallelism,
+                                   /*explain=*/false);
   // Entry i's successor for the prefetch hint, or -1 (none, or no hint).
   const bool hint = (x.m + x.n) * x.k * static_cast<std::int64_t>(sizeof(T)) >=
                     kPrefetchHintMinBytes;
@@ -215,7 +215,7 @@ Status try_plan_gemm_batched(const Context& context, Dtype dtype, std::int64_t b
   TESSERA_RETURN_IF_ERROR(gemm_detail::check_mnk(m, n, k));
   TESSERA_RETURN_IF_ERROR(gemm_detail::check_parallelism(parallelism));
   const core::BatchPlan plan = gemm_detail::plan_for(
-      *state, batch, m, n, k, dtype == Dtype::kF32 ? 4 : 8, parallelism);
+      *state, batch, m, n, k, dtype == Dtype::kF32 ? 4 : 8, parallelism, /*explain=*/true);
   out->kind = core::batch_plan_kind_name(plan.kind);
   out->workers = plan.workers;
   out->reason = plan.reason;

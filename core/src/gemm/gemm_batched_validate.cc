@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -57,9 +56,7 @@ Status operand_ranges(Layout layout, std::size_t element, const Stored& proto,
   // The last entry must be addressable: (batch - 1) * stride elements past
   // the base, plus one matrix.
   std::int64_t offset = 0;
-  const std::int64_t limit = static_cast<std::int64_t>(
-      std::min<std::uint64_t>(std::numeric_limits<std::int64_t>::max(),
-                              std::numeric_limits<std::size_t>::max() / 2) / element);
+  const std::int64_t limit = max_span_elements(element);
   if (!mul_ok(batch - 1, op.stride, &offset) ||
       offset > limit - static_cast<std::int64_t>(proto.bytes / element)) {
     return Status::invalid_argument(std::string(proto.name) + ": " + str(batch) + " entries " +

@@ -5,10 +5,6 @@
 #include "core/src/api/validate.hpp"
 
 namespace tessera::gemm_detail {
-namespace {
-constexpr std::int64_t kI64Max = std::numeric_limits<std::int64_t>::max();
-}  // namespace
-
 Status check_enums(Layout layout, const Transpose* ta, const Transpose* tb) {
   if (layout != Layout::kRowMajor && layout != Layout::kColMajor) {
     return Status::invalid_argument("layout is not a Layout value (got " +
@@ -65,11 +61,7 @@ Status check_stored(Layout layout, std::size_t element, Stored* s) {
   }
   // Elements spanned: (lines - 1) * ld + line, then bytes; both must fit.
   std::int64_t span = 0;
-  const std::int64_t limit =
-      static_cast<std::int64_t>(std::min<std::uint64_t>(
-          static_cast<std::uint64_t>(kI64Max),
-          std::numeric_limits<std::size_t>::max() / 2)) /
-      static_cast<std::int64_t>(element);
+  const std::int64_t limit = max_span_elements(element);
   if (!mul_ok(lines - 1, s->ld, &span) || span > limit - line) {
     return Status::invalid_argument(std::string(s->name) + " (" + str(s->rows) + " x " +
                                     str(s->cols) + ", " + s->ld_name + " = " + str(s->ld) +

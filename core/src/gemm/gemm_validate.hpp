@@ -21,11 +21,26 @@ namespace tessera::gemm_detail {
 
 inline std::string str(std::int64_t v) { return std::to_string(v); }
 
-// a*b into *out; false on overflow (both >= 0).
+// a*b into *out; false on overflow (both >= 0). The builtin multiplies and
+// tests the overflow flag: no 64-bit division on the call path.
 inline bool mul_ok(std::int64_t a, std::int64_t b, std::int64_t* out) {
-  if (a != 0 && b > std::numeric_limits<std::int64_t>::max() / a) return false;
-  *out = a * b;
-  return true;
+  return !__builtin_mul_overflow(a, b, out);
+}
+
+// The most elements of `element` bytes one operand may span: half the
+// address space (byte offsets fit ptrdiff_t), at most INT64_MAX bytes. The
+// common sizes divide by a constant (a shift), not by a runtime value.
+inline std::int64_t max_span_elements(std::size_t element) {
+  constexpr std::uint64_t kMaxBytes =
+      std::numeric_limits<std::size_t>::max() / 2 <
+              static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+          ? std::numeric_limits<std::size_t>::max() / 2
+          : static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  switch (element) {
+    case 4: return static_cast<std::int64_t>(kMaxBytes / 4);
+    case 8: return static_cast<std::int64_t>(kMaxBytes / 8);
+    default: return static_cast<std::int64_t>(kMaxBytes / element);
+  }
 }
 
 // layout, trans_a, trans_b (either may be null: not an argument of the call).

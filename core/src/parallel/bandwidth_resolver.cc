@@ -36,66 +36,73 @@ int cap_by_jobs(int workers, std::uint64_t jobs) {
 
 }  // namespace
 
-GemvFloor gemv_parallel_floor(const CacheFacts& cache, const Knobs& knobs) {
+GemvFloor gemv_parallel_floor(const CacheFacts& cache, const Knobs& knobs, bool explain) {
   if (knobs.gemv_parallel_bytes) {
-    return {*knobs.gemv_parallel_bytes, "TESSERA_GEMV_PARALLEL_BYTES"};
+    return {*knobs.gemv_parallel_bytes, explain ? "TESSERA_GEMV_PARALLEL_BYTES" : ""};
   }
   if (cache.l2 != 0 && cache.l3 != 0) {
-    return {cache.l2, "one core's private L2 (" + bytes_text(cache.l2) + ")"};
+    return {cache.l2, explain ? "one core's private L2 (" + bytes_text(cache.l2) + ")" : ""};
   }
   if (cache.l2 != 0) {
     return {cache.l2 / 2,
-            "half of the shared L2 (" + bytes_text(cache.l2) + "), no L3"};
+            explain ? "half of the shared L2 (" + bytes_text(cache.l2) + "), no L3" : ""};
   }
-  return {kDefaultGemvFloorBytes, "no cache facts: default " + bytes_text(kDefaultGemvFloorBytes)};
+  return {kDefaultGemvFloorBytes,
+          explain ? "no cache facts: default " + bytes_text(kDefaultGemvFloorBytes) : ""};
 }
 
 BandwidthPlan resolve_bandwidth(std::uint64_t bytes, std::uint64_t jobs,
                                 Parallelism request, const BandwidthFacts& facts,
-                                const Knobs& knobs) {
+                                const Knobs& knobs, bool explain) {
+  // Every reason below is formatted only when `explain`: the call path
+  // (a 16-element dot) would otherwise spend ~1 us in snprintf and malloc.
   BandwidthPlan plan;
   plan.bytes = bytes;
-  const GemvFloor floor = gemv_parallel_floor(facts.cache, knobs);
+  const GemvFloor floor = gemv_parallel_floor(facts.cache, knobs, explain);
   plan.floor_bytes = floor.bytes;
   const int width = std::max(1, facts.width);
 
   // Rule 1.
   if (request.is_serial()) {
-    plan.reason = "serial requested";
+    if (explain) plan.reason = "serial requested";
     return plan;
   }
   if (width == 1) {
-    plan.reason = "width is 1";
+    if (explain) plan.reason = "width is 1";
     return plan;
   }
   // Rule 2: the floor gates every parallel path.
   if (bytes == 0 || bytes < floor.bytes) {
-    plan.reason = bytes_text(bytes) + " touched < floor " + bytes_text(floor.bytes) +
-                  " (" + floor.reason + "): fits one core's cache";
+    if (explain) {
+      plan.reason = bytes_text(bytes) + " touched < floor " + bytes_text(floor.bytes) + " (" +
+                    floor.reason + "): fits one core's cache";
+    }
     return plan;
   }
-  const std::string above = bytes_text(bytes) + " touched >= floor " +
-                            bytes_text(floor.bytes) + " (" + floor.reason + ")";
   int workers = 1;
   std::string why;
   if (!request.is_automatic()) {
     // Rule 3.
     workers = std::min(request.count(), width);
-    why = "threads(" + std::to_string(request.count()) + ")" +
-          (request.count() > width ? " capped by width " + std::to_string(width) : "");
+    if (explain) {
+      why = "threads(" + std::to_string(request.count()) + ")" +
+            (request.count() > width ? " capped by width " + std::to_string(width) : "");
+    }
   } else if (knobs.gemv_thread_cap) {
     // Rule 4.
     workers = std::min(static_cast<int>(*knobs.gemv_thread_cap), width);
-    why = "TESSERA_GEMV_THREAD_CAP = " + std::to_string(*knobs.gemv_thread_cap) +
-          (static_cast<int>(*knobs.gemv_thread_cap) > width
-               ? " capped by width " + std::to_string(width)
-               : "");
+    if (explain) {
+      why = "TESSERA_GEMV_THREAD_CAP = " + std::to_string(*knobs.gemv_thread_cap) +
+            (static_cast<int>(*knobs.gemv_thread_cap) > width
+                 ? " capped by width " + std::to_string(width)
+                 : "");
+    }
   } else {
     // Rule 5: the ladder of the pool's tiers (all strictly between 1 and
     // full width), or full width alone when it has none.
     const int full = std::max(facts.pool_width, width);
-    std::vector<int> rungs = facts.tiers;
-    if (rungs.empty()) rungs.push_back(full);
+    const std::vector<int> full_only{full};
+    const std::vector<int>& rungs = facts.tiers.empty() ? full_only : facts.tiers;
     const std::uint64_t step = knobs.gemv_tier_step.value_or(kDefaultGemvTierStep);
     std::uint64_t threshold = std::max<std::uint64_t>(1, floor.bytes);
     std::size_t rung = 0;
@@ -105,24 +112,31 @@ BandwidthPlan resolve_bandwidth(std::uint64_t bytes, std::uint64_t jobs,
       ++rung;
     }
     workers = rungs[rung];
-    why = "rung " + std::to_string(rung + 1) + " of ladder " + list_text(rungs) +
-          " (one rung per " + std::to_string(step) + "x bytes)";
+    if (explain) {
+      why = "rung " + std::to_string(rung + 1) + " of ladder " + list_text(rungs) +
+            " (one rung per " + std::to_string(step) + "x bytes)";
+    }
     if (workers > width) {
       // The kernel's width is below the rung (max_threads_per_kernel): snap
       // down onto a tier so the fork still has no slack.
       const int snapped = platform::largest_tier_within(facts.tiers, width);
       workers = snapped > 1 ? snapped : width;
-      why += ", lowered to " + std::to_string(workers) + " by width " + std::to_string(width);
+      if (explain) {
+        why += ", lowered to " + std::to_string(workers) + " by width " + std::to_string(width);
+      }
     }
   }
   // Rule 6.
   const int capped = cap_by_jobs(workers, jobs);
   if (capped < workers) {
-    why += ", capped by " + std::to_string(jobs) + " jobs";
+    if (explain) why += ", capped by " + std::to_string(jobs) + " jobs";
     workers = capped;
   }
   plan.workers = std::max(1, workers);
-  plan.reason = above + "; " + why;
+  if (explain) {
+    plan.reason = bytes_text(bytes) + " touched >= floor " + bytes_text(floor.bytes) + " (" +
+                  floor.reason + "); " + why;
+  }
   return plan;
 }
 

@@ -55,7 +55,8 @@ struct GemvFloor {
   std::uint64_t bytes = 0;
   std::string reason;  // "private L2 (1 MiB)", "TESSERA_GEMV_PARALLEL_BYTES", ...
 };
-GemvFloor gemv_parallel_floor(const CacheFacts& cache, const Knobs& knobs);
+// explain = false leaves `reason` empty (the call path).
+GemvFloor gemv_parallel_floor(const CacheFacts& cache, const Knobs& knobs, bool explain = true);
 
 // Where a bandwidth-bound call may run.
 struct BandwidthFacts {
@@ -79,8 +80,10 @@ struct BandwidthPlan {
 
 // bytes: bytes the call touches (reads + writes). jobs: the most pieces the
 // call can be split into (0 = unlimited).
+// explain = false leaves `reason` empty: the call paths decide without
+// formatting text.
 BandwidthPlan resolve_bandwidth(std::uint64_t bytes, std::uint64_t jobs,
                                 Parallelism request, const BandwidthFacts& facts,
-                                const Knobs& knobs);
+                                const Knobs& knobs, bool explain = true);
 
 }  // namespace tessera::core

@@ -10,7 +10,6 @@
 #include "core/src/api/context_state.hpp"
 #include "core/src/parallel/bandwidth_resolver.hpp"
 #include "core/src/parallel/execute_ranges.hpp"
-#include "tessera/platform/pool_tiers.hpp"
 
 namespace tessera::core {
 
@@ -20,12 +19,8 @@ inline BandwidthPlan plan_bandwidth_workers(const detail::ContextState& state,
                                             std::uint64_t bytes, std::uint64_t jobs,
                                             Parallelism parallelism) {
   if (state.nested_call()) return {};
-  BandwidthFacts facts;
-  facts.width = state.kernel_width();
-  facts.pool_width = state.executor->width();
-  facts.tiers = platform::pool_tier_widths(facts.pool_width, state.resolved.pool_classes);
-  facts.cache = host_cache_facts();
-  return resolve_bandwidth(bytes, jobs, parallelism, facts, state.knobs);
+  return resolve_bandwidth(bytes, jobs, parallelism, state.parallel_facts, state.knobs,
+                           /*explain=*/false);
 }
 
 // [0, total) in blocks of `multiple` units over `workers` participants.

@@ -54,14 +54,9 @@ struct BatchShape {
   std::uint64_t element_bytes = 4;  // 4 for f32, 8 for f64
 };
 
-struct BatchFacts {
-  int width = 1;           // participants one kernel may use
-  int pool_width = 0;      // the executor's width (0: the same as width)
-  // platform::pool_tier_widths(pool_width, pool classes): the pool's
-  // sub-pools, ascending, all below pool_width.
-  std::vector<int> tiers;
-  CacheFacts cache;
-};
+// The same facts as a bandwidth-bound call's (rule 3 hands them on): the
+// context makes them once (ContextState::parallel_facts).
+using BatchFacts = BandwidthFacts;
 
 struct BatchPlan {
   BatchPlanKind kind = BatchPlanKind::kSerial;
@@ -75,9 +70,11 @@ struct BatchPlan {
 
 // `compute` carries TESSERA_PARALLEL_THRESHOLD and TESSERA_PAR_MNK_PER_WORKER
 // (defaults filled in); `knobs` the gemv knobs used for gemv-shaped
-// elements.
+// elements. explain = false leaves `reason` empty: the call path decides
+// without formatting text (a batch of one 8x8x8 product spent most of its
+// ~250 ns of overhead on it).
 BatchPlan resolve_batch(const BatchShape& shape, Parallelism request,
                         const BatchFacts& facts, const ComputeKnobs& compute,
-                        const Knobs& knobs);
+                        const Knobs& knobs, bool explain = true);
 
 }  // namespace tessera::core
