@@ -27,7 +27,7 @@
 // --sweep-blocking: tessera alone at one thread over a grid of kc x mc
 // around its cache-model blocking (set through the bench-only override of
 // core/src/gemm/gemm_blocking.hpp), printing the model's choice and the
-// sweep's best side by side.
+// sweep's best side by side; then nc alone at the model's kc and mc.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -437,6 +437,42 @@ void sweep_blocking(const std::vector<Shape>& shapes, int rounds) {
         "model / best = %.3f\n",
         static_cast<long long>(settings[best].kc), static_cast<long long>(settings[best].mc),
         g[best].median, g[best].min, g[best].max, g[chosen].median / g[best].median);
+    std::fflush(stdout);
+
+    // nc alone (the packed B block kc x nc), at the model's kc and mc: nc
+    // changes no bit, only how much of B each row block streams from L3.
+    std::vector<std::int64_t> ncs;
+    for (std::int64_t nc : {512, 768, 1024, 1536, 2048, 3072, 4096}) {
+      const std::int64_t rounded = std::max<std::int64_t>(1, nc / model.nr) * model.nr;
+      if (rounded < s.n) ncs.push_back(rounded);
+    }
+    if (std::find(ncs.begin(), ncs.end(), model.nc) == ncs.end()) ncs.push_back(model.nc);
+    std::sort(ncs.begin(), ncs.end());
+    std::vector<Library> nc_libs;
+    for (std::int64_t nc : ncs) {
+      tessera::core::GemmBlocking b;
+      b.kc = model.kc, b.mc = model.mc, b.nc = nc;
+      nc_libs.push_back({"", [&, b] {
+                           tessera::core::set_gemm_blocking_override(bytes, &b);
+                           const bool ok =
+                               run_tessera(context, s, o, tessera::Parallelism::serial());
+                           tessera::core::set_gemm_blocking_override(bytes, nullptr);
+                           return ok;
+                         }});
+    }
+    const std::vector<Summary> gn = alternate(nc_libs, 2.0 * s.m * s.n * s.k, rounds, 1);
+    std::size_t nc_best = 0;
+    for (std::size_t i = 0; i < ncs.size(); ++i) {
+      if (gn[i].median > gn[nc_best].median) nc_best = i;
+    }
+    std::printf("  nc at kc %lld, mc %lld (B block MiB): GFLOP/s, median of %d rounds (min..max)\n",
+                static_cast<long long>(model.kc), static_cast<long long>(model.mc), rounds);
+    for (std::size_t i = 0; i < ncs.size(); ++i) {
+      std::printf("  %6lld (%5.2f) %6.1f (%.1f..%.1f)%s\n", static_cast<long long>(ncs[i]),
+                  static_cast<double>(ncs[i] * model.kc * bytes) / (1 << 20), gn[i].median,
+                  gn[i].min, gn[i].max,
+                  ncs[i] == model.nc ? "  * model" : i == nc_best ? "  + best" : "");
+    }
     std::fflush(stdout);
   }
 }

@@ -310,13 +310,15 @@ TEST_CASE("blocking: multiples of the tile, never from the worker count") {
       CHECK(b.kc % 8 == 0);
       // The cache model's fractions (gemm_blocking.hpp): A micro-panel in
       // half the L1d's ways (kc a multiple of 8 in 128..768), A block L2/4,
-      // B block L3/4 (L2/2 without an L3).
+      // B block L3/4 (L2/2 without an L3), at most 4 x L2.
       const auto a_panel = static_cast<std::uint64_t>(b.kc * 14 * bytes);
       CHECK(a_panel <= c.a_panel_budget);
       CHECK(a_panel > c.a_panel_budget - 8 * 14 * bytes);
       CHECK(static_cast<std::uint64_t>(b.mc * b.kc * bytes) <= f.l2 / 4);
       CHECK(static_cast<std::uint64_t>((b.mc + 14) * b.kc * bytes) > f.l2 / 4);
-      CHECK(static_cast<std::uint64_t>(b.nc * b.kc * bytes) <= (f.l3 != 0 ? f.l3 / 4 : f.l2 / 2));
+      const std::uint64_t b_budget = std::min(f.l3 != 0 ? f.l3 / 4 : f.l2 / 2, 4 * f.l2);
+      CHECK(static_cast<std::uint64_t>(b.nc * b.kc * bytes) <= b_budget);
+      CHECK((static_cast<std::uint64_t>((b.nc + 32) * b.kc * bytes) > b_budget || b.nc == 4096));
     }
   }
   // The clamps: a huge L1 stops at kc 768, a tiny one at 128.

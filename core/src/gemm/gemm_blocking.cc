@@ -87,8 +87,17 @@ GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
   // sweeps (3 rounds each) put mc 96 at 1.00-1.03x mc 40 for f32 and f64 at
   // 1024 and 2048 (the eighth-of-L2 rule gave 40), and mc 288 below both.
   b.mc = std::max<std::int64_t>(mr, round_down((l2 / 4) / (b.kc * s), mr));
-  // nc: the packed B block is a quarter of L3 (half of L2 without an L3).
-  const std::int64_t b_bytes = l3 != 0 ? l3 / 4 : l2 / 2;
+  // nc: the packed B block is a quarter of L3 (half of L2 without an L3),
+  // and at most four L2s. Every row block streams the whole B block from
+  // L3, and a core's real share of an L3 is what its neighbours leave it
+  // (4 MiB a core on AMD's 8-core CCXs; a VM's neighbours are invisible).
+  // On Zen 3 (512 KiB L2, a 32 MiB L3 reported; AVX2, one thread, sgemm
+  // and dgemm 2048, five alternated rounds each, same kc and mc) B blocks
+  // of 1.4-2.8 MiB ran 62-69 GFLOP/s f32 and 31-32 f64, against 48-51 and
+  // 25 with the quarter-of-L3 block (8.4 MiB), and 4.2 MiB was already
+  // slow (51-59). The price is A packed once per nc columns instead of
+  // once (~1% a pass at 2048). Not yet measured on an L2 of 1 MiB or more.
+  const std::int64_t b_bytes = std::min(l3 != 0 ? l3 / 4 : l2 / 2, 4 * l2);
   b.nc = std::min(round_down(kMaxNc, nr), round_down(b_bytes / (b.kc * s), nr));
   return b;
 }

@@ -68,21 +68,23 @@ struct GemmDecision {
 // 202, 256x4096x64 123 vs 187, f64 1024x1024x32 59 vs 94; shallow ones
 // stay direct: 1024x1024x8 149 vs 41, x16 165 vs 103, 2048x2048x16 100 vs
 // 88 (x24 165 vs 197); narrower rows too: 384^3 207 vs 196, 256^3 225 vs
-// 204, 1024x256x256 207 vs 197. `l2_bytes` 0 means unknown (256 KiB is
-// assumed). B's row stride is taken as n (a larger ldb is not seen here).
+// 204, 1024x256x256 207 vs 197. `slice_budget` is that L2 (a quarter of it
+// for column panels under 128 bytes: direct_slice_budget in gemm_call.hpp,
+// measured on Zen 3); 0 means unknown (256 KiB is assumed). B's row stride
+// is taken as n (a larger ldb is not seen here).
 inline constexpr std::int64_t kDirectMaxShallowK = 16;
 inline constexpr std::int64_t kDirectMaxRowBytes = 2048;
 // Inline: every small call asks it.
 inline bool direct_suits(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t kc, int nr,
-                         int element_bytes, std::uint64_t l2_bytes) {
+                         int element_bytes, std::uint64_t slice_budget) {
   if (n <= 2 * static_cast<std::int64_t>(nr)) return true;
   if (k <= kDirectMaxShallowK) return true;
   if (n * element_bytes >= kDirectMaxRowBytes) return false;
-  const std::uint64_t l2 = l2_bytes != 0 ? l2_bytes : 256 * 1024;
+  const std::uint64_t budget = slice_budget != 0 ? slice_budget : 256 * 1024;
   const std::uint64_t slice = static_cast<std::uint64_t>(m) *
                               static_cast<std::uint64_t>(k < kc ? k : kc) *
                               static_cast<std::uint64_t>(element_bytes);
-  return slice <= l2;
+  return slice <= budget;
 }
 
 // Everything decide_gemm needs for an m x n x k canonical problem.
