@@ -11,11 +11,48 @@
 namespace tessera::gemm_detail {
 namespace {
 
-// One entry's accessed bytes.
+// One entry's accessed bytes. No default member initializers: RangeList's
+// in-place array is then left unwritten until used (zeroing it took `rep
+// stos` on every call).
 struct Range {
-  std::uintptr_t begin = 0;
-  std::size_t bytes = 0;
-  std::int64_t entry = 0;
+  std::uintptr_t begin;
+  std::size_t bytes;
+  std::int64_t entry;
+};
+
+// One operand's ranges: in place for a batch of up to kInline entries, so a
+// call with a few entries allocates nothing here (three vectors were ~40%
+// of a one-entry 8x8x8 batch's overhead), on the heap beyond. The final
+// count is known before the first push (prepare()).
+class RangeList {
+ public:
+  RangeList() = default;
+  RangeList(const RangeList&) = delete;
+  RangeList& operator=(const RangeList&) = delete;
+
+  void prepare(std::size_t count) {
+    size_ = 0;
+    if (count > kInline) {
+      heap_.resize(count);
+      data_ = heap_.data();
+    } else {
+      data_ = inline_;
+    }
+  }
+  void push_back(const Range& r) { data_[size_++] = r; }
+  Range* begin() { return data_; }
+  Range* end() { return data_ + size_; }
+  const Range* begin() const { return data_; }
+  const Range* end() const { return data_ + size_; }
+  std::size_t size() const { return size_; }
+  const Range& operator[](std::size_t i) const { return data_[i]; }
+
+ private:
+  static constexpr std::size_t kInline = 16;
+  Range inline_[kInline];
+  std::vector<Range> heap_;
+  Range* data_ = inline_;
+  std::size_t size_ = 0;
 };
 
 std::string entry_name(const char* name, std::int64_t i) {
@@ -28,15 +65,15 @@ std::string entry_name(const char* name, std::int64_t i) {
 template <class P>
 Status operand_ranges(Layout layout, std::size_t element, const Stored& proto,
                       const BatchOperand<P>& op, const char* stride_name, std::int64_t batch,
-                      std::vector<Range>* out) {
-  out->clear();
+                      RangeList* out) {
+  out->prepare(0);
   if (batch == 0 || proto.bytes == 0) return {};
   if (op.is_list) {
     if (op.list == nullptr) {
       return Status::invalid_argument(std::string(proto.name) + " is null (the array of " +
                                       str(batch) + " " + proto.name + " pointers)");
     }
-    out->reserve(static_cast<std::size_t>(batch));
+    out->prepare(static_cast<std::size_t>(batch));
     for (std::int64_t i = 0; i < batch; ++i) {
       const std::string name = entry_name(proto.name, i);
       Stored s{name.c_str(), proto.ld_name, op.list[i], proto.rows, proto.cols, proto.ld};
@@ -65,7 +102,7 @@ Status operand_ranges(Layout layout, std::size_t element, const Stored& proto,
   }
   // A stride of 0 shares one matrix: one range stands for every entry.
   const std::int64_t distinct = op.stride == 0 ? 1 : batch;
-  out->reserve(static_cast<std::size_t>(distinct));
+  out->prepare(static_cast<std::size_t>(distinct));
   for (std::int64_t i = 0; i < distinct; ++i) {
     out->push_back({reinterpret_cast<std::uintptr_t>(op.at(i)), proto.bytes, i});
   }
@@ -80,7 +117,7 @@ bool overlaps(const Range& x, const Range& y) {
 // `c` sorted by address and pairwise disjoint; the C entry overlapping
 // `in`, or null. Disjoint sorted ranges have sorted ends, so only the last
 // C range starting below in's end can reach into it.
-const Range* c_overlapping(const std::vector<Range>& c, const Range& in) {
+const Range* c_overlapping(const RangeList& c, const Range& in) {
   auto it = std::lower_bound(c.begin(), c.end(), in.begin + in.bytes,
                              [](const Range& r, std::uintptr_t end) { return r.begin < end; });
   if (it == c.begin()) return nullptr;
@@ -127,7 +164,7 @@ Status validate_batched(const detail::ContextState& state, BatchCall<T>* call,
                                     str(static_cast<std::int64_t>(sc.bytes / sizeof(T))) +
                                     " elements): c entries would overlap");
   }
-  std::vector<Range> ra, rb, rc;
+  RangeList ra, rb, rc;
   TESSERA_RETURN_IF_ERROR(operand_ranges(x.layout, sizeof(T), sa, x.a, "stride_a", x.batch, &ra));
   if (!packed) {
     TESSERA_RETURN_IF_ERROR(
