@@ -132,6 +132,37 @@ TEST_CASE("pointer-array batch: null arrays, null entries and overlapping entrie
   CHECK(test::gemm::same_bits(c, x.c));
 }
 
+TEST_CASE("pointer-array batch beyond the in-place range lists: overlaps are still named") {
+  // 40 entries: past the 16 ranges a list holds in place, so the heap path
+  // of the validation's range lists is the one checked here.
+  const Context context = test::context_for(test::gemm::best_isa());
+  const Shape s = small_shape();
+  const Batch<float> x = test::gemm::make_batch<float>(s, 40, 13);
+  std::vector<float> c = x.c;
+  std::vector<const float*> a, b;
+  std::vector<float*> cs;
+  for (std::int64_t i = 0; i < x.count; ++i) {
+    a.push_back(x.a.data() + i * x.stride_a);
+    b.push_back(x.b.data() + i * x.stride_b);
+    cs.push_back(c.data() + i * x.stride_c);
+  }
+  auto run = [&](const float* const* pa, float* const* pc) {
+    return try_gemm_batched(context, s.layout, s.ta, s.tb, s.m, s.n, s.k, 1.0f, pa, s.lda(),
+                            b.data(), s.ldb(), 1.0f, pc, s.ldc(), x.count);
+  };
+  {
+    auto c2 = cs;
+    c2[37] = c2[5] + 1;  // inside entry 5
+    expect_rejected(run(a.data(), c2.data()), c, x.c, "overlaps", "c[37] on c[5]");
+  }
+  {
+    std::vector<const float*> a2 = a;
+    a2[31] = cs[22];
+    expect_rejected(run(a2.data(), cs.data()), c, x.c, "c[22] overlaps a[31]", "a[31] is c[22]");
+  }
+  CHECK(run(a.data(), cs.data()).ok());
+}
+
 TEST_CASE("prepacked batch: empty PackedRhs, wrong dtype and layout are named") {
   const Context context = test::context_for(test::gemm::best_isa());
   const Shape s = small_shape();
