@@ -5,48 +5,20 @@
 // toolchains/modules/TesseraTarget.cmake; CMake adds them by the file-name
 // suffix).
 //
-// GEMM kernel sets of the avx512 backend: packed tiles of 6 x 4 vectors
-// (6 x 64 f32, 6 x 32 f64), direct tiles of 8 x 2 vectors (8 x 32, 8 x 16),
-// one depth step per loop iteration.
-//  - Packed 6 x 4: 24 accumulators fed by 4 B loads and 6 broadcasts per
-//    step (10 loads per 24 FMAs; 8 x 2 needs 10 per 16). All three of
-//    8 x 2, 6 x 4 and 12 x 2 run at ~215 GFLOP/s f32 with the operands in
-//    L2 (Zen 5), so the gain is in the driver: fewer, wider column panels.
-//    Measured side by side (tessera-cli gemm, 8-16 alternated runs): sgemm
-//    1024/2048 one thread 1-2% faster, two threads 1-3%; dgemm 2048 no longer
-//    drops to 70 GFLOP/s in some runs (86-89 against 70-86).
-//  - mr 6 is also AVX2's: the cache model's kc depends on mr, so the two
-//    levels slice every sum alike and give the same bits on one machine
-//    (tests/core/gemm_repro_test.cc).
-//  - Direct 8 x 2: small products are often narrower than 64 columns, and
-//    eight rows of A read in place need only four stride registers. The
-//    direct path reads a prepacked B inside its 64-wide panels.
-//  - f32 on one worker: direct tiles of 6 x 4 vectors over full 64-column
-//    panels where six rows divide m or a batch streams (direct_wide_rows),
-//    and one tile of 1-4 vectors for a last panel wider than 32 columns
-//    (the wide tile reads each row of B whole: 1000 x 64^3 from memory 25%
-//    faster; 40^3-48^3 in cache ~14% faster). f64 keeps 8 x 2 there: with a
-//    6 x 4 direct tile 96^3 took 20.9 us against 16.5, 32^3 850 ns against
-//    650.
-//  - Unroll 1: GCC 12 spills accumulators of the 4-step unrolled loop to
-//    the stack, and the 2-step loop (8 x 2 tile) ran sgemm 1024 at 155 against 180
-//    GFLOP/s; one step per iteration allocates cleanly.
+// The GEMM kernel sets are defined in gemm_f32_avx512.cc and
+// gemm_f64_avx512.cc (see avx512_gemm_sets.hpp): three translation units
+// instead of one, so a build compiles them in parallel. Under the
+// sanitizers this file alone took ~47 CPU minutes on a Zen 3 (AVX-512
+// direct tile family, clang 19, ASan + UBSan + fuzzer coverage), the last
+// object of the asan-ubsan build by half an hour.
 #include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
-#include "core/src/gemm/gemm_microkernel.hpp"
+#include "core/src/isa/avx512_gemm_sets.hpp"
 #include "core/src/reduce/reduce_body.hpp"
 #include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_avx512.hpp"
 
 namespace tessera::core::avx512 {
-namespace {
-
-constinit const GemmKernelSet<float> kGemmF32 =
-    gemm::make_kernel_set<simd::avx512::F32, 6, 4, 8, 1, 2, 6, 4>(GemmBlockingRule::kCacheModel);
-constinit const GemmKernelSet<double> kGemmF64 =
-    gemm::make_kernel_set<simd::avx512::F64, 6, 4, 8, 1, 2>(GemmBlockingRule::kCacheModel);
-
-}  // namespace
 
 constinit const KernelTable kKernelTable = {
     KernelFamily::kOptimized,

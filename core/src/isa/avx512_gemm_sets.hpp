@@ -1,0 +1,40 @@
+// The avx512 backend's GEMM kernel sets, each defined in its own
+// translation unit (gemm_f32_avx512.cc, gemm_f64_avx512.cc) and referenced
+// by address from the backend's kernel table (kernels_avx512.cc).
+//
+// GEMM kernel sets of the avx512 backend: packed tiles of 6 x 4 vectors
+// (6 x 64 f32, 6 x 32 f64), direct tiles of 8 x 2 vectors (8 x 32, 8 x 16),
+// one depth step per loop iteration.
+//  - Packed 6 x 4: 24 accumulators fed by 4 B loads and 6 broadcasts per
+//    step (10 loads per 24 FMAs; 8 x 2 needs 10 per 16). All three of
+//    8 x 2, 6 x 4 and 12 x 2 run at ~215 GFLOP/s f32 with the operands in
+//    L2 (Zen 5), so the gain is in the driver: fewer, wider column panels.
+//    Measured side by side (tessera-cli gemm, 8-16 alternated runs): sgemm
+//    1024/2048 one thread 1-2% faster, two threads 1-3%; dgemm 2048 no longer
+//    drops to 70 GFLOP/s in some runs (86-89 against 70-86).
+//  - mr 6 is also AVX2's: the cache model's kc depends on mr, so the two
+//    levels slice every sum alike and give the same bits on one machine
+//    (tests/core/gemm_repro_test.cc).
+//  - Direct 8 x 2: small products are often narrower than 64 columns, and
+//    eight rows of A read in place need only four stride registers. The
+//    direct path reads a prepacked B inside its 64-wide panels.
+//  - f32 on one worker: direct tiles of 6 x 4 vectors over full 64-column
+//    panels where six rows divide m or a batch streams (direct_wide_rows),
+//    and one tile of 1-4 vectors for a last panel wider than 32 columns
+//    (the wide tile reads each row of B whole: 1000 x 64^3 from memory 25%
+//    faster; 40^3-48^3 in cache ~14% faster). f64 keeps 8 x 2 there: with a
+//    6 x 4 direct tile 96^3 took 20.9 us against 16.5, 32^3 850 ns against
+//    650.
+//  - Unroll 1: GCC 12 spills accumulators of the 4-step unrolled loop to
+//    the stack, and the 2-step loop (8 x 2 tile) ran sgemm 1024 at 155 against 180
+//    GFLOP/s; one step per iteration allocates cleanly.
+#pragma once
+
+#include "core/src/gemm/gemm_kernel.hpp"
+
+namespace tessera::core::avx512 {
+
+extern const GemmKernelSet<float> kGemmF32;
+extern const GemmKernelSet<double> kGemmF64;
+
+}  // namespace tessera::core::avx512
