@@ -25,6 +25,22 @@ void expect_rejected(const Status& st, const std::vector<float>& c, const std::v
 }
 
 // The strided call with one argument changed.
+// The entries of a strided batch as pointer arrays (C entries in `c`, a
+// copy of x.c), for the pointer-array form.
+struct EntryPointers {
+  std::vector<const float*> a, b;
+  std::vector<float*> c;
+};
+EntryPointers entry_pointers(const Batch<float>& x, std::vector<float>& c) {
+  EntryPointers p;
+  for (std::int64_t i = 0; i < x.count; ++i) {
+    p.a.push_back(x.a.data() + i * x.stride_a);
+    p.b.push_back(x.b.data() + i * x.stride_b);
+    p.c.push_back(c.data() + i * x.stride_c);
+  }
+  return p;
+}
+
 struct Strided {
   Shape s = small_shape();
   Batch<float> x = test::gemm::make_batch<float>(small_shape(), 4, 3);
@@ -94,13 +110,10 @@ TEST_CASE("pointer-array batch: null arrays, null entries and overlapping entrie
   const Shape s = small_shape();
   const Batch<float> x = test::gemm::make_batch<float>(s, 5, 11);
   std::vector<float> c = x.c;
-  std::vector<const float*> a, b;
-  std::vector<float*> cs;
-  for (std::int64_t i = 0; i < x.count; ++i) {
-    a.push_back(x.a.data() + i * x.stride_a);
-    b.push_back(x.b.data() + i * x.stride_b);
-    cs.push_back(c.data() + i * x.stride_c);
-  }
+  const EntryPointers p = entry_pointers(x, c);
+  const std::vector<const float*>& a = p.a;
+  const std::vector<const float*>& b = p.b;
+  const std::vector<float*>& cs = p.c;
   auto run = [&](const float* const* pa, const float* const* pb, float* const* pc,
                  std::int64_t batch) {
     return try_gemm_batched(context, s.layout, s.ta, s.tb, s.m, s.n, s.k, 1.0f, pa, s.lda(), pb,
@@ -139,13 +152,10 @@ TEST_CASE("pointer-array batch beyond the in-place range lists: overlaps are sti
   const Shape s = small_shape();
   const Batch<float> x = test::gemm::make_batch<float>(s, 40, 13);
   std::vector<float> c = x.c;
-  std::vector<const float*> a, b;
-  std::vector<float*> cs;
-  for (std::int64_t i = 0; i < x.count; ++i) {
-    a.push_back(x.a.data() + i * x.stride_a);
-    b.push_back(x.b.data() + i * x.stride_b);
-    cs.push_back(c.data() + i * x.stride_c);
-  }
+  const EntryPointers p = entry_pointers(x, c);
+  const std::vector<const float*>& a = p.a;
+  const std::vector<const float*>& b = p.b;
+  const std::vector<float*>& cs = p.c;
   auto run = [&](const float* const* pa, float* const* pc) {
     return try_gemm_batched(context, s.layout, s.ta, s.tb, s.m, s.n, s.k, 1.0f, pa, s.lda(),
                             b.data(), s.ldb(), 1.0f, pc, s.ldc(), x.count);
