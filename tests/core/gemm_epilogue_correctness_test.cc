@@ -51,13 +51,14 @@ void check_level(const Context& context, const std::string& level) {
     std::vector<T> plain;
     const Status ps = run(context, s, o, &plain);
     REQUIRE_MESSAGE(ps.ok(), ps.to_string());
+    const ExactProduct product = exact_product(s, o);
     for (const EpilogueCase& e : epilogue_cases()) {
       const std::vector<T> bias = make_bias<T>(s, e, seed++);
       std::vector<T> fused;
       const Status st = run_epilogue(context, s, o, e, bias, &fused);
       REQUIRE_MESSAGE(st.ok(), st.to_string());
       check_order(s, e, bias, plain, fused, level);
-      check_reference(s, o, e, bias, fused, level);
+      check_reference(s, o, product, e, bias, fused, level);
     }
   }
 }

@@ -53,6 +53,7 @@ void check_packed_rhs(Isa isa, const Shape& s) {
   PackedRhs packed;
   const Status ps = try_prepack_rhs(context, s.layout, s.tb, s.k, s.n, o.b.data(), s.ldb(), &packed);
   REQUIRE_MESSAGE(ps.ok(), ps.to_string());
+  const ExactProduct product = exact_product(s, o);
   for (const EpilogueCase& e : epilogue_cases()) {
     const std::vector<T> bias = make_bias<T>(s, e, 8);
     std::vector<T> in_place;
@@ -64,7 +65,7 @@ void check_packed_rhs(Isa isa, const Shape& s) {
     REQUIRE_MESSAGE(st.ok(), st.to_string());
     CHECK_MESSAGE(same_bits(in_place, c), isa_name(isa), " ", s.describe(), " ", e.describe(),
                   ": PackedRhs differs from B in place");
-    check_reference(s, o, e, bias, c, std::string("PackedRhs ") + isa_name(isa));
+    check_reference(s, o, product, e, bias, c, std::string("PackedRhs ") + isa_name(isa));
   }
 }
 

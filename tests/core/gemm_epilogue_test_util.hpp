@@ -120,18 +120,22 @@ void check_order(const Shape& s, const EpilogueCase& e, const std::vector<T>& bi
                 " elements off, first ", first);
 }
 
-// Independent reference: the exact product in long double, alpha, beta,
-// bias, act, against a bound: the plain GEMM bound (gemm_test_util.hpp)
-// plus one rounding of the bias addition, scaled by the activation's
-// largest slope (<= 1.13 for gelu, 0.25 for sigmoid, 1 otherwise), plus the
-// activation's own few-ulp error.
+// The epilogue-free part of the reference, for each (i, j) of C (row-major
+// m x n): the sum over p of A(i, p) B(p, j) and the sum of its terms'
+// magnitudes, in long double. It is the same for every epilogue case of a
+// shape, so a test forms it once per shape and operands (it is nearly all
+// of check_reference's work; long double is software arithmetic on wasm).
+struct ExactProduct {
+  std::vector<long double> sum;
+  std::vector<long double> magnitude;
+};
+
 template <class T>
-void check_reference(const Shape& s, const Operands<T>& o, const EpilogueCase& e,
-                     const std::vector<T>& bias, const std::vector<T>& actual,
-                     const std::string& where) {
-  const long double eps = std::numeric_limits<T>::epsilon();
-  std::int64_t bad = 0;
-  std::string first;
+ExactProduct exact_product(const Shape& s, const Operands<T>& o) {
+  ExactProduct product;
+  const std::size_t size = static_cast<std::size_t>(s.m * s.n);
+  product.sum.assign(size, 0);
+  product.magnitude.assign(size, 0);
   for (std::int64_t i = 0; i < s.m; ++i) {
     for (std::int64_t j = 0; j < s.n; ++j) {
       long double exact = 0, magnitude = 0;
@@ -141,6 +145,29 @@ void check_reference(const Shape& s, const Operands<T>& o, const EpilogueCase& e
         exact += x;
         magnitude += std::fabs(x);
       }
+      product.sum[static_cast<std::size_t>(i * s.n + j)] = exact;
+      product.magnitude[static_cast<std::size_t>(i * s.n + j)] = magnitude;
+    }
+  }
+  return product;
+}
+
+// Independent reference: the exact product in long double, alpha, beta,
+// bias, act, against a bound: the plain GEMM bound (gemm_test_util.hpp)
+// plus one rounding of the bias addition, scaled by the activation's
+// largest slope (<= 1.13 for gelu, 0.25 for sigmoid, 1 otherwise), plus the
+// activation's own few-ulp error.
+template <class T>
+void check_reference(const Shape& s, const Operands<T>& o, const ExactProduct& product,
+                     const EpilogueCase& e, const std::vector<T>& bias,
+                     const std::vector<T>& actual, const std::string& where) {
+  const long double eps = std::numeric_limits<T>::epsilon();
+  std::int64_t bad = 0;
+  std::string first;
+  for (std::int64_t i = 0; i < s.m; ++i) {
+    for (std::int64_t j = 0; j < s.n; ++j) {
+      const long double exact = product.sum[static_cast<std::size_t>(i * s.n + j)];
+      const long double magnitude = product.magnitude[static_cast<std::size_t>(i * s.n + j)];
       const std::size_t idx = static_cast<std::size_t>(at(s.layout, i, j, s.ldc()));
       const long double c0 = s.beta == 0 ? 0 : static_cast<long double>(o.c[idx]);
       long double x = static_cast<long double>(s.alpha) * exact + static_cast<long double>(s.beta) * c0;

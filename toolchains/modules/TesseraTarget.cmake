@@ -50,10 +50,38 @@ endif()
 # and the compiler flags of its files. The flags go on those files only
 # (design.md §ISA dispatch), so the rest of the library runs anywhere; the registry checks
 # the CPU features the backend's kernel table requires before using it.
+# HOST: the /proc/cpuinfo flags a CPU needs to run the backend (the kernel
+# table's required features, as Linux names them).
+#
+# TESSERA_ISAS narrows the build to some of the target's backends (a
+# smaller library, or a quicker build where the others are not wanted);
+# scalar, the one that runs on every CPU, is always built. "host": the
+# backends this machine's CPU runs, for builds made to run their tests
+# here (the sanitizer presets: a backend the CPU cannot run is compile time
+# spent on code no test executes; under ASan the avx512 GEMM kernel sets
+# alone took ~50 CPU minutes on a Zen 3, which has no AVX-512).
+# TESSERA_ISA_KERNEL_FLAGS: extra compile options for the backends' files.
+set(TESSERA_ISAS "" CACHE STRING
+  "ISA backends to build, e.g. \"sse2;avx2\", or host (empty: every backend of the target; scalar always)")
+set(TESSERA_ISA_KERNEL_FLAGS "" CACHE STRING
+  "Extra compile options for the ISA backends' files (core/src/isa/*_<isa>.cc)")
+set(TESSERA_HOST_CPU_FLAGS "")
+if(TESSERA_ISAS STREQUAL "host")
+  if(CMAKE_CROSSCOMPILING OR NOT CMAKE_HOST_SYSTEM_NAME STREQUAL "Linux"
+     OR NOT EXISTS /proc/cpuinfo)
+    message(FATAL_ERROR "TESSERA_ISAS=host reads this machine's /proc/cpuinfo: it is for native "
+      "Linux builds only (this is ${TESSERA_TARGET_NAME} on ${CMAKE_HOST_SYSTEM_NAME}); name the "
+      "backends instead")
+  endif()
+  file(STRINGS /proc/cpuinfo _cpu_flags REGEX "^(flags|Features)[ \t]*:" LIMIT_COUNT 1)
+  string(REGEX REPLACE "^[^:]*:[ \t]*" "" _cpu_flags "${_cpu_flags}")
+  string(REGEX REPLACE "[ \t]+" ";" TESSERA_HOST_CPU_FLAGS "${_cpu_flags}")
+endif()
 set(TESSERA_ISA_BACKENDS "")
 set(TESSERA_ISA_SUFFIXES "")
+set(TESSERA_ISA_AVAILABLE "")
 function(tessera_isa_backend name)
-  cmake_parse_arguments(PARSE_ARGV 1 _arg "" "ARCH;OPTION" "FLAGS")
+  cmake_parse_arguments(PARSE_ARGV 1 _arg "" "ARCH;OPTION" "FLAGS;HOST")
   set(TESSERA_ISA_BACKENDS ${TESSERA_ISA_BACKENDS} ${name} PARENT_SCOPE)
   if(_arg_ARCH AND NOT _arg_ARCH STREQUAL TESSERA_ARCH)
     return()
@@ -63,16 +91,43 @@ function(tessera_isa_backend name)
       return()
     endif()
   endif()
+  set(TESSERA_ISA_AVAILABLE ${TESSERA_ISA_AVAILABLE} ${name} PARENT_SCOPE)
+  if(TESSERA_ISAS STREQUAL "host")
+    foreach(_flag IN LISTS _arg_HOST)
+      if(NOT _flag IN_LIST TESSERA_HOST_CPU_FLAGS)
+        return()
+      endif()
+    endforeach()
+  elseif(TESSERA_ISAS AND NOT name STREQUAL "scalar" AND NOT name IN_LIST TESSERA_ISAS)
+    return()
+  endif()
   set(TESSERA_ISA_SUFFIXES ${TESSERA_ISA_SUFFIXES} ${name} PARENT_SCOPE)
   set(TESSERA_FLAGS_${name} ${_arg_FLAGS} PARENT_SCOPE)
 endfunction()
 tessera_isa_backend(scalar)
-tessera_isa_backend(sse2    ARCH x86_64  FLAGS -msse2)
-tessera_isa_backend(avx2    ARCH x86_64  FLAGS -mavx2 -mfma)
-tessera_isa_backend(avx512  ARCH x86_64  FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx2 -mfma)
+tessera_isa_backend(sse2    ARCH x86_64  FLAGS -msse2  HOST sse2)
+tessera_isa_backend(avx2    ARCH x86_64  FLAGS -mavx2 -mfma  HOST avx2 fma)
+tessera_isa_backend(avx512  ARCH x86_64  FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx2 -mfma
+                    HOST avx512f avx512vl avx512bw avx512dq avx2 fma)
 tessera_isa_backend(neon    ARCH aarch64)                             # baseline on aarch64
 tessera_isa_backend(simd128 ARCH wasm32  OPTION TESSERA_WASM_SIMD)    # -msimd128 is target-wide (below)
 tessera_isa_backend(simd128_relaxed ARCH wasm32 OPTION TESSERA_WASM_RELAXED_SIMD FLAGS -mrelaxed-simd)
+foreach(_isa IN LISTS TESSERA_ISAS)
+  if(_isa STREQUAL "host")
+    list(LENGTH TESSERA_ISAS _count)
+    if(_count GREATER 1)
+      message(FATAL_ERROR "TESSERA_ISAS: host stands alone, not in a list (${TESSERA_ISAS})")
+    endif()
+    message(STATUS "tessera: TESSERA_ISAS=host builds ${TESSERA_ISA_SUFFIXES} "
+      "(of ${TESSERA_ISA_AVAILABLE}: what this CPU runs)")
+    continue()
+  endif()
+  if(NOT _isa IN_LIST TESSERA_ISA_AVAILABLE)
+    string(REPLACE ";" ", " _available "${TESSERA_ISA_AVAILABLE}")
+    message(FATAL_ERROR "TESSERA_ISAS: '${_isa}' is not an ISA backend this target can build "
+      "(${TESSERA_TARGET_NAME} has: ${_available})")
+  endif()
+endforeach()
 if(TESSERA_WASM_RELAXED_SIMD)
   # LLVM before 16 (Emscripten 3.1.6's clang 14) encodes relaxed_madd with
   # a pre-standard opcode that no engine runs any more.
