@@ -87,6 +87,11 @@ set(CMAKE_RANLIB "${TESSERA_ZIG_BIN}/zig-ranlib" CACHE FILEPATH "ranlib")
 # Zig's libc++abi has no exception support on wasm: errors travel as statuses.
 set(CMAKE_CXX_FLAGS_INIT "-fno-exceptions")
 
+# zig c++ rejects CMake's precompiled-header compile ("language 'h' is
+# unsupported in this context"): the targets that use one parse their
+# headers per file here.
+set(CMAKE_DISABLE_PRECOMPILE_HEADERS ON)
+
 # find_*: Zig brings its own headers and libraries; programs from the host.
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
