@@ -101,6 +101,21 @@ std::vector<T> run_forced(const Context& context, const Batch<T>& x, const Packe
 template <class T>
 void check_forced_plans(Isa isa) {
   const Context context = test::gemm::context_with(isa, test::gemm::wide_executor(8));
+  // Slow targets (qemu, wasm, sanitizers) force fewer widths: the full set
+  // took 243 s under qemu-aarch64 on a Zen 3, past ctest's limit. Every
+  // worker count is still checked above, through the plans the library picks.
+  std::vector<int> widths(std::begin(kWorkerCounts), std::end(kWorkerCounts));
+  std::vector<Parallelism> parallelisms = {Parallelism(), Parallelism::threads(3),
+                                           Parallelism::threads(8)};
+  if (test::gemm::slow_target()) {
+    widths = {3, 8};
+    parallelisms = {Parallelism(), Parallelism::threads(3)};
+  }
+  std::vector<core::BatchPlan> plans = {{core::BatchPlanKind::kSerial, 1, "forced"}};
+  for (int w : widths) {
+    plans.push_back({core::BatchPlanKind::kBatchParallel, w, "forced"});
+    plans.push_back({core::BatchPlanKind::kSequentialInternal, w, "forced"});
+  }
   std::uint64_t seed = 900;
   for (const Case& c : kCases) {
     const Batch<T> x = test::gemm::make_batch<T>(shape_of(c), c.count, seed++, true);
@@ -109,22 +124,6 @@ void check_forced_plans(Isa isa) {
     REQUIRE(try_prepack_rhs(context, x.s.layout, x.s.tb, x.s.k, x.s.n, x.b.data(), x.s.ldb(),
                             &packed)
                 .ok());
-    // Slow targets (qemu, sanitizers) force fewer widths: the full set took
-    // 243 s under qemu-aarch64 on a Zen 3, past ctest's limit. Every worker
-    // count is still checked above, through the plans the library picks.
-    const bool slow = test::gemm::slow_target();
-    std::vector<int> widths(std::begin(kWorkerCounts), std::end(kWorkerCounts));
-    std::vector<Parallelism> parallelisms = {Parallelism(), Parallelism::threads(3),
-                                             Parallelism::threads(8)};
-    if (slow) {
-      widths = {3, 8};
-      parallelisms = {Parallelism(), Parallelism::threads(3)};
-    }
-    std::vector<core::BatchPlan> plans = {{core::BatchPlanKind::kSerial, 1, "forced"}};
-    for (int w : widths) {
-      plans.push_back({core::BatchPlanKind::kBatchParallel, w, "forced"});
-      plans.push_back({core::BatchPlanKind::kSequentialInternal, w, "forced"});
-    }
     for (const core::BatchPlan& plan : plans) {
       for (Parallelism p : parallelisms) {
         CHECK_MESSAGE(test::gemm::same_bits(expected, run_forced(context, x, nullptr, plan, p)),
