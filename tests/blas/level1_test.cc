@@ -37,9 +37,9 @@ namespace {
 
 // The Fortran routines of one precision, so each test runs for both.
 template <class T>
-struct Blas;
+struct Level1;
 template <>
-struct Blas<float> {
+struct Level1<float> {
   static constexpr auto axpy = saxpy_;
   static constexpr auto scal = sscal_;
   static constexpr auto copy = scopy_;
@@ -51,7 +51,7 @@ struct Blas<float> {
   static constexpr auto cblas_iamax = cblas_isamax;
 };
 template <>
-struct Blas<double> {
+struct Level1<double> {
   static constexpr auto axpy = daxpy_;
   static constexpr auto scal = dscal_;
   static constexpr auto copy = dcopy_;
@@ -96,7 +96,7 @@ TEST_CASE_TEMPLATE("axpy, copy and swap follow the BLAS walk, guards untouched",
         const std::vector<T> y0 = values<T>(footprint(n, incy) + guard, 2);
         const T alpha = T(0.75);
         std::vector<T> x = x0, y = y0;
-        Blas<T>::axpy(&n, &alpha, x.data(), &incx, y.data(), &incy);
+        Level1<T>::axpy(&n, &alpha, x.data(), &incx, y.data(), &incy);
         std::vector<T> want = y0;
         for (int i = 0; i < n; ++i) {
           want[static_cast<std::size_t>(at(i, n, incy))] +=
@@ -107,7 +107,7 @@ TEST_CASE_TEMPLATE("axpy, copy and swap follow the BLAS walk, guards untouched",
         CHECK(x == x0);
 
         y = y0;
-        Blas<T>::copy(&n, x.data(), &incx, y.data(), &incy);
+        Level1<T>::copy(&n, x.data(), &incx, y.data(), &incy);
         want = y0;
         for (int i = 0; i < n; ++i) {
           want[static_cast<std::size_t>(at(i, n, incy))] =
@@ -116,7 +116,7 @@ TEST_CASE_TEMPLATE("axpy, copy and swap follow the BLAS walk, guards untouched",
         CHECK(y == want);
 
         y = y0;
-        Blas<T>::swap(&n, x.data(), &incx, y.data(), &incy);
+        Level1<T>::swap(&n, x.data(), &incx, y.data(), &incy);
         std::vector<T> want_x = x0, want_y = y0;
         for (int i = 0; i < n; ++i) {
           const auto ix = static_cast<std::size_t>(at(i, n, incx));
@@ -136,30 +136,30 @@ TEST_CASE_TEMPLATE("a zero increment repeats one element; n <= 0 and alpha = 0 c
   const int n = 4, one = 1, zero = 0;
   // copy from incx = 0 broadcasts x[0].
   std::vector<T> x = {T(3), T(9)}, y(4, T(-1));
-  Blas<T>::copy(&n, x.data(), &zero, y.data(), &one);
+  Level1<T>::copy(&n, x.data(), &zero, y.data(), &one);
   CHECK(y == std::vector<T>(4, T(3)));
   // axpy into incy = 0 accumulates every term into y[0], in order.
   std::vector<T> xs = {T(1), T(2), T(3), T(4)}, y1 = {T(10), T(-7)};
   const T alpha = T(2);
-  Blas<T>::axpy(&n, &alpha, xs.data(), &one, y1.data(), &zero);
+  Level1<T>::axpy(&n, &alpha, xs.data(), &one, y1.data(), &zero);
   CHECK(y1 == std::vector<T>{T(30), T(-7)});
   // alpha = 0: y untouched even where x holds a NaN (x is not read).
   std::vector<T> xn = {std::numeric_limits<T>::quiet_NaN(), T(1), T(1), T(1)};
   std::vector<T> y2 = {T(5), T(6), T(7), T(8)};
   const T zero_alpha = T(0);
-  Blas<T>::axpy(&n, &zero_alpha, xn.data(), &one, y2.data(), &one);
+  Level1<T>::axpy(&n, &zero_alpha, xn.data(), &one, y2.data(), &one);
   CHECK(y2 == std::vector<T>{T(5), T(6), T(7), T(8)});
   // n <= 0: nothing is read or written.
   for (int bad_n : {0, -3}) {
     std::vector<T> y3 = {T(1), T(2)};
-    Blas<T>::axpy(&bad_n, &alpha, xs.data(), &one, y3.data(), &one);
-    Blas<T>::copy(&bad_n, xs.data(), &one, y3.data(), &one);
-    Blas<T>::swap(&bad_n, xs.data(), &one, y3.data(), &one);
-    Blas<T>::scal(&bad_n, &alpha, y3.data(), &one);
+    Level1<T>::axpy(&bad_n, &alpha, xs.data(), &one, y3.data(), &one);
+    Level1<T>::copy(&bad_n, xs.data(), &one, y3.data(), &one);
+    Level1<T>::swap(&bad_n, xs.data(), &one, y3.data(), &one);
+    Level1<T>::scal(&bad_n, &alpha, y3.data(), &one);
     CHECK(y3 == std::vector<T>{T(1), T(2)});
-    CHECK(Blas<T>::asum(&bad_n, xs.data(), &one) == T(0));
-    CHECK(Blas<T>::nrm2(&bad_n, xs.data(), &one) == T(0));
-    CHECK(Blas<T>::iamax(&bad_n, xs.data(), &one) == 0);
+    CHECK(Level1<T>::asum(&bad_n, xs.data(), &one) == T(0));
+    CHECK(Level1<T>::nrm2(&bad_n, xs.data(), &one) == T(0));
+    CHECK(Level1<T>::iamax(&bad_n, xs.data(), &one) == 0);
   }
 }
 
@@ -169,7 +169,7 @@ TEST_CASE_TEMPLATE("scal and asum: strides, incx <= 0 is a quick return, 0 * NaN
     for (int incx : {1, 2, 5}) {
       std::vector<T> x0 = values<T>(footprint(n > 0 ? n : 1, incx) + 3, 3), x = x0;
       const T alpha = T(-1.5);
-      Blas<T>::scal(&n, &alpha, x.data(), &incx);
+      Level1<T>::scal(&n, &alpha, x.data(), &incx);
       std::vector<T> want = x0;
       long double sum = 0;
       for (int i = 0; i < n; ++i) {
@@ -177,21 +177,21 @@ TEST_CASE_TEMPLATE("scal and asum: strides, incx <= 0 is a quick return, 0 * NaN
         sum += std::fabs(static_cast<long double>(x0[static_cast<std::size_t>(i * incx)]));
       }
       CHECK(x == want);
-      CHECK(Blas<T>::asum(&n, x0.data(), &incx) == doctest::Approx(static_cast<double>(sum)));
+      CHECK(Level1<T>::asum(&n, x0.data(), &incx) == doctest::Approx(static_cast<double>(sum)));
     }
   }
   const int n = 3, one = 1;
   for (int incx : {0, -1}) {
     std::vector<T> x = {T(1), T(-2), T(3)};
     const T alpha = T(2);
-    Blas<T>::scal(&n, &alpha, x.data(), &incx);
+    Level1<T>::scal(&n, &alpha, x.data(), &incx);
     CHECK(x == std::vector<T>{T(1), T(-2), T(3)});
-    CHECK(Blas<T>::asum(&n, x.data(), &incx) == T(0));
-    CHECK(Blas<T>::iamax(&n, x.data(), &incx) == 0);
+    CHECK(Level1<T>::asum(&n, x.data(), &incx) == T(0));
+    CHECK(Level1<T>::iamax(&n, x.data(), &incx) == 0);
   }
   std::vector<T> x = {std::numeric_limits<T>::quiet_NaN(), T(4), T(-0.0)};
   const T zero = T(0);
-  Blas<T>::scal(&n, &zero, x.data(), &one);
+  Level1<T>::scal(&n, &zero, x.data(), &one);
   CHECK(std::isnan(x[0]));
   CHECK(x[1] == T(0));
 }
@@ -202,17 +202,17 @@ TEST_CASE_TEMPLATE("i?amax: first of the largest |x|, 1-based (CBLAS 0-based); N
   const int one = 1, two = 2;
   std::vector<T> x = {T(1), T(-7), T(3), T(7), T(-7)};
   const int n = 5;
-  CHECK(Blas<T>::iamax(&n, x.data(), &one) == 2);  // ties: the first
-  CHECK(Blas<T>::cblas_iamax(n, x.data(), 1) == 1);
+  CHECK(Level1<T>::iamax(&n, x.data(), &one) == 2);  // ties: the first
+  CHECK(Level1<T>::cblas_iamax(n, x.data(), 1) == 1);
   const int n3 = 3;
-  CHECK(Blas<T>::iamax(&n3, x.data(), &two) == 3);  // 1, 3, -7: the third
-  CHECK(Blas<T>::cblas_iamax(0, x.data(), 1) == 0);
-  CHECK(Blas<T>::cblas_iamax(n, x.data(), -1) == 0);
+  CHECK(Level1<T>::iamax(&n3, x.data(), &two) == 3);  // 1, 3, -7: the third
+  CHECK(Level1<T>::cblas_iamax(0, x.data(), 1) == 0);
+  CHECK(Level1<T>::cblas_iamax(n, x.data(), -1) == 0);
   const T nan = std::numeric_limits<T>::quiet_NaN();
   std::vector<T> lead = {nan, T(5), T(9)};
-  CHECK(Blas<T>::iamax(&n3, lead.data(), &one) == 1);  // nothing compares above NaN
+  CHECK(Level1<T>::iamax(&n3, lead.data(), &one) == 1);  // nothing compares above NaN
   std::vector<T> later = {T(2), nan, T(9)};
-  CHECK(Blas<T>::iamax(&n3, later.data(), &one) == 3);  // a later NaN is never larger
+  CHECK(Level1<T>::iamax(&n3, later.data(), &one) == 3);  // a later NaN is never larger
 }
 
 // The 2-norm of the logical vector, in long double from the values' exact
@@ -262,8 +262,8 @@ TEST_CASE_TEMPLATE("nrm2 neither overflows nor underflows, and keeps Inf and NaN
             stored[static_cast<std::size_t>(at(i, n, incx))] = logical[static_cast<std::size_t>(i)];
           }
           if (incx == 0) stored[0] = lead;
-          const T got = Blas<T>::nrm2(&n, stored.data(), &incx);
-          const T via_cblas = Blas<T>::cblas_nrm2(n, stored.data(), incx);
+          const T got = Level1<T>::nrm2(&n, stored.data(), &incx);
+          const T via_cblas = Level1<T>::cblas_nrm2(n, stored.data(), incx);
           CHECK((via_cblas == got || (std::isnan(via_cblas) && std::isnan(got))));
           const long double want = naive_nrm2(logical);
           if (std::isnan(want)) {

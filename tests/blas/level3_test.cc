@@ -35,15 +35,15 @@ void dtrsm_(const char*, const char*, const char*, const char*, const int*, cons
 namespace {
 
 template <class T>
-struct Blas;
+struct Level3;
 template <>
-struct Blas<float> {
+struct Level3<float> {
   static constexpr auto syrk = ssyrk_;
   static constexpr auto symm = ssymm_;
   static constexpr auto trsm = strsm_;
 };
 template <>
-struct Blas<double> {
+struct Level3<double> {
   static constexpr auto syrk = dsyrk_;
   static constexpr auto symm = dsymm_;
   static constexpr auto trsm = dtrsm_;
@@ -87,8 +87,8 @@ TEST_CASE_TEMPLATE(
             }
             std::vector<T> c = c0;
             const T alpha = T(0.5);
-            Blas<T>::syrk(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, &beta, c.data(), &ldc, 1,
-                          1);
+            Level3<T>::syrk(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, &beta, c.data(), &ldc, 1,
+                            1);
             int bad = 0;
             for (int j = 0; j < n; ++j) {
               for (int i = 0; i < n; ++i) {
@@ -151,8 +151,8 @@ TEST_CASE_TEMPLATE("symm reads only its triangle of A, both sides", T, float, do
       std::vector<T> c = filled<T>(static_cast<std::size_t>(ldc) * n, 7);
       const std::vector<T> c0 = c;
       const T alpha = T(-1.25), beta = T(0.5);
-      Blas<T>::symm(&side, &uplo, &m, &n, &alpha, a.data(), &lda, b.data(), &ldb, &beta, c.data(),
-                    &ldc, 1, 1);
+      Level3<T>::symm(&side, &uplo, &m, &n, &alpha, a.data(), &lda, b.data(), &ldb, &beta, c.data(),
+                      &ldc, 1, 1);
       int bad = 0;
       for (int j = 0; j < n; ++j) {
         for (int i = 0; i < m; ++i) {
@@ -209,8 +209,8 @@ TEST_CASE_TEMPLATE(
             const std::vector<T> b0 = filled<T>(static_cast<std::size_t>(ldb) * n, 12);
             std::vector<T> b = b0;
             const T alpha = T(1.5);
-            Blas<T>::trsm(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda, b.data(),
-                          &ldb, 1, 1, 1, 1);
+            Level3<T>::trsm(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda, b.data(),
+                            &ldb, 1, 1, 1, 1);
             // op(A)(i, j) from the referenced triangle (1 on a unit diagonal).
             const auto op_a = [&](int i, int j) -> long double {
               const int r = trans == 'N' ? i : j, c = trans == 'N' ? j : i;

@@ -8,8 +8,9 @@
 #include <memory>
 
 #include "core/src/api/context_state.hpp"
-#include "tests/core/blas1_test_util.hpp"
 #include "support/counting_executor.hpp"
+#include "support/test_support.hpp"
+#include "tests/core/blas1_test_util.hpp"
 #include "tests/core/gemm_test_util.hpp"
 
 namespace tessera {
@@ -17,13 +18,13 @@ namespace {
 
 using test::blas1::GemvShape;
 
-const int kWorkerCounts[] = {1, 2, 3, 4, 7, 8};
+using test::kWorkerCounts;
 
 using test::CountingExecutor;
 using test::split_context;
 
 template <class T>
-void check_dot(const Context& context, std::int64_t n, std::int64_t incx, std::int64_t incy) {
+void check_dot_bits(const Context& context, std::int64_t n, std::int64_t incx, std::int64_t incy) {
   const std::vector<T> x = test::blas1::random_vec<T>(test::blas1::buffer_len(n, incx), n);
   const std::vector<T> y = test::blas1::random_vec<T>(test::blas1::buffer_len(n, incy), n + 5);
   T first = 0;
@@ -46,9 +47,9 @@ TEST_CASE("dot: bit-identical for 1, 2, 3, 4, 7 and 8 workers on every level") {
     auto counter = std::make_shared<CountingExecutor>(test::gemm::wide_executor(8));
     const Context context = split_context(isa, counter);
     for (std::int64_t n : {4097, 3 * 4096 + 1, 9 * 4096 - 3, slow ? 20000 : 100003}) {
-      check_dot<float>(context, n, 1, 1);
-      check_dot<double>(context, n, 1, 1);
-      check_dot<float>(context, n, -2, 3);
+      check_dot_bits<float>(context, n, 1, 1);
+      check_dot_bits<double>(context, n, 1, 1);
+      check_dot_bits<float>(context, n, -2, 3);
     }
     // 4 sizes x 3 calls x 5 worker counts > 1, plus automatic ones.
     CHECK_MESSAGE(counter->multi_runs() >= 60, counter->multi_runs(), " split runs");

@@ -12,22 +12,16 @@
 
 #include "core/src/api/context_state.hpp"
 #include "core/src/parallel/execute_ranges.hpp"
+#include "support/policy_test_support.hpp"
 #include "support/test_support.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera {
 namespace {
 
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+using test::contains;
 
-bool has_fallback(const ResolvedExecutionPolicy& r, const std::string& text) {
-  for (const std::string& f : r.fallbacks) {
-    if (contains(f, text)) return true;
-  }
-  return false;
-}
+using test::has_fallback;
 
 // Options that ignore the environment and resolve on an injected machine
 // of `cores` cores without pinning (its CPU ids need not exist here).

@@ -23,9 +23,8 @@ using test::ew::ref_unary;
 
 // Empty, single, primes, around every vector width (1, 2, 4, 8, 16 lanes)
 // and the 4-vector unrolled body (up to 64), and around the 16 Ki block.
-const std::size_t kLengths[] = {0,  1,  2,  3,   5,   7,   8,   9,     13,    15,    16,
-                                17, 31, 32, 33,  63,  64,  65,  67,    127,   1021,  4099,
-                                16384, 16385, 40009};
+const std::size_t kOpLengths[] = {0,  1,  2,  3,  5,  7,  8,   9,    13,   15,    16,    17,   31,
+                                  32, 33, 63, 64, 65, 67, 127, 1021, 4099, 16384, 16385, 40009};
 
 const BinaryOp kBinaryOps[] = {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul,
                                BinaryOp::kDiv, BinaryOp::kMin, BinaryOp::kMax};
@@ -91,7 +90,7 @@ template <class T>
 void check_binary_lengths() {
   for (const Context& c : contexts_under_test()) {
     for (BinaryOp op : kBinaryOps) {
-      for (std::size_t n : kLengths) {
+      for (std::size_t n : kOpLengths) {
         const auto a = random_values<T>(n, 100 + n), b = random_values<T>(n, 200 + n);
         const T s = static_cast<T>(-1.375);
         CAPTURE(label(c));
@@ -138,7 +137,7 @@ void check_unary() {
   for (const Context& c : contexts_under_test()) {
     for (UnaryOp op : kUnaryOps) {
       std::vector<std::vector<T>> inputs;
-      for (std::size_t n : kLengths) inputs.push_back(random_values<T>(n, 300 + n));
+      for (std::size_t n : kOpLengths) inputs.push_back(random_values<T>(n, 300 + n));
       inputs.push_back(test::ew::specials<T>());
       for (const auto& x : inputs) {
         std::vector<T> out(x.size(), T(7));

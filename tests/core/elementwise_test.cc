@@ -19,9 +19,8 @@ using test::host_isas;
 
 // Lengths: empty, single, primes, around every SIMD width and the unrolled
 // body (4 x 16 lanes), and around the 16 Ki parallel block.
-const std::size_t kLengths[] = {0,  1,  2,  3,  5,   7,   13,  15,   16,
-                                17, 31, 63, 64, 65,  67,  127, 1021, 4099,
-                                16384, 16385, 40009};
+const std::size_t kBasicOpLengths[] = {0,  1,  2,  3,  5,   7,    13,   15,    16,    17,   31,
+                                       63, 64, 65, 67, 127, 1021, 4099, 16384, 16385, 40009};
 
 std::vector<float> with_specials(std::vector<float> v) {
   const float specials[] = {std::numeric_limits<float>::quiet_NaN(),
@@ -50,7 +49,7 @@ Status run(Op op, const Context& c, const std::vector<float>& a,
 }
 
 void check_against_naive(Op op, const Context& context) {
-  for (std::size_t n : kLengths) {
+  for (std::size_t n : kBasicOpLengths) {
     const auto a = with_specials(test::random_f32(n, 1000 + n, -4, 4));
     const auto b = with_specials(test::random_f32(n, 2000 + n, -4, 4));
     std::vector<float> expected(n, 7.0f), actual(n, 9.0f);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/src/gemm/gemm_batched_impl.hpp"
+#include "support/test_support.hpp"
 #include "tests/core/gemm_batched_test_util.hpp"
 
 namespace tessera {
@@ -16,7 +17,7 @@ namespace {
 using test::gemm::Batch;
 using test::gemm::Shape;
 
-const int kWorkerCounts[] = {1, 2, 3, 4, 7, 8};
+using test::kWorkerCounts;
 
 // Shapes that reach the packed path (depth past kc, several row blocks) and
 // the direct path, gemv-shaped entries, and prime batch counts.

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "core/src/api/context_state.hpp"
+#include "support/test_support.hpp"
 #include "tests/core/gemm_test_util.hpp"
 
 namespace tessera {
@@ -18,7 +19,7 @@ namespace {
 using test::gemm::Operands;
 using test::gemm::Shape;
 
-const int kWorkerCounts[] = {1, 2, 3, 4, 7, 8};
+using test::kWorkerCounts;
 
 // A dimension near something that matters (a tile or slice edge) or random.
 std::int64_t pick_dim(test::Rng& rng, std::int64_t cap, const std::vector<std::int64_t>& edges) {

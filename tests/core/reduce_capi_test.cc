@@ -21,7 +21,7 @@ template <class T>
 void check_dtype(CReduce<T> sum, CReduce<T> max, CReduce<T> mean,
                  tsr_status (*argmax)(const tsr_context*, int64_t, int64_t, const T*, int64_t,
                                       int64_t*, int)) {
-  const rt::Shape s{7, 4101, 2};
+  const rt::RowShape s{7, 4101, 2};
   const std::vector<T> x = rt::random_matrix<T>(s, 99);
   std::vector<T> out(7);
   const struct {

@@ -10,12 +10,12 @@
 namespace tessera {
 namespace {
 
-using test::reduce::Shape;
+using test::reduce::RowShape;
 
 constexpr ReduceOp kOps[] = {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMean};
 
 template <class T>
-void check_shape(const Context& context, const Context& naive, const Shape& s) {
+void check_shape(const Context& context, const Context& naive, const RowShape& s) {
   const std::vector<T> x = test::reduce::random_matrix<T>(s, 11 + s.rows * 7 + s.cols);
   const std::string what = std::string(isa_name(context.isa())) + " " +
                            (sizeof(T) == 4 ? "f32" : "f64");
@@ -47,7 +47,7 @@ TEST_CASE("reduce: sum, max, mean, argmax match the reference on edge shapes, ev
   const Context naive = test::naive_context();
   for (Isa isa : test::host_isas()) {
     const Context context = test::context_for(isa);
-    for (const Shape& s : test::reduce::edge_shapes(slow)) {
+    for (const RowShape& s : test::reduce::edge_shapes(slow)) {
       check_shape<float>(context, naive, s);
       check_shape<double>(context, naive, s);
     }
@@ -59,7 +59,7 @@ TEST_CASE("reduce: sum, max, mean, argmax match the reference on edge shapes, ev
 template <class T>
 void check_special_row(const Context& context, std::int64_t cols, std::int64_t at,
                        const std::vector<T>& values) {
-  const Shape s{1, cols, 0};
+  const RowShape s{1, cols, 0};
   std::vector<T> x = test::reduce::random_matrix<T>(s, 5 + cols);
   for (std::size_t i = 0; i < values.size(); ++i) x[static_cast<std::size_t>(at) + i] = values[i];
   for (ReduceOp op : kOps) {

@@ -9,15 +9,16 @@
 #include <memory>
 
 #include "support/counting_executor.hpp"
+#include "support/test_support.hpp"
 #include "tests/core/gemm_test_util.hpp"
 #include "tests/core/reduce_test_util.hpp"
 
 namespace tessera {
 namespace {
 
-using test::reduce::Shape;
+using test::reduce::RowShape;
 
-const int kWorkerCounts[] = {1, 2, 3, 4, 7, 8};
+using test::kWorkerCounts;
 
 using test::CountingExecutor;
 using test::split_context;
@@ -38,7 +39,7 @@ void check_workers(const std::string& what, std::size_t len, Call call) {
 }
 
 template <class T>
-void check_reductions(const Context& context, const Shape& s) {
+void check_reductions(const Context& context, const RowShape& s) {
   const std::vector<T> x = test::reduce::random_matrix<T>(s, 3 + s.cols);
   const std::string what = std::string(isa_name(context.isa())) + " " + s.describe();
   const auto rows = static_cast<std::size_t>(s.rows);
@@ -59,8 +60,8 @@ TEST_CASE("reduce: bit-identical for 1, 2, 3, 4, 7 and 8 workers on every level"
     const Context context = split_context(isa, counter);
     // Many short rows (rows split), few long rows (blocks split), a single
     // row of many blocks.
-    const Shape shapes[] = {{37, 129, 3}, {3, 3 * 4096 + 17, 0}, {1, slow ? 20000 : 100003, 0}};
-    for (const Shape& s : shapes) {
+    const RowShape shapes[] = {{37, 129, 3}, {3, 3 * 4096 + 17, 0}, {1, slow ? 20000 : 100003, 0}};
+    for (const RowShape& s : shapes) {
       check_reductions<float>(context, s);
       check_reductions<double>(context, s);
     }

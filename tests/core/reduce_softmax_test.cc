@@ -11,21 +11,21 @@
 namespace tessera {
 namespace {
 
-using test::reduce::Shape;
+using test::reduce::RowShape;
 
-Status run(const Context& context, bool log, const Shape& s, const float* x, float* y,
+Status run(const Context& context, bool log, const RowShape& s, const float* x, float* y,
            Parallelism p = {}) {
   return log ? try_log_softmax(context, s.rows, s.cols, x, s.ld(), y, s.ld(), p)
              : try_softmax(context, s.rows, s.cols, x, s.ld(), y, s.ld(), p);
 }
-Status run(const Context& context, bool log, const Shape& s, const double* x, double* y,
+Status run(const Context& context, bool log, const RowShape& s, const double* x, double* y,
            Parallelism p = {}) {
   return log ? try_log_softmax(context, s.rows, s.cols, x, s.ld(), y, s.ld(), p)
              : try_softmax(context, s.rows, s.cols, x, s.ld(), y, s.ld(), p);
 }
 
 template <class T>
-void check_shape(const Context& context, const Context& naive, const Shape& s) {
+void check_shape(const Context& context, const Context& naive, const RowShape& s) {
   // Logits in [-10, 10): exponentials over ~9 orders of magnitude.
   const std::vector<T> x = test::reduce::random_matrix<T>(s, 21 + s.rows + s.cols, 10.0);
   const std::string what = std::string(isa_name(context.isa())) + (sizeof(T) == 4 ? " f32" : " f64");
@@ -59,7 +59,7 @@ TEST_CASE("softmax: matches the reference on edge shapes, every level, in place 
   const Context naive = test::naive_context();
   for (Isa isa : test::host_isas()) {
     const Context context = test::context_for(isa);
-    for (const Shape& s : test::reduce::edge_shapes(slow)) {
+    for (const RowShape& s : test::reduce::edge_shapes(slow)) {
       check_shape<float>(context, naive, s);
       check_shape<double>(context, naive, s);
     }
@@ -77,7 +77,7 @@ void check_specials(const Context& context) {
     // Row 2 holds +Inf: NaN everywhere (Inf - Inf), as torch.softmax.
     // Row 3 holds a NaN: NaN everywhere.
     // Row 4 huge logits: stable (no overflow), one-hot-like.
-    const Shape s{5, 6, 0};
+    const RowShape s{5, 6, 0};
     std::vector<T> x = {-inf, -inf, -inf, -inf, -inf, -inf,  //
                         T(1), -inf, T(2), -inf, T(3), -inf,  //
                         T(1), inf,  T(2), T(0), T(3), T(4),  //
@@ -117,7 +117,7 @@ TEST_CASE("softmax: bit-identical for 1, 2, 3, 4, 7 and 8 workers on every level
     options.knobs.gemv_parallel_bytes = 1;
     Context context;
     REQUIRE(Context::create(options, &context).ok());
-    for (const Shape& s : {Shape{37, 129, 3}, Shape{5, slow ? 5000 : 9001, 0}}) {
+    for (const RowShape& s : {RowShape{37, 129, 3}, RowShape{5, slow ? 5000 : 9001, 0}}) {
       const std::vector<float> x = test::reduce::random_matrix<float>(s, 77, 10.0);
       for (bool log : {false, true}) {
         std::vector<float> first(x.size());

@@ -17,7 +17,7 @@
 
 namespace tessera::test::reduce {
 
-struct Shape {
+struct RowShape {
   std::int64_t rows = 0, cols = 0, ld_pad = 0;
   std::int64_t ld() const { return std::max<std::int64_t>(1, cols) + ld_pad; }
   std::size_t len() const { return static_cast<std::size_t>(rows * ld()); }
@@ -30,8 +30,8 @@ struct Shape {
 // The edge shapes: 0, 1, primes, non-multiples of every vector width, rows
 // longer than one 4096-element block (and ending inside one), large leading
 // dimensions.
-inline std::vector<Shape> edge_shapes(bool slow) {
-  std::vector<Shape> shapes;
+inline std::vector<RowShape> edge_shapes(bool slow) {
+  std::vector<RowShape> shapes;
   for (std::int64_t cols : {0, 1, 2, 3, 5, 7, 13, 16, 17, 31, 64, 67, 127, 4096, 4097, 8195}) {
     for (std::int64_t rows : {0, 1, 3, 17}) {
       if (slow && cols > 4096 && rows > 3) continue;
@@ -44,7 +44,7 @@ inline std::vector<Shape> edge_shapes(bool slow) {
 }
 
 template <class T>
-std::vector<T> random_matrix(const Shape& s, std::uint64_t seed, double scale = 1.0) {
+std::vector<T> random_matrix(const RowShape& s, std::uint64_t seed, double scale = 1.0) {
   test::Rng rng(seed);
   std::vector<T> v(s.len());
   for (T& e : v) e = static_cast<T>(scale * rng.uniform_f64(-1.0, 1.0));
@@ -52,7 +52,7 @@ std::vector<T> random_matrix(const Shape& s, std::uint64_t seed, double scale = 
 }
 
 template <class T>
-const T* row_of(const Shape& s, const std::vector<T>& x, std::int64_t r) {
+const T* row_of(const RowShape& s, const std::vector<T>& x, std::int64_t r) {
   return x.data() + r * s.ld();
 }
 
@@ -81,8 +81,8 @@ std::int64_t first_max(const T* row, std::int64_t cols) {
 // Checks out (rows values of op) against the reference: max exactly (NaN
 // for NaN), sum and mean within (cols + 4) eps sum|x|.
 template <class T>
-void check_reduce(ReduceOp op, const Shape& s, const std::vector<T>& x, const std::vector<T>& out,
-                  const std::string& what) {
+void check_reduce(ReduceOp op, const RowShape& s, const std::vector<T>& x,
+                  const std::vector<T>& out, const std::string& what) {
   const long double eps = std::numeric_limits<T>::epsilon();
   int bad = 0;
   for (std::int64_t r = 0; r < s.rows; ++r) {
@@ -124,7 +124,7 @@ void check_reduce(ReduceOp op, const Shape& s, const std::vector<T>& x, const st
 // exponentials carries at most (cols + 2) eps relative error, and each exp
 // and log a few ulps (16 eps covers the vector exp's documented error).
 template <class T>
-void check_softmax(bool log, const Shape& s, const std::vector<T>& x, const std::vector<T>& y,
+void check_softmax(bool log, const RowShape& s, const std::vector<T>& x, const std::vector<T>& y,
                    const std::string& what) {
   const long double eps = std::numeric_limits<T>::epsilon();
   int bad = 0;

@@ -2,6 +2,8 @@
 // (design.md §Pool ownership): one pool per distinct resolved policy,
 // shared, created lazily, alive until the last lease is gone; counters per
 // lease.
+#include "native/src/pool_registry.hpp"
+
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -10,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "native/src/pool_registry.hpp"
+#include "support/policy_test_support.hpp"
 #include "tessera/platform/pool_provider.hpp"
 #include "tessera/platform/serial_executor.hpp"
 
@@ -21,14 +23,7 @@ using platform::Executor;
 using platform::ResolvedExecutionPolicy;
 using platform::SpinPolicy;
 
-ResolvedExecutionPolicy policy_of(int threads) {
-  ResolvedExecutionPolicy p;
-  p.effective_threads = threads;
-  p.max_threads_per_kernel = threads;
-  p.threads_usable = true;
-  p.executor = "pool";
-  return p;
-}
+using test::pool_policy;
 
 std::shared_ptr<Executor> acquire(const ResolvedExecutionPolicy& policy) {
   std::shared_ptr<Executor> executor;
@@ -45,7 +40,7 @@ std::shared_ptr<TieredPool> pool_of(const std::shared_ptr<Executor>& executor) {
 }
 
 TEST_CASE("equal policies share one pool through distinct leases") {
-  const auto policy = policy_of(2);
+  const auto policy = pool_policy(2);
   auto a = acquire(policy);
   auto b = acquire(policy);
   CHECK(a != b);
@@ -54,10 +49,10 @@ TEST_CASE("equal policies share one pool through distinct leases") {
 }
 
 TEST_CASE("every observable policy difference gets its own pool") {
-  const auto base = policy_of(2);
+  const auto base = pool_policy(2);
   auto reference = acquire(base);
   std::vector<ResolvedExecutionPolicy> variants;
-  variants.push_back(policy_of(3));
+  variants.push_back(pool_policy(3));
   variants.push_back(base);
   variants.back().spin_policy = SpinPolicy::kParkImmediately;
   variants.push_back(base);
@@ -81,7 +76,7 @@ TEST_CASE("every observable policy difference gets its own pool") {
 }
 
 TEST_CASE("a pool lives until its last lease is gone") {
-  auto policy = policy_of(2);
+  auto policy = pool_policy(2);
   policy.spin_policy = SpinPolicy::kFixedDuration;  // a key no other test uses
   policy.spin_budget = 7;
   const int before = live_registry_pools();
@@ -107,7 +102,7 @@ TEST_CASE("a pool lives until its last lease is gone") {
 }
 
 TEST_CASE("a registry pool acquired and released a thousand times runs and leaks nothing") {
-  auto policy = policy_of(2);
+  auto policy = pool_policy(2);
   policy.spin_policy = SpinPolicy::kFixedDuration;
   policy.spin_budget = 11;
   const int before = live_registry_pools();
@@ -121,9 +116,9 @@ TEST_CASE("a registry pool acquired and released a thousand times runs and leaks
 }
 
 TEST_CASE("one participant, or no threads, gives the serial executor") {
-  auto one = acquire(policy_of(1));
+  auto one = acquire(pool_policy(1));
   CHECK(one.get() == &platform::serial_executor());
-  auto no_threads = policy_of(4);
+  auto no_threads = pool_policy(4);
   no_threads.threads_usable = false;
   auto serial = acquire(no_threads);
   CHECK(serial.get() == &platform::serial_executor());
@@ -131,7 +126,7 @@ TEST_CASE("one participant, or no threads, gives the serial executor") {
 }
 
 TEST_CASE("counters are per lease even when the pool is shared") {
-  auto policy = policy_of(2);
+  auto policy = pool_policy(2);
   policy.counters = true;
   auto a = acquire(policy);
   auto b = acquire(policy);
@@ -149,7 +144,7 @@ TEST_CASE("counters are per lease even when the pool is shared") {
 }
 
 TEST_CASE("with counters off, every counter of a lease reads zero") {
-  auto e = acquire(policy_of(2));
+  auto e = acquire(pool_policy(2));
   for (int i = 0; i < 10; ++i) e->run(2, [](int) {});
   const auto c = e->counters();
   CHECK(c.dispatches == 0);
@@ -159,7 +154,7 @@ TEST_CASE("with counters off, every counter of a lease reads zero") {
 }
 
 TEST_CASE("worker active time counts the workers' bodies") {
-  auto policy = policy_of(2);
+  auto policy = pool_policy(2);
   policy.counters = true;
   auto e = acquire(policy);
   e->run(2, [](int p) {
@@ -180,7 +175,7 @@ TEST_CASE("worker active time counts the workers' bodies") {
 }
 
 TEST_CASE("worker active time: sampled short regions, then long ones measured") {
-  auto policy = policy_of(2);
+  auto policy = pool_policy(2);
   policy.counters = true;
   auto e = acquire(policy);
   // Back-to-back empty regions: most are not timed (ActiveTimeSampler);
@@ -213,7 +208,7 @@ TEST_CASE("worker active time: sampled short regions, then long ones measured") 
 // race; the pool outlives the counted leases (held by `keeper`), as when one
 // of several Contexts sharing a pool goes away.
 TEST_CASE("a counted lease freed right after a region waits for the workers' record") {
-  auto policy = policy_of(2);
+  auto policy = pool_policy(2);
   policy.counters = true;
   auto keeper = acquire(policy);
   for (int i = 0; i < 2000; ++i) {
@@ -228,7 +223,7 @@ TEST_CASE("a counted lease freed right after a region waits for the workers' rec
 }
 
 TEST_CASE("eight application threads on one context executor each see every index once") {
-  auto policy = policy_of(2);
+  auto policy = pool_policy(2);
   policy.counters = true;
   auto e = acquire(policy);
   constexpr int kThreads = 8;
@@ -251,7 +246,7 @@ TEST_CASE("eight application threads on one context executor each see every inde
 }
 
 TEST_CASE("a lease reports pin failures") {
-  auto policy = policy_of(2);
+  auto policy = pool_policy(2);
   policy.worker_cpus = {100000};
   auto e = acquire(policy);
   const auto failures = e->pin_failures();
@@ -264,7 +259,7 @@ TEST_CASE("a lease reports pin failures") {
 }
 
 TEST_CASE("acquire rejects a null output") {
-  const Status status = platform::acquire_executor(policy_of(2), nullptr);
+  const Status status = platform::acquire_executor(pool_policy(2), nullptr);
   CHECK_FALSE(status.ok());
   CHECK(status.message().find("out") != std::string::npos);
 }

@@ -24,6 +24,7 @@
 #include "native/src/spin_wait.hpp"
 #include "native/src/thread_pool.hpp"
 #include "native/src/tiered_pool.hpp"
+#include "support/policy_test_support.hpp"
 #include "tessera/platform/executor.hpp"
 
 namespace tessera::native {
@@ -34,18 +35,7 @@ using platform::ResolvedExecutionPolicy;
 using platform::SpinPolicy;
 using namespace std::chrono_literals;
 
-ResolvedExecutionPolicy policy_of(int threads,
-                                  SpinPolicy spin = SpinPolicy::kAdaptive,
-                                  std::int64_t budget = 0) {
-  ResolvedExecutionPolicy p;
-  p.effective_threads = threads;
-  p.max_threads_per_kernel = threads;
-  p.threads_usable = true;
-  p.spin_policy = spin;
-  p.spin_budget = budget;
-  p.executor = "pool";
-  return p;
-}
+using test::pool_policy;
 
 std::shared_ptr<TieredPool> make_pool(const ResolvedExecutionPolicy& policy) {
   std::shared_ptr<TieredPool> pool;
@@ -136,7 +126,7 @@ TEST_CASE("active-time sampler: one timed short region stands for the next fifte
 
 TEST_CASE("each participant index runs exactly once per run") {
   for (const int width : {2, 3, 4, 8}) {
-    auto pool = make_pool(policy_of(width));
+    auto pool = make_pool(pool_policy(width));
     for (int rep = 0; rep < 3; ++rep) {
       for (int w = 1; w <= width; ++w) check_each_index_once(*pool, w);
     }
@@ -144,7 +134,7 @@ TEST_CASE("each participant index runs exactly once per run") {
 }
 
 TEST_CASE("the caller is participant 0 and the workers are distinct threads") {
-  auto pool = make_pool(policy_of(4));
+  auto pool = make_pool(pool_policy(4));
   std::vector<Tally> tallies(4);
   pool->run(4, [&](int p) { tallies[p].thread = std::this_thread::get_id(); },
             nullptr);
@@ -155,7 +145,7 @@ TEST_CASE("the caller is participant 0 and the workers are distinct threads") {
 }
 
 TEST_CASE("a hundred thousand short dispatches each run every index, none serially") {
-  auto pool = make_pool(policy_of(2));
+  auto pool = make_pool(pool_policy(2));
   PoolBoundCounters counters(pool, 2);
   constexpr int kRuns = 100'000;
   // Plain ints: each index owns its slot, and the run's completion orders
@@ -175,7 +165,7 @@ TEST_CASE("a hundred thousand short dispatches each run every index, none serial
 TEST_CASE("wide regions run correctly on more pool threads than cores") {
   // 8 participants on this 2-core machine: correctness must not depend on
   // the workers getting a core of their own.
-  auto pool = make_pool(policy_of(8));
+  auto pool = make_pool(pool_policy(8));
   std::vector<std::int64_t> per(8, 0);
   for (int r = 0; r < 2000; ++r) {
     pool->run(8, [&](int p) { per[p] += p + 1; }, nullptr);
@@ -197,7 +187,7 @@ TEST_CASE("every spin policy terminates and parks") {
                        Case{SpinPolicy::kFixedDuration, 200, "fixed_duration 200us"},
                        Case{SpinPolicy::kAdaptive, 0, "adaptive"}}) {
     CAPTURE(c.name);
-    auto pool = make_pool(policy_of(3, c.spin, c.budget));
+    auto pool = make_pool(pool_policy(3, c.spin, c.budget));
     PoolBoundCounters counters(pool, 3);
     constexpr int kRegions = 4;
     std::atomic<int> ran{0};
@@ -345,7 +335,7 @@ TEST_CASE("a contended pool spins only briefly") {
 }
 
 TEST_CASE("an exception from a worker is rethrown after all participants finish") {
-  auto pool = make_pool(policy_of(3));
+  auto pool = make_pool(pool_policy(3));
   std::atomic<bool> slow_done{false};
   CHECK_THROWS_WITH_AS(
       pool->run(3,
@@ -363,7 +353,7 @@ TEST_CASE("an exception from a worker is rethrown after all participants finish"
 }
 
 TEST_CASE("an exception from the caller is rethrown after all participants finish") {
-  auto pool = make_pool(policy_of(2));
+  auto pool = make_pool(pool_policy(2));
   std::atomic<bool> worker_done{false};
   CHECK_THROWS_WITH_AS(pool->run(2,
                                  [&](int p) {
@@ -378,7 +368,7 @@ TEST_CASE("an exception from the caller is rethrown after all participants finis
 }
 
 TEST_CASE("when every participant throws, one exception arrives") {
-  auto pool = make_pool(policy_of(4));
+  auto pool = make_pool(pool_policy(4));
   for (int rep = 0; rep < 50; ++rep) {
     std::atomic<int> ran{0};
     try {
@@ -399,8 +389,8 @@ TEST_CASE("when every participant throws, one exception arrives") {
 }
 
 TEST_CASE("a nested run is serial when nesting is not allowed") {
-  auto outer = make_pool(policy_of(2));
-  auto inner = make_pool(policy_of(2));
+  auto outer = make_pool(pool_policy(2));
+  auto inner = make_pool(pool_policy(2));
   PoolBoundCounters counters(inner, 2);
   std::atomic<int> inner_runs{0};
   outer->run(2,
@@ -424,7 +414,7 @@ TEST_CASE("a nested run is serial when nesting is not allowed") {
 }
 
 TEST_CASE("allowed nesting forks on another pool and never deadlocks on its own") {
-  auto policy = policy_of(2);
+  auto policy = pool_policy(2);
   policy.allow_nested_parallelism = true;
   auto outer = make_pool(policy);
   auto other = make_pool(policy);
@@ -457,7 +447,7 @@ TEST_CASE("allowed nesting forks on another pool and never deadlocks on its own"
 }
 
 TEST_CASE("two callers at once: the second runs serially on its own thread") {
-  auto pool = make_pool(policy_of(2));
+  auto pool = make_pool(pool_policy(2));
   PoolBoundCounters counters(pool, 2);
   std::atomic<bool> first_inside{false};
   std::atomic<bool> second_done{false};
@@ -490,7 +480,7 @@ TEST_CASE("two callers at once: the second runs serially on its own thread") {
 }
 
 TEST_CASE("eight application threads on one pool: every region forks or falls back, none is lost") {
-  auto pool = make_pool(policy_of(2));
+  auto pool = make_pool(pool_policy(2));
   PoolBoundCounters counters(pool, 2);
   constexpr int kThreads = 8;
   constexpr int kRuns = 300;
@@ -514,7 +504,7 @@ TEST_CASE("eight application threads on one pool: every region forks or falls ba
 }
 
 TEST_CASE("more participants than the width still run every index") {
-  auto pool = make_pool(policy_of(2));
+  auto pool = make_pool(pool_policy(2));
   PoolBoundCounters counters(pool, 2);
   std::vector<int> hits(5, 0);
   pool->run(5, [&](int p) { ++hits[p]; }, &counters);
@@ -524,17 +514,17 @@ TEST_CASE("more participants than the width still run every index") {
 
 TEST_CASE("a pool destroyed and recreated a thousand times runs every time") {
   for (int i = 0; i < 1000; ++i) {
-    auto pool = make_pool(policy_of(2 + (i % 2)));
+    auto pool = make_pool(pool_policy(2 + (i % 2)));
     std::atomic<int> ran{0};
     pool->run(pool->width(), [&](int) { ran.fetch_add(1); }, nullptr);
     REQUIRE(ran.load() == pool->width());
   }
   // Destroying a pool that never ran (workers still starting) is fine too.
-  for (int i = 0; i < 100; ++i) make_pool(policy_of(3));
+  for (int i = 0; i < 100; ++i) make_pool(pool_policy(3));
 }
 
 TEST_CASE("idle release joins the workers and the next run restarts them") {
-  auto policy = policy_of(3);
+  auto policy = pool_policy(3);
   policy.idle_policy = IdlePolicy::kReleaseWhenIdle;
   policy.idle_release_ms = 30;
 #if defined(__linux__)
@@ -625,7 +615,7 @@ TEST_CASE("a worker the caller migrated onto is moved to the spare CPU") {
 #endif
 
 TEST_CASE("tiers route a region to the smallest pool holding it") {
-  auto policy = policy_of(8);
+  auto policy = pool_policy(8);
   policy.pool_classes = 2;
   auto pool = make_pool(policy);
   CHECK(pool->tier_widths() == std::vector<int>{2, 4});
@@ -661,7 +651,7 @@ TEST_CASE("tiers route a region to the smallest pool holding it") {
 TEST_CASE("a tiered region wakes only its participants") {
   // park_immediately: every posted worker is parked when the region comes
   // (after the gap), so wakeups count exactly the workers woken.
-  auto policy = policy_of(8, SpinPolicy::kParkImmediately);
+  auto policy = pool_policy(8, SpinPolicy::kParkImmediately);
   policy.pool_classes = 2;
   auto pool = make_pool(policy);
   PoolBoundCounters counters(pool, 8);
@@ -679,13 +669,13 @@ TEST_CASE("a tiered region wakes only its participants") {
 }
 
 TEST_CASE("a nested region is never rerouted to a tier") {
-  auto policy = policy_of(4);
+  auto policy = pool_policy(4);
   policy.pool_classes = 1;
   policy.allow_nested_parallelism = true;
   auto inner = make_pool(policy);
   REQUIRE(inner->tier_widths() == std::vector<int>{2});
   std::atomic<int> done{0};
-  auto nested_policy = policy_of(2);
+  auto nested_policy = pool_policy(2);
   nested_policy.allow_nested_parallelism = true;
   auto outer_nesting = make_pool(nested_policy);
   outer_nesting->run(2,
@@ -702,7 +692,7 @@ TEST_CASE("a nested region is never rerouted to a tier") {
 
 #if defined(__linux__)
 TEST_CASE("a failed pin is reported, not fatal") {
-  auto policy = policy_of(3);
+  auto policy = pool_policy(3);
   // CPU 100000 is beyond any kernel's CPU count: pthread_setaffinity_np
   // refuses it.
   policy.worker_cpus = {100000, 100001};
@@ -729,7 +719,7 @@ TEST_CASE("a pinned worker runs on its CPU") {
   // not what this test checks.
   const std::vector<int> allowed = caller_cpus();
   if (allowed.size() >= 2) REQUIRE(move_caller_to({allowed[0]}));
-  auto policy = policy_of(2);
+  auto policy = pool_policy(2);
   policy.worker_cpus = {cpu};
   auto pool = make_pool(policy);
   CHECK(pool->pin_failures().empty());
@@ -747,7 +737,7 @@ TEST_CASE("a forked child runs the inherited pool serially") {
   // The child has only the forking thread: the pool's workers are gone. A
   // region there must still run every index (serially, on the caller) and
   // must not hang; the parent's pool is unaffected.
-  auto pool = make_pool(policy_of(3));
+  auto pool = make_pool(pool_policy(3));
   check_each_index_once(*pool, 3);
   const pid_t pid = fork();
   REQUIRE(pid >= 0);
@@ -778,7 +768,7 @@ TEST_CASE("a forked child runs the inherited pool serially") {
 #endif
 
 TEST_CASE("a bad worker CPU list is an error naming the field") {
-  auto policy = policy_of(3);
+  auto policy = pool_policy(3);
   policy.worker_cpus = {0};  // needs 2 entries
   std::shared_ptr<TieredPool> pool;
   const Status status = TieredPool::create(policy, &pool);

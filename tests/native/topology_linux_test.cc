@@ -2,8 +2,9 @@
 // in a temporary directory: 2, 8, 16 and 64 cores, with and without L3, SMT
 // on and off with adjacent and non-adjacent siblings, hybrid P/E parts,
 // affinity masks, cpusets and quotas (v1 and v2) smaller than the CPU set.
-#include <doctest/doctest.h>
+#include "native/src/topology_linux.hpp"
 
+#include <doctest/doctest.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "native/src/topology_linux.hpp"
+#include "support/test_support.hpp"
 #include "tessera/platform/execution_policy.hpp"
 
 namespace tessera::native {
@@ -24,9 +25,7 @@ namespace fs = std::filesystem;
 using platform::CoreClass;
 using platform::Topology;
 
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+using test::contains;
 
 bool has_note(const Topology& t, const std::string& text) {
   return std::any_of(t.notes.begin(), t.notes.end(),

@@ -2,6 +2,8 @@
 // resolution is a pure function of (policy, topology, platform facts) and
 // follows every rule of the affinity and threads contract. Topologies and facts
 // are injected, so each machine shape is checked on any host.
+#include "tessera/platform/execution_policy.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -9,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "tessera/platform/execution_policy.hpp"
+#include "support/policy_test_support.hpp"
+#include "support/test_support.hpp"
 
 namespace tessera::platform {
 namespace {
@@ -41,11 +44,9 @@ PlatformFacts wasi_facts() {
   return f;
 }
 
-constexpr std::uint64_t kMiB = 1 << 20;
+using test::kMiB;
 
-Topology machine(int cores, int smt = 1) {
-  return make_synthetic_topology(cores, smt, 1 * kMiB, 32 * kMiB);
-}
+using test::synthetic_machine;
 
 // A machine whose SMT siblings ARE adjacent ids (core c = CPUs 2c, 2c+1),
 // as on many AMD and Arm systems.
@@ -73,14 +74,7 @@ Topology hybrid_machine() {
   return t;
 }
 
-ResolvedExecutionPolicy resolve_ok(const ExecutionPolicy& policy, const Topology& topology,
-                                   const PlatformFacts& facts) {
-  ResolvedExecutionPolicy r;
-  const Status status = resolve_execution_policy(policy, topology, facts, &r);
-  INFO(status.to_string());
-  REQUIRE(status.ok());
-  return r;
-}
+using test::resolve_ok;
 
 std::string resolve_error(const ExecutionPolicy& policy, const Topology& topology,
                           const PlatformFacts& facts = linux_facts()) {
@@ -93,14 +87,9 @@ std::string resolve_error(const ExecutionPolicy& policy, const Topology& topolog
   return status.message();
 }
 
-bool has_fallback(const ResolvedExecutionPolicy& r, const std::string& text) {
-  return std::any_of(r.fallbacks.begin(), r.fallbacks.end(),
-                     [&](const std::string& f) { return f.find(text) != std::string::npos; });
-}
+using test::has_fallback;
 
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+using test::contains;
 
 const LogicalCpu& cpu_of(const Topology& t, int id) {
   const LogicalCpu* cpu = t.find_cpu(id);
@@ -146,30 +135,30 @@ TEST_CASE("names: every enum value round-trips; unknown names are rejected") {
 TEST_CASE("validation: negative or absurd num_threads names the field") {
   ExecutionPolicy p;
   p.num_threads = -1;
-  const std::string m = resolve_error(p, machine(4));
+  const std::string m = resolve_error(p, synthetic_machine(4));
   CHECK(contains(m, "ExecutionPolicy::num_threads"));
   CHECK(contains(m, "-1"));
   p.num_threads = kMaxNumThreads + 1;
-  CHECK(contains(resolve_error(p, machine(4)), "ExecutionPolicy::num_threads"));
+  CHECK(contains(resolve_error(p, synthetic_machine(4)), "ExecutionPolicy::num_threads"));
 }
 
 TEST_CASE("validation: an unknown enum value (cast int) names the field and the choices") {
   ExecutionPolicy p;
   p.spin_policy = static_cast<SpinPolicy>(9);
-  std::string m = resolve_error(p, machine(4));
+  std::string m = resolve_error(p, synthetic_machine(4));
   CHECK(contains(m, "ExecutionPolicy::spin_policy"));
   CHECK(contains(m, "9"));
   CHECK(contains(m, "park_immediately"));
 
   ExecutionPolicy q;
   q.affinity_policy = static_cast<AffinityPolicy>(200);
-  m = resolve_error(q, machine(4));
+  m = resolve_error(q, synthetic_machine(4));
   CHECK(contains(m, "ExecutionPolicy::affinity_policy"));
   CHECK(contains(m, "200"));
 
   ExecutionPolicy r;
   r.idle_policy = static_cast<IdlePolicy>(3);
-  CHECK(contains(resolve_error(r, machine(4)), "ExecutionPolicy::idle_policy"));
+  CHECK(contains(resolve_error(r, synthetic_machine(4)), "ExecutionPolicy::idle_policy"));
 }
 
 TEST_CASE("validation: a negative spin budget is an error") {
@@ -178,7 +167,7 @@ TEST_CASE("validation: a negative spin budget is an error") {
     ExecutionPolicy p;
     p.spin_policy = sp;
     p.spin_budget = -5;
-    const std::string m = resolve_error(p, machine(4));
+    const std::string m = resolve_error(p, synthetic_machine(4));
     CHECK(contains(m, "ExecutionPolicy::spin_budget"));
     CHECK(contains(m, "negative"));
   }
@@ -188,15 +177,15 @@ TEST_CASE("validation: absurd spin budgets (> 1 s, > 1e9 iterations) are errors;
   ExecutionPolicy p;
   p.spin_policy = SpinPolicy::kFixedDuration;
   p.spin_budget = kMaxSpinDurationUs;
-  CHECK(resolve_ok(p, machine(4), linux_facts()).spin_budget == kMaxSpinDurationUs);
+  CHECK(resolve_ok(p, synthetic_machine(4), linux_facts()).spin_budget == kMaxSpinDurationUs);
   p.spin_budget = kMaxSpinDurationUs + 1;
-  CHECK(contains(resolve_error(p, machine(4)), "absurd"));
+  CHECK(contains(resolve_error(p, synthetic_machine(4)), "absurd"));
 
   p.spin_policy = SpinPolicy::kFixedIterations;
   p.spin_budget = kMaxSpinIterations;
-  CHECK(resolve_ok(p, machine(4), linux_facts()).spin_budget == kMaxSpinIterations);
+  CHECK(resolve_ok(p, synthetic_machine(4), linux_facts()).spin_budget == kMaxSpinIterations);
   p.spin_budget = kMaxSpinIterations + 1;
-  CHECK(contains(resolve_error(p, machine(4)), "ExecutionPolicy::spin_budget"));
+  CHECK(contains(resolve_error(p, synthetic_machine(4)), "ExecutionPolicy::spin_budget"));
 }
 
 TEST_CASE("validation: a budget with adaptive or park_immediately is an impossible combination") {
@@ -204,7 +193,7 @@ TEST_CASE("validation: a budget with adaptive or park_immediately is an impossib
     ExecutionPolicy p;
     p.spin_policy = sp;
     p.spin_budget = 100;
-    const std::string m = resolve_error(p, machine(4));
+    const std::string m = resolve_error(p, synthetic_machine(4));
     CHECK(contains(m, "ExecutionPolicy::spin_budget"));
     CHECK(contains(m, "impossible"));
     CHECK(contains(m, spin_policy_name(sp)));
@@ -215,21 +204,22 @@ TEST_CASE("validation: idle_release_ms must be > 0 with release, never negative,
   ExecutionPolicy p;
   p.idle_policy = IdlePolicy::kReleaseWhenIdle;
   p.idle_release_ms = 0;
-  CHECK(contains(resolve_error(p, machine(4)), "ExecutionPolicy::idle_release_ms"));
+  CHECK(contains(resolve_error(p, synthetic_machine(4)), "ExecutionPolicy::idle_release_ms"));
   p.idle_policy = IdlePolicy::kKeepWorkers;
   p.idle_release_ms = -1;
-  CHECK(contains(resolve_error(p, machine(4)), "ExecutionPolicy::idle_release_ms"));
+  CHECK(contains(resolve_error(p, synthetic_machine(4)), "ExecutionPolicy::idle_release_ms"));
   p.idle_release_ms = kMaxIdleReleaseMs + 1;
-  CHECK(contains(resolve_error(p, machine(4)), "absurd"));
+  CHECK(contains(resolve_error(p, synthetic_machine(4)), "absurd"));
   p.idle_policy = IdlePolicy::kReleaseWhenIdle;
   p.idle_release_ms = 5;
-  CHECK(resolve_ok(p, machine(4), linux_facts()).idle_release_ms == 5);
+  CHECK(resolve_ok(p, synthetic_machine(4), linux_facts()).idle_release_ms == 5);
 }
 
 TEST_CASE("validation: negative max_threads_per_kernel names the field") {
   ExecutionPolicy p;
   p.max_threads_per_kernel = -2;
-  CHECK(contains(resolve_error(p, machine(4)), "ExecutionPolicy::max_threads_per_kernel"));
+  CHECK(
+      contains(resolve_error(p, synthetic_machine(4)), "ExecutionPolicy::max_threads_per_kernel"));
 }
 
 TEST_CASE("validation: cpu_set with a non-explicit affinity is an impossible combination") {
@@ -238,7 +228,7 @@ TEST_CASE("validation: cpu_set with a non-explicit affinity is an impossible com
     ExecutionPolicy p;
     p.affinity_policy = a;
     p.cpu_set = {1, 2};
-    const std::string m = resolve_error(p, machine(4));
+    const std::string m = resolve_error(p, synthetic_machine(4));
     CHECK(contains(m, "ExecutionPolicy::cpu_set"));
     CHECK(contains(m, affinity_policy_name(a)));
   }
@@ -247,27 +237,27 @@ TEST_CASE("validation: cpu_set with a non-explicit affinity is an impossible com
 TEST_CASE("validation: explicit affinity with an empty cpu_set is an error (an empty request)") {
   ExecutionPolicy p;
   p.affinity_policy = AffinityPolicy::kExplicit;
-  const std::string m = resolve_error(p, machine(4));
+  const std::string m = resolve_error(p, synthetic_machine(4));
   CHECK(contains(m, "ExecutionPolicy::cpu_set"));
   CHECK(contains(m, "empty"));
   // Also where the platform cannot pin: the request itself is empty.
-  CHECK(contains(resolve_error(p, machine(4), unpinnable_facts()), "empty"));
+  CHECK(contains(resolve_error(p, synthetic_machine(4), unpinnable_facts()), "empty"));
 }
 
 TEST_CASE("validation: duplicate and negative CPU ids are errors") {
   ExecutionPolicy p;
   p.affinity_policy = AffinityPolicy::kExplicit;
   p.cpu_set = {1, 3, 1};
-  std::string m = resolve_error(p, machine(4));
+  std::string m = resolve_error(p, synthetic_machine(4));
   CHECK(contains(m, "ExecutionPolicy::cpu_set"));
   CHECK(contains(m, "CPU 1 twice"));
   p.cpu_set = {0, -3};
-  m = resolve_error(p, machine(4));
+  m = resolve_error(p, synthetic_machine(4));
   CHECK(contains(m, "-3"));
 }
 
 TEST_CASE("validation: a CPU id outside the visible set is an error listing the visible set") {
-  Topology t = machine(8);  // CPUs 0-7
+  Topology t = synthetic_machine(8);  // CPUs 0-7
   t.cpus.erase(t.cpus.begin() + 5);  // CPU 5 not visible (e.g. taskset)
   ExecutionPolicy p;
   p.affinity_policy = AffinityPolicy::kExplicit;
@@ -286,17 +276,17 @@ TEST_CASE("validation: num_threads above the size of an explicit cpu_set is impo
   p.affinity_policy = AffinityPolicy::kExplicit;
   p.cpu_set = {1, 2};
   p.num_threads = 3;
-  const std::string m = resolve_error(p, machine(4));
+  const std::string m = resolve_error(p, synthetic_machine(4));
   CHECK(contains(m, "ExecutionPolicy::num_threads"));
   CHECK(contains(m, "2 CPUs of cpu_set"));
   p.num_threads = 2;
-  CHECK(resolve_ok(p, machine(4), linux_facts()).effective_threads == 2);
+  CHECK(resolve_ok(p, synthetic_machine(4), linux_facts()).effective_threads == 2);
 }
 
 TEST_CASE("validation: cpu_set without affinity_policy means explicit") {
   ExecutionPolicy p;
   p.cpu_set = {2, 3};
-  const ResolvedExecutionPolicy r = resolve_ok(p, machine(4), linux_facts(0));
+  const ResolvedExecutionPolicy r = resolve_ok(p, synthetic_machine(4), linux_facts(0));
   CHECK(r.affinity_policy == AffinityPolicy::kExplicit);
   CHECK(r.effective_threads == 2);
   CHECK(r.worker_cpus.size() == 1);
@@ -309,7 +299,7 @@ TEST_CASE("threads: 0 is the topology default, one participant per physical core
   for (int cores : {2, 8, 16, 64}) {
     for (int smt : {1, 2}) {
       ExecutionPolicy p;
-      const ResolvedExecutionPolicy r = resolve_ok(p, machine(cores, smt), linux_facts());
+      const ResolvedExecutionPolicy r = resolve_ok(p, synthetic_machine(cores, smt), linux_facts());
       CHECK(r.effective_threads == cores);
       CHECK(r.max_threads_per_kernel == cores);
       CHECK(r.executor == "pool");
@@ -320,7 +310,7 @@ TEST_CASE("threads: 0 is the topology default, one participant per physical core
 }
 
 TEST_CASE("threads: a cgroup quota smaller than the CPU set lowers the default, with its reason") {
-  Topology t = machine(8, 2);
+  Topology t = synthetic_machine(8, 2);
   t.cpu_quota = 2.5;
   t.quota_source = "cgroup v2 cpu.max at /test";
   const ResolvedExecutionPolicy r = resolve_ok(ExecutionPolicy{}, t, linux_facts());
@@ -342,7 +332,7 @@ TEST_CASE("threads: a cgroup quota smaller than the CPU set lowers the default, 
 }
 
 TEST_CASE("threads: a visible set narrower than the online CPUs is reported (taskset)") {
-  Topology t = machine(2);
+  Topology t = synthetic_machine(2);
   t.cpus.resize(1);  // only CPU 0 visible
   t.online_count = 2;
   const ResolvedExecutionPolicy r = resolve_ok(ExecutionPolicy{}, t, linux_facts(0));
@@ -354,7 +344,7 @@ TEST_CASE("threads: an explicit n is honoured exactly within the visible CPUs") 
   for (int n : {1, 2, 3, 5, 8}) {
     ExecutionPolicy p;
     p.num_threads = n;
-    const ResolvedExecutionPolicy r = resolve_ok(p, machine(8), linux_facts());
+    const ResolvedExecutionPolicy r = resolve_ok(p, synthetic_machine(8), linux_facts());
     CHECK(r.effective_threads == n);
     CHECK(r.fallbacks.empty());
     CHECK(r.executor == (n > 1 ? "pool" : "serial"));
@@ -364,14 +354,14 @@ TEST_CASE("threads: an explicit n is honoured exactly within the visible CPUs") 
 TEST_CASE("threads: an explicit n above the visible CPUs is capped, never oversubscribed") {
   ExecutionPolicy p;
   p.num_threads = 16;
-  const ResolvedExecutionPolicy r = resolve_ok(p, machine(8), linux_facts());
+  const ResolvedExecutionPolicy r = resolve_ok(p, synthetic_machine(8), linux_facts());
   CHECK(r.effective_threads == 8);
   CHECK(has_fallback(r, "never oversubscribes"));
   CHECK(contains(r.threads_reason, "capped at 8"));
 }
 
 TEST_CASE("threads: an explicit n is also capped by the cgroup quota") {
-  Topology t = machine(8);
+  Topology t = synthetic_machine(8);
   t.cpu_quota = 4.0;
   ExecutionPolicy p;
   p.num_threads = 6;
@@ -384,7 +374,7 @@ TEST_CASE("threads: when threads are unusable every request resolves to 1 with a
   for (int n : {0, 1, 2, 64}) {
     ExecutionPolicy p;
     p.num_threads = n;
-    const ResolvedExecutionPolicy r = resolve_ok(p, machine(8), wasi_facts());
+    const ResolvedExecutionPolicy r = resolve_ok(p, synthetic_machine(8), wasi_facts());
     CHECK(r.effective_threads == 1);
     CHECK(r.max_threads_per_kernel == 1);
     CHECK_FALSE(r.threads_usable);
@@ -397,12 +387,12 @@ TEST_CASE("threads: when threads are unusable every request resolves to 1 with a
 TEST_CASE("threads: max_threads_per_kernel lowers, never exceeds") {
   ExecutionPolicy p;
   p.max_threads_per_kernel = 3;
-  ResolvedExecutionPolicy r = resolve_ok(p, machine(8), linux_facts());
+  ResolvedExecutionPolicy r = resolve_ok(p, synthetic_machine(8), linux_facts());
   CHECK(r.effective_threads == 8);
   CHECK(r.max_threads_per_kernel == 3);
   CHECK(r.fallbacks.empty());
   p.max_threads_per_kernel = 20;
-  r = resolve_ok(p, machine(8), linux_facts());
+  r = resolve_ok(p, synthetic_machine(8), linux_facts());
   CHECK(r.max_threads_per_kernel == 8);
   CHECK(has_fallback(r, "max_threads_per_kernel = 20"));
 }
@@ -414,7 +404,7 @@ TEST_CASE("threads: the source name appears in the reason (TESSERA_NUM_THREADS)"
   ResolutionInputs inputs;
   inputs.default_num_threads = p.num_threads;
   p.num_threads = 0;
-  REQUIRE(resolve_execution_policy(p, machine(8), linux_facts(), &r, inputs).ok());
+  REQUIRE(resolve_execution_policy(p, synthetic_machine(8), linux_facts(), &r, inputs).ok());
   CHECK(r.threads_reason == "TESSERA_NUM_THREADS = 3");
 }
 
@@ -423,7 +413,7 @@ TEST_CASE("threads: the source name appears in the reason (TESSERA_NUM_THREADS)"
 
 TEST_CASE("affinity: the default pins one CPU per physical core where pinning works") {
   ExecutionPolicy p;
-  const ResolvedExecutionPolicy r = resolve_ok(p, machine(4), linux_facts(0));
+  const ResolvedExecutionPolicy r = resolve_ok(p, synthetic_machine(4), linux_facts(0));
   CHECK(r.affinity_policy == AffinityPolicy::kPhysicalCores);
   CHECK(r.worker_cpus == std::vector<int>{1, 2, 3});
   CHECK(r.worker_cores == std::vector<int>{1, 2, 3});
@@ -434,7 +424,7 @@ TEST_CASE("affinity: physical_cores never assumes adjacent ids are siblings") {
   p.affinity_policy = AffinityPolicy::kPhysicalCores;
   p.num_threads = 4;
   // Siblings non-adjacent (c, c+8): CPUs 1, 2, 3 are distinct cores.
-  const Topology spread = machine(8, 2);
+  const Topology spread = synthetic_machine(8, 2);
   ResolvedExecutionPolicy r = resolve_ok(p, spread, linux_facts(0));
   CHECK(r.worker_cpus == std::vector<int>{1, 2, 3});
   // Siblings adjacent (2c, 2c+1): CPU 1 shares CPU 0's core; use 2, 4, 6.
@@ -450,7 +440,7 @@ TEST_CASE("affinity: physical_cores never assumes adjacent ids are siblings") {
 TEST_CASE("affinity: workers avoid the caller's physical core when enough others exist") {
   ExecutionPolicy p;
   p.affinity_policy = AffinityPolicy::kPhysicalCores;
-  const Topology t = machine(8, 2);  // core c = CPUs c, c+8
+  const Topology t = synthetic_machine(8, 2);  // core c = CPUs c, c+8
   // The caller runs on CPU 9 (core 1's second thread).
   p.num_threads = 4;
   ResolvedExecutionPolicy r = resolve_ok(p, t, linux_facts(9));
@@ -468,7 +458,7 @@ TEST_CASE("affinity: with more workers than other cores, the caller's own CPU is
   ExecutionPolicy p;
   p.affinity_policy = AffinityPolicy::kPhysicalCores;
   p.num_threads = 16;  // every logical CPU of 8 cores x 2
-  const ResolvedExecutionPolicy r = resolve_ok(p, machine(8, 2), linux_facts(0));
+  const ResolvedExecutionPolicy r = resolve_ok(p, synthetic_machine(8, 2), linux_facts(0));
   REQUIRE(r.worker_cpus.size() == 15);
   CHECK(std::find(r.worker_cpus.begin(), r.worker_cpus.end(), 0) == r.worker_cpus.end());
   CHECK(r.uses_smt_siblings);
@@ -527,7 +517,7 @@ TEST_CASE("affinity: performance_cores without class facts falls back, saying so
   ExecutionPolicy p;
   p.affinity_policy = AffinityPolicy::kPerformanceCores;
   p.num_threads = 3;
-  const ResolvedExecutionPolicy r = resolve_ok(p, machine(4), linux_facts(0));
+  const ResolvedExecutionPolicy r = resolve_ok(p, synthetic_machine(4), linux_facts(0));
   CHECK(r.worker_cpus == std::vector<int>{1, 2});
   CHECK(has_fallback(r, "does not expose performance/efficiency classes"));
 }
@@ -560,7 +550,7 @@ TEST_CASE("affinity: explicit uses exactly cpu_set, entries on the caller's core
 TEST_CASE("affinity: none pins nothing") {
   ExecutionPolicy p;
   p.affinity_policy = AffinityPolicy::kNone;
-  const ResolvedExecutionPolicy r = resolve_ok(p, machine(8), linux_facts(0));
+  const ResolvedExecutionPolicy r = resolve_ok(p, synthetic_machine(8), linux_facts(0));
   CHECK(r.effective_threads == 8);
   CHECK(r.worker_cpus.empty());
   CHECK(r.affinity_policy == AffinityPolicy::kNone);
@@ -570,7 +560,7 @@ TEST_CASE("affinity: unsupported platform resolves to none with a fallback, not 
   ExecutionPolicy p;
   p.affinity_policy = AffinityPolicy::kExplicit;
   p.cpu_set = {0, 99};  // cannot be checked where nothing can be pinned
-  ResolvedExecutionPolicy r = resolve_ok(p, machine(4), unpinnable_facts());
+  ResolvedExecutionPolicy r = resolve_ok(p, synthetic_machine(4), unpinnable_facts());
   CHECK(r.affinity_policy == AffinityPolicy::kNone);
   CHECK(r.worker_cpus.empty());
   CHECK(has_fallback(r, "affinity_policy = explicit is not supported on this platform (macOS)"));
@@ -578,12 +568,12 @@ TEST_CASE("affinity: unsupported platform resolves to none with a fallback, not 
 
   p = ExecutionPolicy{};
   p.affinity_policy = AffinityPolicy::kPhysicalCores;
-  r = resolve_ok(p, machine(4), unpinnable_facts());
+  r = resolve_ok(p, synthetic_machine(4), unpinnable_facts());
   CHECK(r.affinity_policy == AffinityPolicy::kNone);
   CHECK(has_fallback(r, "not supported on this platform"));
 
   // Nothing requested: the platform default (none) is not a fallback.
-  r = resolve_ok(ExecutionPolicy{}, machine(4), unpinnable_facts());
+  r = resolve_ok(ExecutionPolicy{}, synthetic_machine(4), unpinnable_facts());
   CHECK(r.affinity_policy == AffinityPolicy::kNone);
   CHECK(r.fallbacks.empty());
   CHECK(r.effective_threads == 4);
@@ -593,7 +583,7 @@ TEST_CASE("affinity: unsupported platform resolves to none with a fallback, not 
 // Printing and the registry key
 
 TEST_CASE("printing: to_string and to_json carry every field and every fallback") {
-  Topology t = machine(8, 2);
+  Topology t = synthetic_machine(8, 2);
   t.cpu_quota = 3.0;
   ExecutionPolicy p;
   p.spin_policy = SpinPolicy::kFixedDuration;
@@ -621,7 +611,7 @@ TEST_CASE("printing: to_string and to_json carry every field and every fallback"
 }
 
 TEST_CASE("registry key: complete for pool behaviour, blind to what pools never see") {
-  const Topology t = machine(8);
+  const Topology t = synthetic_machine(8);
   ExecutionPolicy base;
   base.affinity_policy = AffinityPolicy::kNone;
   base.num_threads = 4;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/policy_test_support.hpp"
 #include "tessera/platform/execution_policy.hpp"
 
 namespace tessera::platform {
@@ -27,23 +28,10 @@ NodeShare share(int processes, int index) {
   return {processes, index, "OMPI_COMM_WORLD_LOCAL_SIZE = " + std::to_string(processes)};
 }
 
-Topology machine(int cores, int smt = 1) {
-  return make_synthetic_topology(cores, smt, 1 << 20, 32 << 20);
-}
+using test::synthetic_machine;
 
-ResolvedExecutionPolicy resolve_ok(const ExecutionPolicy& policy, const Topology& topology,
-                                   const PlatformFacts& facts,
-                                   const ResolutionInputs& inputs = {}) {
-  ResolvedExecutionPolicy r;
-  const Status s = resolve_execution_policy(policy, topology, facts, &r, inputs);
-  REQUIRE_MESSAGE(s.ok(), s.message());
-  return r;
-}
-
-bool has_fallback(const ResolvedExecutionPolicy& r, const std::string& part) {
-  return std::any_of(r.fallbacks.begin(), r.fallbacks.end(),
-                     [&](const std::string& f) { return f.find(part) != std::string::npos; });
-}
+using test::has_fallback;
+using test::resolve_ok;
 
 // The physical cores of the CPUs a resolution pins its workers to, plus the
 // share the fallback names, for disjointness checks.
@@ -58,7 +46,7 @@ TEST_CASE("node share: the shares partition the cores, sizes differ by at most o
     for (int processes : {2, 3, 4, 5}) {
       CAPTURE(cores);
       CAPTURE(processes);
-      const Topology t = machine(cores, 2);
+      const Topology t = synthetic_machine(cores, 2);
       std::set<int> seen;
       int smallest = 1 << 30, largest = 0;
       for (int index = 0; index < processes; ++index) {
@@ -93,7 +81,7 @@ TEST_CASE(
     "saying why") {
   for (int index = 0; index < 2; ++index) {
     const ResolvedExecutionPolicy r =
-        resolve_ok(ExecutionPolicy{}, machine(2), linux_facts(share(2, index)));
+        resolve_ok(ExecutionPolicy{}, synthetic_machine(2), linux_facts(share(2, index)));
     CHECK(r.effective_threads == 1);
     CHECK(r.executor == "serial");
     CHECK(r.threads_reason.find("this process's share of the node") != std::string::npos);
@@ -105,7 +93,7 @@ TEST_CASE(
 }
 
 TEST_CASE("node share: workers of different shares are pinned to disjoint cores") {
-  const Topology t = machine(16, 2);
+  const Topology t = synthetic_machine(16, 2);
   std::set<int> all;
   for (int index = 0; index < 4; ++index) {
     const ResolvedExecutionPolicy r =
@@ -121,7 +109,7 @@ TEST_CASE(
     "oversubscribing") {
   ExecutionPolicy p;
   p.num_threads = 8;
-  const ResolvedExecutionPolicy r = resolve_ok(p, machine(8), linux_facts(share(2, 1)));
+  const ResolvedExecutionPolicy r = resolve_ok(p, synthetic_machine(8), linux_facts(share(2, 1)));
   CHECK(r.effective_threads == 4);
   CHECK(has_fallback(r, "capped at 4"));
   CHECK(has_fallback(r, "takes {4-7}"));
@@ -131,7 +119,7 @@ TEST_CASE(
     "node share: more processes than cores get one (shared) core each, "
     "and say so") {
   const ResolvedExecutionPolicy r =
-      resolve_ok(ExecutionPolicy{}, machine(2), linux_facts(share(4, 3)));
+      resolve_ok(ExecutionPolicy{}, synthetic_machine(2), linux_facts(share(4, 3)));
   CHECK(r.effective_threads == 1);
   CHECK(has_fallback(r, "more processes than cores"));
   CHECK(has_fallback(r, "takes {1}"));
@@ -140,7 +128,7 @@ TEST_CASE(
 TEST_CASE("node share: an explicit cpu_set is kept, with a note") {
   ExecutionPolicy p;
   p.cpu_set = {0, 1, 2};
-  const ResolvedExecutionPolicy r = resolve_ok(p, machine(4), linux_facts(share(2, 0)));
+  const ResolvedExecutionPolicy r = resolve_ok(p, synthetic_machine(4), linux_facts(share(2, 0)));
   CHECK(r.effective_threads == 3);
   CHECK(has_fallback(r, "the explicit cpu_set decides"));
 }
@@ -151,13 +139,13 @@ TEST_CASE(
   ResolutionInputs inputs;
   inputs.node_share = NodeShare{1, 0, "MPI_COMM_TYPE_SHARED"};
   const ResolvedExecutionPolicy whole =
-      resolve_ok(ExecutionPolicy{}, machine(4), linux_facts(share(4, 2)), inputs);
+      resolve_ok(ExecutionPolicy{}, synthetic_machine(4), linux_facts(share(4, 2)), inputs);
   CHECK(whole.effective_threads == 4);
   CHECK_FALSE(has_fallback(whole, "processes share"));
 
   inputs.node_share = NodeShare{2, 1, "MPI_COMM_TYPE_SHARED: 2 ranks"};
   const ResolvedExecutionPolicy half =
-      resolve_ok(ExecutionPolicy{}, machine(4), linux_facts({}), inputs);
+      resolve_ok(ExecutionPolicy{}, synthetic_machine(4), linux_facts({}), inputs);
   CHECK(half.effective_threads == 2);
   CHECK(has_fallback(half, "(MPI_COMM_TYPE_SHARED: 2 ranks): this one (1 of 2) takes {2-3}"));
 }
@@ -168,16 +156,18 @@ TEST_CASE(
   ResolutionInputs inputs;
   inputs.node_share = NodeShare{2, 2, "test"};
   ResolvedExecutionPolicy r;
-  Status s = resolve_execution_policy(ExecutionPolicy{}, machine(4), linux_facts({}), &r, inputs);
+  Status s = resolve_execution_policy(ExecutionPolicy{}, synthetic_machine(4), linux_facts({}), &r,
+                                      inputs);
   CHECK(s.message().find("ContextOptions::node_share.index = 2 is outside [0, 2)") !=
         std::string::npos);
   inputs.node_share = NodeShare{-1, 0, "test"};
-  s = resolve_execution_policy(ExecutionPolicy{}, machine(4), linux_facts({}), &r, inputs);
+  s = resolve_execution_policy(ExecutionPolicy{}, synthetic_machine(4), linux_facts({}), &r,
+                               inputs);
   CHECK(s.message().find("ContextOptions::node_share.processes must be >= 0") != std::string::npos);
 
   PlatformFacts serial = linux_facts(share(2, 1));
   serial.threads_usable = false;
-  const ResolvedExecutionPolicy one = resolve_ok(ExecutionPolicy{}, machine(4), serial);
+  const ResolvedExecutionPolicy one = resolve_ok(ExecutionPolicy{}, synthetic_machine(4), serial);
   CHECK(one.effective_threads == 1);
   CHECK_FALSE(has_fallback(one, "processes share"));
 }

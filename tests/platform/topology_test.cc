@@ -1,18 +1,18 @@
 // Topology as plain data: cpu-list syntax, core counting from sibling keys
 // (never adjacent ids), quota lowering, cache lookups and printing.
+#include "tessera/platform/topology.hpp"
+
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
-#include "tessera/platform/topology.hpp"
+#include "support/test_support.hpp"
 
 namespace tessera::platform {
 namespace {
 
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+using test::contains;
 
 TEST_CASE("cpu list: ranges, singles, whitespace and duplicates") {
   std::vector<int> ids;

@@ -11,6 +11,20 @@
 
 namespace tessera::test {
 
+inline constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+
+// The worker counts every reproducibility test compares bit for bit (the
+// contract of SPEC §3: 1, 2, 3, 4, 7 and 8 participants give the same bits).
+inline constexpr int kWorkerCounts[] = {1, 2, 3, 4, 7, 8};
+
+// The automatic request (no explicit width), by name.
+inline const Parallelism kAuto{};
+
+// Whether `needle` occurs in `haystack` (plan reasons, fallbacks, errors).
+inline bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
 // A small, fully specified generator (splitmix64): identical sequences on
 // every compiler, library and target, unlike <random>'s distributions.
 class Rng {

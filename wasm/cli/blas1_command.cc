@@ -28,7 +28,7 @@
 namespace tessera::cli {
 namespace {
 
-struct Options {
+struct Blas1Options {
   const char* op = "gemv";
   std::vector<std::int64_t> dims;
   Dtype dtype = Dtype::kF32;
@@ -43,22 +43,7 @@ struct Options {
   std::uint64_t seed = 1;
 };
 
-bool parse_int(const std::string& text, std::int64_t* out) {
-  if (text.empty()) return false;
-  std::size_t i = text[0] == '-' ? 1 : 0;
-  if (i == text.size()) return false;
-  std::int64_t value = 0;
-  for (; i < text.size(); ++i) {
-    if (text[i] < '0' || text[i] > '9') return false;
-    const int digit = text[i] - '0';
-    if (value > (std::numeric_limits<std::int64_t>::max() - digit) / 10) return false;
-    value = value * 10 + digit;
-  }
-  *out = text[0] == '-' ? -value : value;
-  return true;
-}
-
-int parse(const Args& args, std::size_t want_dims, Options* o) {
+int parse_blas1_args(const Args& args, std::size_t want_dims, Blas1Options* o) {
   const std::string op = o->op;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -70,7 +55,7 @@ int parse(const Args& args, std::size_t want_dims, Options* o) {
     };
     std::int64_t x = 0;
     auto int_option = [&](const char* name, std::int64_t lo, std::int64_t hi, std::int64_t* out) {
-      if (!value() || !parse_int(v, &x) || x < lo || x > hi) {
+      if (!value() || !parse_int64(v, &x) || x < lo || x > hi) {
         return usage_error(op + ": " + name + " must be an integer in [" + std::to_string(lo) +
                            ", " + std::to_string(hi) + "] (got '" + v + "')");
       }
@@ -119,7 +104,7 @@ int parse(const Args& args, std::size_t want_dims, Options* o) {
     } else if (a.size() > 1 && a[0] == '-' && !(a[1] >= '0' && a[1] <= '9')) {
       return usage_error(op + ": unknown option '" + a + "'");
     } else {
-      if (!parse_int(a, &x) || x < 0) {
+      if (!parse_int64(a, &x) || x < 0) {
         return usage_error(op + ": sizes must be integers >= 0 (got '" + a + "')");
       }
       o->dims.push_back(x);
@@ -132,12 +117,7 @@ int parse(const Args& args, std::size_t want_dims, Options* o) {
   return kExitOk;
 }
 
-int fail(const Status& status) {
-  std::fprintf(stderr, "tessera-cli: %s\n", status.to_string().c_str());
-  return status.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitFailure;
-}
-
-Status make_contexts(const Options& o, Context* context, Context* naive) {
+Status make_contexts(const Blas1Options& o, Context* context, Context* naive) {
   ContextOptions options;
   if (o.isa != nullptr) {
     Isa isa;
@@ -150,13 +130,13 @@ Status make_contexts(const Options& o, Context* context, Context* naive) {
   return Context::create(naive_options, naive);
 }
 
-Parallelism parallelism_of(const Options& o) {
+Parallelism parallelism_of(const Blas1Options& o) {
   return o.threads_set && o.threads > 0 ? Parallelism::threads(o.threads) : Parallelism();
 }
 
 // Times `call` o.reps times; prints the median and the rate over `bytes`.
 template <class F>
-Status timed(const Options& o, double bytes, F call) {
+Status timed(const Blas1Options& o, double bytes, F call) {
   std::vector<double> seconds;
   for (int r = 0; r < o.reps; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -174,9 +154,9 @@ Status timed(const Options& o, double bytes, F call) {
 }
 
 template <class T>
-int run_dot_typed(const Options& o) {
+int run_dot_typed(const Blas1Options& o) {
   Context context, naive;
-  if (Status s = make_contexts(o, &context, &naive); !s.ok()) return fail(s);
+  if (Status s = make_contexts(o, &context, &naive); !s.ok()) return report_failure(s);
   const SeededDot<T> d(o.dims[0], o.incx, o.incy, o.seed);
   T result = 0;
   std::printf("dot n=%" PRId64 " incx=%" PRId64 " incy=%" PRId64 " %s on %s\n", d.n, d.incx,
@@ -184,12 +164,12 @@ int run_dot_typed(const Options& o) {
   if (Status s = timed(o, 2.0 * sizeof(T) * static_cast<double>(d.n),
                        [&] { return d.run(context, &result, parallelism_of(o)); });
       !s.ok()) {
-    return fail(s);
+    return report_failure(s);
   }
   int exit_code = kExitOk;
   if (o.check) {
     T expected = 0;
-    if (Status s = d.run(naive, &expected); !s.ok()) return fail(s);
+    if (Status s = d.run(naive, &expected); !s.ok()) return report_failure(s);
     // Any summation order is within (n + 2) eps sum |x y|; |x|, |y| <= 1.
     double magnitude = 0;
     for (std::int64_t i = 0; i < d.n; ++i) {
@@ -207,9 +187,9 @@ int run_dot_typed(const Options& o) {
 }
 
 template <class T>
-int run_gemv_typed(const Options& o) {
+int run_gemv_typed(const Blas1Options& o) {
   Context context, naive;
-  if (Status s = make_contexts(o, &context, &naive); !s.ok()) return fail(s);
+  if (Status s = make_contexts(o, &context, &naive); !s.ok()) return report_failure(s);
   const SeededGemv<T> g(o.layout, o.trans, o.dims[0], o.dims[1], o.incx, o.incy, o.seed);
   std::vector<T> y = g.y;
   std::printf("gemv %s %s m=%" PRId64 " n=%" PRId64 " lda=%" PRId64 " incx=%" PRId64
@@ -224,12 +204,12 @@ int run_gemv_typed(const Options& o) {
         return g.run(context, y.data(), parallelism_of(o));
       });
       !s.ok()) {
-    return fail(s);
+    return report_failure(s);
   }
   int exit_code = kExitOk;
   if (o.check) {
     std::vector<T> expected = g.y;
-    if (Status s = g.run(naive, expected.data()); !s.ok()) return fail(s);
+    if (Status s = g.run(naive, expected.data()); !s.ok()) return report_failure(s);
     // Per element: 2 (depth + 4) eps (|alpha| sum_p |a x| + |beta y|).
     const std::int64_t rows = g.y_len(), depth = g.x_len();
     const double eps = std::numeric_limits<T>::epsilon();
@@ -263,17 +243,17 @@ int run_gemv_typed(const Options& o) {
 }  // namespace
 
 int run_dot(const Args& args) {
-  Options o;
+  Blas1Options o;
   o.op = "dot";
-  if (const int code = parse(args, 1, &o); code != kExitOk) return code;
+  if (const int code = parse_blas1_args(args, 1, &o); code != kExitOk) return code;
   if (parse_only()) return kExitOk;
   return o.dtype == Dtype::kF32 ? run_dot_typed<float>(o) : run_dot_typed<double>(o);
 }
 
 int run_gemv(const Args& args) {
-  Options o;
+  Blas1Options o;
   o.op = "gemv";
-  if (const int code = parse(args, 2, &o); code != kExitOk) return code;
+  if (const int code = parse_blas1_args(args, 2, &o); code != kExitOk) return code;
   if (parse_only()) return kExitOk;
   return o.dtype == Dtype::kF32 ? run_gemv_typed<float>(o) : run_gemv_typed<double>(o);
 }

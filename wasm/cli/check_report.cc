@@ -10,6 +10,11 @@
 
 namespace tessera::cli {
 
+int report_failure(const Status& status) {
+  std::fprintf(stderr, "tessera-cli: %s\n", status.to_string().c_str());
+  return status.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitFailure;
+}
+
 void BoundTally::add(double err, double bound) {
   if (!(err <= bound)) ++outside;  // a NaN error is outside
   if (bound > 0) worst = std::max(worst, err / bound);

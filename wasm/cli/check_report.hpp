@@ -1,4 +1,5 @@
-// What every compute subcommand prints after its timed runs: --check's
+// What every compute subcommand prints when a call fails, and after its
+// timed runs: --check's
 // verdict against the naive family and --hash of the result bits. One
 // format for all of them: the ctests and the README's cross-target checks
 // match "check: ok" and "hash: <16 hex digits> ".
@@ -18,6 +19,10 @@ struct BoundTally {
   double worst = 0;
   void add(double err, double bound);
 };
+
+// Prints "tessera-cli: <status>" to stderr; returns kExitUsage for an
+// invalid argument (the user's to fix), kExitFailure otherwise.
+int report_failure(const Status& status);
 
 // Prints "check: ok|MISMATCH against the naive family" followed by
 // `detail` (printf-style); returns kExitOk or kExitFailure.

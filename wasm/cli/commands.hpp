@@ -38,6 +38,11 @@ bool parse_only();
 bool parse_count(const std::string& text, std::int64_t low, std::int64_t high,
                  std::int64_t* out);
 
+// A decimal integer, optionally negative (so that a command's own checks
+// get to name a negative value), that fits in int64 into *out; false (and
+// *out untouched) otherwise.
+bool parse_int64(const std::string& text, std::int64_t* out);
+
 // Prints "tessera-cli: <message>" to stderr and returns kExitUsage.
 int usage_error(const std::string& message);
 

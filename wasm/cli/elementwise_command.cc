@@ -14,6 +14,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,7 @@
 namespace tessera::cli {
 namespace {
 
-struct Options {
+struct ElementwiseOptions {
   bool binary = true;
   BinaryOp binary_op = BinaryOp::kAdd;
   UnaryOp unary_op = UnaryOp::kAbs;
@@ -38,19 +39,6 @@ struct Options {
   std::uint64_t seed = 1;
 };
 
-// A non-negative decimal integer no larger than `max`.
-bool parse_count(const std::string& text, std::uint64_t max, std::uint64_t* out) {
-  if (text.empty() || text.size() > 19) return false;
-  std::uint64_t value = 0;
-  for (char ch : text) {
-    if (ch < '0' || ch > '9') return false;
-    value = value * 10 + static_cast<std::uint64_t>(ch - '0');
-  }
-  if (value > max) return false;
-  *out = value;
-  return true;
-}
-
 std::string op_names() {
   std::string text;
   for (int i = 0; i < kBinaryOpCount; ++i) text += std::string(i ? ", " : "") + binary_op_name(static_cast<BinaryOp>(i));
@@ -58,7 +46,7 @@ std::string op_names() {
   return text;
 }
 
-bool parse_op(const std::string& name, Options* o) {
+bool parse_op(const std::string& name, ElementwiseOptions* o) {
   for (int i = 0; i < kBinaryOpCount; ++i) {
     if (name == binary_op_name(static_cast<BinaryOp>(i))) {
       o->binary = true;
@@ -76,13 +64,13 @@ bool parse_op(const std::string& name, Options* o) {
   return false;
 }
 
-int parse(const Args& args, Options* o) {
+int parse_elementwise_args(const Args& args, ElementwiseOptions* o) {
   std::vector<std::string> positional;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const bool has_value = i + 1 < args.size();
     const std::string v = has_value ? args[i + 1] : std::string();
-    std::uint64_t x = 0;
+    std::int64_t x = 0;
     if (a == "--dtype") {
       if (v != "f32" && v != "f64") {
         return usage_error("elementwise: --dtype must be f32 or f64 (got '" + v + "')");
@@ -95,16 +83,16 @@ int parse(const Args& args, Options* o) {
       o->isa = isa_name(isa);
       ++i;
     } else if (a == "--reps") {
-      if (!parse_count(v, 100000, &x) || x < 1) {
+      if (!parse_count(v, 1, 100000, &x)) {
         return usage_error("elementwise: --reps must be an integer in [1, 100000] (got '" + v + "')");
       }
       o->reps = static_cast<int>(x);
       ++i;
     } else if (a == "--seed") {
-      if (!parse_count(v, ~std::uint64_t(0), &x)) {
+      if (!parse_count(v, 0, std::numeric_limits<std::int64_t>::max(), &x)) {
         return usage_error("elementwise: --seed must be a non-negative integer (got '" + v + "')");
       }
-      o->seed = x;
+      o->seed = static_cast<std::uint64_t>(x);
       ++i;
     } else if (a == "--check") {
       o->check = true;
@@ -120,29 +108,24 @@ int parse(const Args& args, Options* o) {
   if (!parse_op(positional[0], o)) {
     return usage_error("elementwise: unknown op '" + positional[0] + "' (" + op_names() + ")");
   }
-  std::uint64_t n = 0;
+  std::int64_t n = 0;
   // 2^31 elements at most: a run of the CLI, not a memory test.
-  if (!parse_count(positional[1], std::uint64_t(1) << 31, &n)) {
+  if (!parse_count(positional[1], 0, std::int64_t{1} << 31, &n)) {
     return usage_error("elementwise: N must be an integer in [0, 2^31] (got '" + positional[1] + "')");
   }
   o->n = static_cast<std::size_t>(n);
   return kExitOk;
 }
 
-int fail(const Status& status) {
-  std::fprintf(stderr, "tessera-cli: %s\n", status.to_string().c_str());
-  return status.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitFailure;
-}
-
 template <class T>
-Status apply(const Context& c, const Options& o, const std::vector<T>& a, const std::vector<T>& b,
-             std::vector<T>& out) {
+Status apply(const Context& c, const ElementwiseOptions& o, const std::vector<T>& a,
+             const std::vector<T>& b, std::vector<T>& out) {
   if (o.binary) return try_binary(c, o.binary_op, {1, o.n}, {a}, {b}, out);
   return try_unary(c, o.unary_op, a, out);
 }
 
 template <class T>
-int run(const Options& o) {
+int run_elementwise_options(const ElementwiseOptions& o) {
   ContextOptions options;
   if (o.isa != nullptr) {
     Isa isa;
@@ -150,7 +133,7 @@ int run(const Options& o) {
     options.isa = isa;
   }
   Context context;
-  if (Status s = Context::create(options, &context); !s.ok()) return fail(s);
+  if (Status s = Context::create(options, &context); !s.ok()) return report_failure(s);
   std::vector<T> a(o.n), b(o.n), out(o.n);
   if (o.binary) {
     fill_elementwise_operands(a.data(), b.data(), o.n, o.seed);
@@ -169,7 +152,7 @@ int run(const Options& o) {
     const auto t0 = std::chrono::steady_clock::now();
     const Status s = apply(context, o, a, b, out);
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    if (!s.ok()) return fail(s);
+    if (!s.ok()) return report_failure(s);
   }
   std::sort(seconds.begin(), seconds.end());
   const double median = seconds[seconds.size() / 2];
@@ -182,9 +165,9 @@ int run(const Options& o) {
     ContextOptions naive_options;
     naive_options.family = KernelFamily::kNaive;
     Context naive;
-    if (Status s = Context::create(naive_options, &naive); !s.ok()) return fail(s);
+    if (Status s = Context::create(naive_options, &naive); !s.ok()) return report_failure(s);
     std::vector<T> expected(o.n);
-    if (Status s = apply(naive, o, a, b, expected); !s.ok()) return fail(s);
+    if (Status s = apply(naive, o, a, b, expected); !s.ok()) return report_failure(s);
     std::size_t bad = 0;
     // The transcendentals are approximations: within their documented ulp
     // bound of the naive family (the C library in long double); the rest
@@ -213,10 +196,11 @@ int run(const Options& o) {
 }  // namespace
 
 int run_elementwise(const Args& args) {
-  Options o;
-  if (const int code = parse(args, &o); code != kExitOk) return code;
+  ElementwiseOptions o;
+  if (const int code = parse_elementwise_args(args, &o); code != kExitOk) return code;
   if (parse_only()) return kExitOk;
-  return o.dtype == Dtype::kF32 ? run<float>(o) : run<double>(o);
+  return o.dtype == Dtype::kF32 ? run_elementwise_options<float>(o)
+                                : run_elementwise_options<double>(o);
 }
 
 }  // namespace tessera::cli

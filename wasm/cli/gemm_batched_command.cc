@@ -26,7 +26,7 @@
 namespace tessera::cli {
 namespace {
 
-struct Options {
+struct BatchedOptions {
   std::int64_t batch = 0, m = 0, n = 0, k = 0;
   Dtype dtype = Dtype::kF32;
   int threads = -2;  // -2: not given (automatic)
@@ -37,7 +37,7 @@ struct Options {
   std::uint64_t seed = 1;
 };
 
-int parse(const Args& args, Options* o) {
+int parse_batched_args(const Args& args, BatchedOptions* o) {
   std::vector<std::string> positional;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -88,24 +88,19 @@ int parse(const Args& args, Options* o) {
   return kExitOk;
 }
 
-int fail(const Status& status) {
-  std::fprintf(stderr, "tessera-cli: %s\n", status.to_string().c_str());
-  return status.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitFailure;
-}
-
 template <class T>
-int run(const Options& o) {
+int run_batched_options(const BatchedOptions& o) {
   ContextOptions options;
   if (o.isa_set) options.isa = o.isa;
   if (o.threads > 0) options.policy.num_threads = o.threads;
   Context context;
-  if (Status s = Context::create(options, &context); !s.ok()) return fail(s);
+  if (Status s = Context::create(options, &context); !s.ok()) return report_failure(s);
   const Parallelism parallelism = o.threads > 0 ? Parallelism::threads(o.threads) : Parallelism();
 
   GemmBatchedPlan plan;
   if (Status s = try_plan_gemm_batched(context, o.dtype, o.batch, o.m, o.n, o.k, parallelism, &plan);
       !s.ok()) {
-    return fail(s);
+    return report_failure(s);
   }
   const double elems = static_cast<double>(o.batch) *
                        (static_cast<double>(o.m) * static_cast<double>(o.k) +
@@ -132,7 +127,7 @@ int run(const Options& o) {
                                               sa, b.data(), ldb, sb, T(0), c.data(), ldc, sc,
                                               o.batch, parallelism);
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    if (!s.ok()) return fail(s);
+    if (!s.ok()) return report_failure(s);
   }
   std::sort(seconds.begin(), seconds.end());
   const double median = seconds[seconds.size() / 2];
@@ -151,7 +146,7 @@ int run(const Options& o) {
     ContextOptions naive_options;
     naive_options.family = KernelFamily::kNaive;
     Context naive;
-    if (Status s = Context::create(naive_options, &naive); !s.ok()) return fail(s);
+    if (Status s = Context::create(naive_options, &naive); !s.ok()) return report_failure(s);
     // Each element within 2 (k + 4) eps sum_p |a_ip b_pj| of the naive
     // (double-accumulated) single gemm of its entry.
     const double eps = std::numeric_limits<T>::epsilon();
@@ -164,7 +159,7 @@ int run(const Options& o) {
       if (Status s = try_gemm(naive, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, o.m, o.n,
                               o.k, T(1), ae, lda, be, ldb, T(0), expected.data(), ldc);
           !s.ok()) {
-        return fail(s);
+        return report_failure(s);
       }
       for (std::int64_t i = 0; i < o.m; ++i) {
         for (std::int64_t j = 0; j < o.n; ++j) {
@@ -190,10 +185,10 @@ int run(const Options& o) {
 }  // namespace
 
 int run_gemm_batched(const Args& args) {
-  Options o;
-  if (const int code = parse(args, &o); code != kExitOk) return code;
+  BatchedOptions o;
+  if (const int code = parse_batched_args(args, &o); code != kExitOk) return code;
   if (parse_only()) return kExitOk;
-  return o.dtype == Dtype::kF32 ? run<float>(o) : run<double>(o);
+  return o.dtype == Dtype::kF32 ? run_batched_options<float>(o) : run_batched_options<double>(o);
 }
 
 }  // namespace tessera::cli

@@ -34,7 +34,7 @@
 namespace tessera::cli {
 namespace {
 
-struct Options {
+struct GemmOptions {
   std::int64_t m = 0, n = 0, k = 0;
   Dtype dtype = Dtype::kF32;
   Transpose ta = Transpose::kNo, tb = Transpose::kNo;
@@ -50,21 +50,6 @@ struct Options {
   bool epilogue = false;
 };
 
-bool parse_i64(const std::string& text, std::int64_t* out) {
-  if (text.empty()) return false;
-  std::size_t i = text[0] == '-' ? 1 : 0;
-  if (i == text.size()) return false;
-  std::int64_t value = 0;
-  for (; i < text.size(); ++i) {
-    if (text[i] < '0' || text[i] > '9') return false;
-    const int digit = text[i] - '0';
-    if (value > (std::numeric_limits<std::int64_t>::max() - digit) / 10) return false;
-    value = value * 10 + digit;
-  }
-  *out = text[0] == '-' ? -value : value;
-  return true;
-}
-
 // "scalar, sse2, ...": every level of TESSERA_ISA_LEVELS (tessera/isa.hpp).
 std::string level_names() {
   std::string text;
@@ -76,7 +61,7 @@ std::string level_names() {
 }
 
 // Returns kExitOk, or the usage error's exit code.
-int parse(const Args& args, Options* o) {
+int parse_gemm_args(const Args& args, GemmOptions* o) {
   std::vector<std::string> positional;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -102,7 +87,7 @@ int parse(const Args& args, Options* o) {
     } else if (a == "--trans-b") {
       o->tb = Transpose::kYes;
     } else if (a == "--threads") {
-      if (!value("--threads", &v) || !parse_i64(v, &x) || x < 0 || x > 4096) {
+      if (!value("--threads", &v) || !parse_int64(v, &x) || x < 0 || x > 4096) {
         return usage_error("gemm: --threads must be an integer in [0, 4096] (got '" + v + "')");
       }
       o->threads = static_cast<int>(x);
@@ -115,12 +100,12 @@ int parse(const Args& args, Options* o) {
       }
       o->isa = isa_name(isa);
     } else if (a == "--reps") {
-      if (!value("--reps", &v) || !parse_i64(v, &x) || x < 1 || x > 100000) {
+      if (!value("--reps", &v) || !parse_int64(v, &x) || x < 1 || x > 100000) {
         return usage_error("gemm: --reps must be an integer in [1, 100000] (got '" + v + "')");
       }
       o->reps = static_cast<int>(x);
     } else if (a == "--seed") {
-      if (!value("--seed", &v) || !parse_i64(v, &x) || x < 0) {
+      if (!value("--seed", &v) || !parse_int64(v, &x) || x < 0) {
         return usage_error("gemm: --seed must be a non-negative integer (got '" + v + "')");
       }
       o->seed = static_cast<std::uint64_t>(x);
@@ -165,7 +150,7 @@ int parse(const Args& args, Options* o) {
   const char* names[3] = {"M", "N", "K"};
   std::int64_t* dims[3] = {&o->m, &o->n, &o->k};
   for (int d = 0; d < 3; ++d) {
-    if (!parse_i64(positional[d], dims[d])) {
+    if (!parse_int64(positional[d], dims[d])) {
       return usage_error(std::string("gemm: ") + names[d] + " must be an integer (got '" +
                          positional[d] + "')");
     }
@@ -177,16 +162,11 @@ int parse(const Args& args, Options* o) {
   return kExitOk;
 }
 
-int fail(const Status& status) {
-  std::fprintf(stderr, "tessera-cli: %s\n", status.to_string().c_str());
-  return status.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitFailure;
-}
-
 // A context at the requested level that can run `threads` participants.
 // The machine's topology is kept (its caches fix the blocking, hence the
 // bits); when it has fewer CPUs than asked for, extra logical CPUs are added
 // to a copy of it, unpinned, so an explicit --threads N really runs N.
-Status make_context(const Options& o, Context* out, std::string* note) {
+Status make_context(const GemmOptions& o, Context* out, std::string* note) {
   ContextOptions options;
   if (o.isa != nullptr) {
     Isa isa;
@@ -217,10 +197,10 @@ Status make_context(const Options& o, Context* out, std::string* note) {
 }
 
 template <class T>
-int run(const Options& o) {
+int run_gemm_options(const GemmOptions& o) {
   Context context;
   std::string note;
-  if (Status s = make_context(o, &context, &note); !s.ok()) return fail(s);
+  if (Status s = make_context(o, &context, &note); !s.ok()) return report_failure(s);
   const Parallelism parallelism =
       o.threads_set && o.threads > 0 ? Parallelism::threads(o.threads) : Parallelism();
 
@@ -228,7 +208,7 @@ int run(const Options& o) {
   if (Status s = try_plan_gemm(context, o.dtype, Layout::kRowMajor, o.m, o.n, o.k, parallelism,
                                &plan);
       !s.ok()) {
-    return fail(s);
+    return report_failure(s);
   }
   // Row-major storage of op(A) (m x k) and op(B) (k x n) as stored.
   const std::int64_t a_rows = o.ta == Transpose::kNo ? o.m : o.k;
@@ -282,7 +262,7 @@ int run(const Options& o) {
     const Status s = call(context, c.data(), parallelism);
     seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    if (!s.ok()) return fail(s);
+    if (!s.ok()) return report_failure(s);
   }
   std::sort(seconds.begin(), seconds.end());
   const double median = seconds[seconds.size() / 2];
@@ -297,10 +277,10 @@ int run(const Options& o) {
     ContextOptions naive_options;
     naive_options.family = KernelFamily::kNaive;
     Context naive;
-    if (Status s = Context::create(naive_options, &naive); !s.ok()) return fail(s);
+    if (Status s = Context::create(naive_options, &naive); !s.ok()) return report_failure(s);
     std::vector<T> expected(c.size());
     if (Status s = call(naive, expected.data(), Parallelism()); !s.ok()) {
-      return fail(s);
+      return report_failure(s);
     }
     // Each element within 2 (k + 4) eps sum_p |a_ip b_pj| of the naive
     // (double-accumulated) result; inputs are in [-1, 1), so sum |a||b| <= k.
@@ -336,10 +316,10 @@ int run(const Options& o) {
 }  // namespace
 
 int run_gemm(const Args& args) {
-  Options o;
-  if (const int code = parse(args, &o); code != kExitOk) return code;
+  GemmOptions o;
+  if (const int code = parse_gemm_args(args, &o); code != kExitOk) return code;
   if (parse_only()) return kExitOk;
-  return o.dtype == Dtype::kF32 ? run<float>(o) : run<double>(o);
+  return o.dtype == Dtype::kF32 ? run_gemm_options<float>(o) : run_gemm_options<double>(o);
 }
 
 }  // namespace tessera::cli

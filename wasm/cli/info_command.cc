@@ -137,22 +137,6 @@ int print_json(const Context& context) {
   return kExitOk;
 }
 
-// Strict decimal (optionally negative, so the policy's own validation gets
-// to name a negative value).
-bool parse_int(const std::string& text, long long* out) {
-  if (text.empty()) return false;
-  std::size_t i = text[0] == '-' ? 1 : 0;
-  if (i == text.size()) return false;
-  long long value = 0;
-  for (; i < text.size(); ++i) {
-    if (text[i] < '0' || text[i] > '9') return false;
-    if (value > 1'000'000'000'000LL) return false;
-    value = value * 10 + (text[i] - '0');
-  }
-  *out = text[0] == '-' ? -value : value;
-  return true;
-}
-
 }  // namespace
 
 int run_info(const Args& args) {
@@ -183,10 +167,10 @@ int run_info(const Args& args) {
     if (i + 1 >= args.size()) return usage_error("info: " + a + " needs a value");
     const std::string& v = args[++i];
     custom = true;
-    long long number = 0;
+    std::int64_t number = 0;
     if (a == "--threads" || a == "--spin-budget" || a == "--idle-release-ms" ||
         a == "--max-per-kernel") {
-      if (!parse_int(v, &number)) {
+      if (!parse_int64(v, &number)) {
         return usage_error("info: " + a + " '" + v + "' is not an integer");
       }
       if ((a == "--threads" || a == "--max-per-kernel") &&

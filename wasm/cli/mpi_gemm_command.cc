@@ -33,7 +33,7 @@
 namespace tessera::cli {
 namespace {
 
-struct Options {
+struct MpiGemmOptions {
   std::int64_t m = 0, n = 0, k = 0;
   int grid_rows = 0, grid_cols = 0;
   std::int64_t block = 0;  // 0: one block per grid row / column
@@ -46,7 +46,7 @@ struct Options {
   std::uint64_t seed = 1;
 };
 
-int parse(const Args& args, Options* o) {
+int parse_mpi_gemm_args(const Args& args, MpiGemmOptions* o) {
   std::vector<std::string> positional;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -195,7 +195,7 @@ std::vector<T> gather(const std::vector<T>& local, const mpi::BlockDescriptor& d
 }
 
 template <class T>
-int run_typed(const Options& o, const Context& context, int rank, int size) {
+int run_typed(const MpiGemmOptions& o, const Context& context, int rank, int size) {
   const int P = o.grid_rows, Q = o.grid_cols;
   const int row = rank / Q, col = rank % Q;
   const bool at = o.ta == Transpose::kYes, bt = o.tb == Transpose::kYes;
@@ -329,8 +329,8 @@ void print_policies(const Context& context, int rank, int size) {
 }  // namespace
 
 int run_mpi_gemm(const Args& args) {
-  Options o;
-  const int parsed = parse(args, &o);
+  MpiGemmOptions o;
+  const int parsed = parse_mpi_gemm_args(args, &o);
   if (parsed != kExitOk || parse_only()) return parsed;
 
   MPI_Init(nullptr, nullptr);

@@ -26,7 +26,7 @@
 namespace tessera::cli {
 namespace {
 
-struct Options {
+struct ReduceOptions {
   RowsOp op = RowsOp::kSum;
   std::vector<std::int64_t> dims;
   Dtype dtype = Dtype::kF32;
@@ -39,7 +39,8 @@ struct Options {
   std::uint64_t seed = 1;
 };
 
-int parse(const std::string& command, const Args& args, bool softmax, Options* o) {
+int parse_reduce_args(const std::string& command, const Args& args, bool softmax,
+                      ReduceOptions* o) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const std::string v = i + 1 < args.size() ? args[i + 1] : "";
@@ -104,20 +105,15 @@ int parse(const std::string& command, const Args& args, bool softmax, Options* o
   return kExitOk;
 }
 
-int fail(const Status& status) {
-  std::fprintf(stderr, "tessera-cli: %s\n", status.to_string().c_str());
-  return status.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitFailure;
-}
-
 template <class T>
-int run_typed(const Options& o) {
+int run_typed(const ReduceOptions& o) {
   ContextOptions options;
   if (o.isa_set) options.isa = o.isa;
   Context context, naive;
-  if (Status s = Context::create(options, &context); !s.ok()) return fail(s);
+  if (Status s = Context::create(options, &context); !s.ok()) return report_failure(s);
   ContextOptions naive_options;
   naive_options.family = KernelFamily::kNaive;
-  if (Status s = Context::create(naive_options, &naive); !s.ok()) return fail(s);
+  if (Status s = Context::create(naive_options, &naive); !s.ok()) return report_failure(s);
   const Parallelism parallelism =
       o.threads_set && o.threads > 0 ? Parallelism::threads(o.threads) : Parallelism();
 
@@ -131,7 +127,7 @@ int run_typed(const Options& o) {
     const auto t0 = std::chrono::steady_clock::now();
     const Status s = run_rows(context, o.op, in, &out, parallelism);
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    if (!s.ok()) return fail(s);
+    if (!s.ok()) return report_failure(s);
   }
   std::sort(seconds.begin(), seconds.end());
   const double median = seconds[seconds.size() / 2];
@@ -145,7 +141,7 @@ int run_typed(const Options& o) {
   int exit_code = kExitOk;
   if (o.check) {
     RowsOutput<T> expected = make_output(o.op, in);
-    if (Status s = run_rows(naive, o.op, in, &expected); !s.ok()) return fail(s);
+    if (Status s = run_rows(naive, o.op, in, &expected); !s.ok()) return report_failure(s);
     double worst = 0;
     const std::size_t bad = rows_mismatches(o.op, in, out, expected, &worst);
     exit_code = report_bounds({static_cast<std::int64_t>(bad), worst});
@@ -154,17 +150,17 @@ int run_typed(const Options& o) {
   return exit_code;
 }
 
-int run(const std::string& command, const Args& args, bool softmax) {
-  Options o;
+int run_reduce_or_softmax(const std::string& command, const Args& args, bool softmax) {
+  ReduceOptions o;
   if (softmax) o.op = RowsOp::kSoftmax;
-  if (const int code = parse(command, args, softmax, &o); code != kExitOk) return code;
+  if (const int code = parse_reduce_args(command, args, softmax, &o); code != kExitOk) return code;
   if (parse_only()) return kExitOk;
   return o.dtype == Dtype::kF32 ? run_typed<float>(o) : run_typed<double>(o);
 }
 
 }  // namespace
 
-int run_reduce(const Args& args) { return run("reduce", args, false); }
-int run_softmax(const Args& args) { return run("softmax", args, true); }
+int run_reduce(const Args& args) { return run_reduce_or_softmax("reduce", args, false); }
+int run_softmax(const Args& args) { return run_reduce_or_softmax("softmax", args, true); }
 
 }  // namespace tessera::cli
