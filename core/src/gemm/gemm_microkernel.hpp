@@ -121,12 +121,24 @@ struct DirectA {
   TESSERA_GEMM_INLINE void next() { base += step; }
 };
 
+// Depth steps DirectUnitA unrolls: the traits' kDirectUnroll where they
+// set one (AVX2 and SSE2: one step with GCC, which spilled the unrolled
+// loop, four with clang; vec_avx2.hpp has the figures), else 4.
+template <class V>
+constexpr int direct_unit_unroll() {
+  if constexpr (requires { V::kDirectUnroll; }) {
+    return V::kDirectUnroll;
+  } else {
+    return 4;
+  }
+}
+
 // DirectA for A rows contiguous along the depth (cs == 1: row-major A, or
 // column-major A transposed): the step is one element, a compile-time
-// constant, so four unrolled steps become immediate displacements.
+// constant, so unrolled steps become immediate displacements.
 template <class V, int MR>
 struct DirectUnitA : DirectA<V, MR> {
-  static constexpr int kUnroll = 4;
+  static constexpr int kUnroll = direct_unit_unroll<V>();
   using T = typename V::Scalar;
   DirectUnitA(const T* a, std::int64_t rs) : DirectA<V, MR>(a, rs, 1) {}
   TESSERA_GEMM_INLINE void next() { this->base += sizeof(T); }
