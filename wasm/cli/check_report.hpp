@@ -1,7 +1,6 @@
 // What every compute subcommand prints when a call fails, and after its
-// timed runs: --check's
-// verdict against the naive family and --hash of the result bits. One
-// format for all of them: the ctests and the README's cross-target checks
+// timed runs: --check's verdict against the naive family and --hash of the
+// result bits. One format for all of them: the ctests and the README's cross-target checks
 // match "check: ok" and "hash: <16 hex digits> ".
 #pragma once
 

@@ -17,19 +17,6 @@ int usage_error(const std::string& message) {
   return kExitUsage;
 }
 
-bool parse_count(const std::string& text, std::int64_t low, std::int64_t high,
-                 std::int64_t* out) {
-  if (text.empty() || text.size() > 18) return false;  // < 10^18: no overflow
-  std::int64_t value = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return false;
-    value = value * 10 + (c - '0');
-  }
-  if (value < low || value > high) return false;
-  *out = value;
-  return true;
-}
-
 bool parse_int64(const std::string& text, std::int64_t* out) {
   if (text.empty()) return false;
   const bool negative = text[0] == '-';
@@ -43,6 +30,16 @@ bool parse_int64(const std::string& text, std::int64_t* out) {
     value = value * 10 + digit;
   }
   *out = negative ? -value : value;
+  return true;
+}
+
+bool parse_count(const std::string& text, std::int64_t low, std::int64_t high,
+                 std::int64_t* out) {
+  // Digits only (no sign), at most 18 of them.
+  if (text.empty() || text.size() > 18 || text[0] == '-') return false;
+  std::int64_t value = 0;
+  if (!parse_int64(text, &value) || value < low || value > high) return false;
+  *out = value;
   return true;
 }
 
