@@ -291,16 +291,17 @@ TEST_CASE("the driver's loops with tiny blocking: exact within bound, same bits"
 TEST_CASE("blocking: multiples of the tile, never from the worker count") {
   const core::CacheFacts facts{32 * 1024, 1024 * 1024, 32 * 1024 * 1024, "test"};
   const core::CacheFacts no_l3{48 * 1024, 2 * 1024 * 1024, 0, "test"};
-  // 12-way 48 KiB (Intel and Zen 5): six ways of 4 KiB for the A micro-panel.
+  // 12-way 48 KiB (Intel and Zen 5): nine ways of 4 KiB for the A micro-panel.
   const core::CacheFacts ways12{48 * 1024, 1024 * 1024, 0, "test", 12, 16};
-  // An odd way count: floor(5 / 2) = 2 ways of 8 KiB.
+  // An odd way count: 5 - floor(5 / 4) = 4 ways of 8 KiB.
   const core::CacheFacts ways5{40 * 1024, 1024 * 1024, 0, "test", 5, 8};
   struct Case {
     core::CacheFacts facts;
     std::uint64_t a_panel_budget;  // bytes the A micro-panel may take
   };
-  for (const Case& c : {Case{facts, 16 * 1024}, Case{no_l3, 24 * 1024}, Case{ways12, 24 * 1024},
-                        Case{ways5, 16 * 1024}}) {
+  // Unknown ways (facts, no_l3): three quarters of the L1d.
+  for (const Case& c : {Case{facts, 24 * 1024}, Case{no_l3, 36 * 1024}, Case{ways12, 36 * 1024},
+                        Case{ways5, 32 * 1024}}) {
     const core::CacheFacts& f = c.facts;
     for (int bytes : {4, 8}) {
       const core::GemmBlocking b =
@@ -309,7 +310,7 @@ TEST_CASE("blocking: multiples of the tile, never from the worker count") {
       CHECK(b.nc % 32 == 0);
       CHECK(b.kc % 8 == 0);
       // The cache model's fractions (gemm_blocking.hpp): A micro-panel in
-      // half the L1d's ways (kc a multiple of 8 in 128..768), A block L2/4,
+      // three quarters of the L1d's ways (kc a multiple of 8 in 128..1024), A block L2/4,
       // B block L3/4 (L2/2 without an L3), at most 4 x L2.
       const auto a_panel = static_cast<std::uint64_t>(b.kc * 14 * bytes);
       CHECK(a_panel <= c.a_panel_budget);
@@ -321,10 +322,10 @@ TEST_CASE("blocking: multiples of the tile, never from the worker count") {
       CHECK((static_cast<std::uint64_t>((b.nc + 32) * b.kc * bytes) > b_budget || b.nc == 4096));
     }
   }
-  // The clamps: a huge L1 stops at kc 768, a tiny one at 128.
+  // The clamps: a huge L1 stops at kc 1024, a tiny one at 128.
   const core::CacheFacts huge{1024 * 1024, 8 * 1024 * 1024, 0, "test"};
   const core::CacheFacts tiny{4 * 1024, 256 * 1024, 0, "test"};
-  CHECK(core::gemm_blocking(8, 32, 4, core::GemmBlockingRule::kCacheModel, huge).kc == 768);
+  CHECK(core::gemm_blocking(8, 32, 4, core::GemmBlockingRule::kCacheModel, huge).kc == 1024);
   CHECK(core::gemm_blocking(8, 32, 8, core::GemmBlockingRule::kCacheModel, tiny).kc == 128);
   // The fixed portable table ignores every cache fact.
   const core::GemmBlocking p1 = core::gemm_blocking(6, 8, 4, core::GemmBlockingRule::kFixedPortable, facts);

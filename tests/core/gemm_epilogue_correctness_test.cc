@@ -14,7 +14,7 @@ std::vector<Shape> epilogue_shapes() {
   std::vector<Shape> shapes;
   const std::int64_t dims[][3] = {{0, 5, 3}, {4, 0, 3}, {1, 1, 1},  {7, 5, 0},   {13, 37, 11},
                                   {9, 33, 17}, {31, 67, 300}, {8, 32, 64}, {17, 1, 29},
-                                  {1, 97, 5}, {9, 35, 800},  // 800: past kc = 768 (AVX-512)
+                                  {1, 97, 5}, {9, 35, 1100},  // 1100: past kc = 1024 (AVX-512)
                                   // The packed path (rows of B >= 2 KiB, k > 16) with
                                   // partial row tiles and a partial column panel.
                                   {20, 530, 20}};

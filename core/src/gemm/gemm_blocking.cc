@@ -9,7 +9,7 @@ namespace tessera::core {
 namespace {
 
 constexpr std::int64_t kMinKc = 128;
-constexpr std::int64_t kMaxKc = 768;
+constexpr std::int64_t kMaxKc = 1024;
 constexpr std::int64_t kMaxNc = 4096;
 
 std::int64_t round_down(std::int64_t x, std::int64_t multiple) {
@@ -67,17 +67,26 @@ GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
   const std::int64_t l2 = facts.l2 != 0 ? static_cast<std::int64_t>(facts.l2) : 512 * 1024;
   const std::int64_t l3 = static_cast<std::int64_t>(facts.l3);
   // kc: the A micro-panel (mr x kc), streamed once per tile while the B
-  // micro-panel is re-read for every row tile, takes half of the L1's ways
-  // (half the L1 when the ways are unknown); the other half holds the B
-  // stream and the C tile's lines, so the prefetched A is not evicted by
-  // them before use. Sweep on Zen 5 (48 KiB 12-way L1d, 1 MiB L2; bench-gemm
-  // --sweep-blocking, 3 rounds, one thread): f32 8 x 32 peaked at kc
-  // 768-1024 and f64 8 x 16 at kc 384-512, both an A micro-panel of
-  // 24-32 KiB; the earlier rule (B micro-panel = 2 x L1d) gave f64 kc 768 at
-  // 0.95x the sweep's best. On Zen 4 (32 KiB) f32 kc 512 (this rule) ran
-  // 105-107 GFLOP/s against 84-103 at 256.
-  const std::int64_t ways = facts.l1d_ways > 0 ? facts.l1d_ways : 2;
-  const std::int64_t a_panel_bytes = (ways / 2) * (l1 / ways);
+  // micro-panel is re-read for every row tile, takes three quarters of the
+  // L1's ways (three quarters of the L1 when the ways are unknown); the
+  // last quarter holds the C tile's lines and the B stream. A deep slice
+  // also means fewer passes over C: at 2048^2 every pass reads and writes
+  // all of C (32 MiB f64) from memory. Sweeps (bench-gemm --sweep-blocking,
+  // 3 rounds, one thread, GFLOP/s at the best mc):
+  //   Zen 3 (32 KiB 8-way L1d, 512 KiB L2), AVX2 6 x 16 f32 / 6 x 8 f64:
+  //     sgemm 2048 kc 256 88.7, 512 92.8, 680 92.4, 768 93.6, 1024 94.3;
+  //     sgemm 1024 kc 512 90.7, 680 90.4, 1024 91.9;
+  //     dgemm 2048 kc 256 45.0, 336 45.3, 512 46.4, 768 46.8, 1024 46.6;
+  //     dgemm 1024 kc 336 43.8, 512-1024 45.6;
+  //   an A micro-panel of 24-36 KiB, where half the ways (16 KiB) gave
+  //   0.96-0.98x the best. Zen 5 (48 KiB 12-way L1d, 1 MiB L2), with 8 x 32
+  //   f32 and 8 x 16 f64 tiles, peaked at an A micro-panel of 24-32 KiB
+  //   (kc 768-1024 f32, 384-512 f64); an A micro-panel of 48 KiB (f64 kc
+  //   768) ran at 0.95x. This rule gives 36 KiB there, not yet measured.
+  //   On Zen 4 (32 KiB) f32 kc 512 ran 105-107 GFLOP/s against 84-103 at
+  //   256 (larger kc not measured).
+  const std::int64_t ways = facts.l1d_ways > 0 ? facts.l1d_ways : 4;
+  const std::int64_t a_panel_bytes = (ways - ways / 4) * (l1 / ways);
   b.kc = std::clamp<std::int64_t>(a_panel_bytes / (mr * s) / 8 * 8, kMinKc, kMaxKc);
   // mc: the packed A block is a quarter of L2 (two ways of an 8-way L2),
   // so the B micro-panels and C stream through the rest. A tall row block
