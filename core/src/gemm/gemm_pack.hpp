@@ -8,7 +8,8 @@
 // across the panel ("width": rows of A, columns of B) for each depth step.
 // Templated on the ISA's vector traits V only to keep every ISA's copy a
 // distinct symbol (see gemm_microkernel.hpp); the code itself is portable
-// and left to the compiler's vectoriser under that ISA's flags.
+// and left to the compiler's vectoriser under that ISA's flags, except the
+// transpose of six lines where the traits have one (pack_lines6).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +41,10 @@ void pack_panels(std::int64_t count, std::int64_t depth,
       // sequential within a cache line while the writes stay in a small
       // window of the panel.
       std::int64_t p = 0;
+      if constexpr (W == 6 && requires(const T* from, T* to) { V::pack_lines6(from, std::int64_t{1}, to); }) {
+        // The traits' register transpose (AVX2), kLanes steps at a time.
+        for (; p + V::kLanes <= depth; p += V::kLanes) V::pack_lines6(s + p, s_w, dst + p * W);
+      }
       for (; p + 8 <= depth; p += 8) {
         for (int w = 0; w < W; ++w) {
           const T* line = s + w * s_w + p;
