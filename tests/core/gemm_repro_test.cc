@@ -262,11 +262,13 @@ TEST_CASE("a prepacked B gives the bits of the unpacked call, for any worker cou
 }
 
 // The direct path packs a B whose rows lie 2 KiB or more apart when three
-// or more row tiles re-read it (direct_packs_wide_b), and then every worker
-// packs its own copy. Packing is a permutation, so the bits must be those of
-// B read in place: a strip of at most two row tiles (read in place) gives
-// the same rows as the whole call, for every worker count, and the whole is
-// exact within the bound.
+// or more row tiles re-read it, and (AVX2) a B over 16 KiB when more than
+// eight do per worker (direct_packs_b); then every worker packs its own
+// copy. Packing
+// is a permutation, so the bits must be those of B read in place: a strip
+// of at most two row tiles (read in place) gives the same rows as the
+// whole call, for every worker count, and the whole is exact within the
+// bound.
 template <class T>
 void check_direct_wide_b(Isa isa) {
   const Context context = test::gemm::context_with(isa, test::gemm::wide_executor(8));
@@ -284,9 +286,24 @@ void check_direct_wide_b(Isa isa) {
   REQUIRE(try_plan_gemm(context, dtype, Layout::kRowMajor, strip, wide, 16, {}, &in_place).ok());
   CHECK(packs.direct_packs_b);
   CHECK_FALSE(in_place.direct_packs_b);
+  // Rows under 2 KiB apart: in place while fewer than eight row tiles
+  // re-read B (6 here), whatever its size.
   GemmPlan narrow;
-  REQUIRE(try_plan_gemm(context, dtype, Layout::kRowMajor, 100, wide - 1, 16, {}, &narrow).ok());
+  REQUIRE(
+      try_plan_gemm(context, dtype, Layout::kRowMajor, 3 * strip, wide - 1, 16, {}, &narrow).ok());
   CHECK_FALSE(narrow.direct_packs_b);
+  // B of 32 KiB (f32) or 64 KiB (f64), rows 512 or 1024 bytes apart, one
+  // worker: packed for more than eight row tiles where the kernel set packs
+  // for size (AVX2), not for eight.
+  const std::int64_t tiles8 = 8 * probe.mr;
+  const Parallelism one = Parallelism::threads(1);
+  GemmPlan large_b, fewer_tiles;
+  REQUIRE(
+      try_plan_gemm(context, dtype, Layout::kRowMajor, tiles8 + 1, 128, 64, one, &large_b).ok());
+  REQUIRE(
+      try_plan_gemm(context, dtype, Layout::kRowMajor, tiles8, 128, 64, one, &fewer_tiles).ok());
+  if (large_b.direct) CHECK(large_b.direct_packs_b == (isa == Isa::kAvx2));
+  CHECK_FALSE(fewer_tiles.direct_packs_b);
   // A copy over 8 MiB is not made: such a B is read in place.
   GemmPlan huge;
   const std::int64_t bytes = static_cast<std::int64_t>(sizeof(T));
@@ -300,9 +317,9 @@ void check_direct_wide_b(Isa isa) {
     double alpha, beta;
   };
   std::vector<Case> cases = {
-      {strip + 1, wide, 16, 0, 1, 0},       {3 * strip + 5, wide + 37, 7, 0, -0.5, 1},
-      {97, 2 * wide + 3, 1, 0, 1, 0.5},     {5 * strip, 13, 16, wide, 2, 0},
-      {4 * strip + 3, 70, 11, wide + 3, 1, -1}};
+      {strip + 1, wide, 16, 0, 1, 0},           {3 * strip + 5, wide + 37, 7, 0, -0.5, 1},
+      {97, 2 * wide + 3, 1, 0, 1, 0.5},         {5 * strip, 13, 16, wide, 2, 0},
+      {4 * strip + 3, 70, 11, wide + 3, 1, -1}, {tiles8 + 5, 131, 64, 0, 1, 0.5}};
   // Eight private copies over 32 MiB in all: one copy, packed by the caller.
   const std::int64_t shared_n = (std::int64_t{4} << 20) / 16 / bytes + 500;
   if (!test::gemm::slow_target()) cases.push_back({strip + 3, shared_n, 16, 0, 1, 0});

@@ -225,7 +225,7 @@ template <class T>
 Status run_direct_with_buffers(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
                                std::int64_t kc, const T* packed_b) {
   const bool pack_b =
-      packed_b == nullptr && (pr.cs_b != 1 || direct_packs_wide_b(ks, pr.m, pr.n, pr.k, pr.rs_b));
+      packed_b == nullptr && (pr.cs_b != 1 || direct_packs_b(ks, pr.m, pr.n, pr.k, pr.rs_b, 1));
   const std::int64_t kc_max = std::min(kc, pr.k);
   const std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(T));
   const std::int64_t scratch = round_up(kc_max * ks.direct_nr, per_line);
@@ -251,7 +251,8 @@ Status run_direct_parallel(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
   // A partial last panel is read in place under lane masks where the kernel
   // set has them (16384 x 16 x 512 f32 on AVX-512 packed B into 32-wide
   // panels, half zeros, and ran two workers at 1.3x one; see the commit).
-  const bool pack_b = packed_b == nullptr && !direct_reads_b_in_place(ks, pr);
+  const int workers = d.compute.workers;
+  const bool pack_b = packed_b == nullptr && !direct_reads_b_in_place(ks, pr, workers);
   // A B that needs packing is packed by every participant into a copy of
   // its own, as its first job: packed once by the caller before the fork,
   // the copy was serial work and then crossed to the other core's cache
@@ -259,7 +260,6 @@ Status run_direct_parallel(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
   // in place; see the commit). Copies of more than kPrivateCopiesBytes in
   // all (a large B, many workers) give way to one copy packed by the caller.
   constexpr std::int64_t kPrivateCopiesBytes = std::int64_t{32} << 20;
-  const int workers = d.compute.workers;
   const std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(T));
   const std::int64_t b_elems = pack_b ? round_up(packed_size(pr.n, pr.k, ks.nr), per_line) : 0;
   const bool private_copies =

@@ -135,37 +135,55 @@ Status run_gemm(const GemmKernelSet<T>& kernels, const GemmProblem<T>& problem,
                 const T* packed_b, platform::Executor* executor);
 
 // Whether the direct path packs B (the whole of it, with pack_whole) though
-// its columns are contiguous: when its rows lie kDirectMaxRowBytes or more
-// apart and three or more row tiles re-read each B panel. In place, such a
-// panel's loads keep meeting the C stores still in flight at the same
-// address bits below 4 KiB (at a row stride of 4 KiB every row of B and C
-// sits at one page offset), and the measured rate then depends on where
-// the caller's B and C happen to lie. Measured on Zen 5, f32, one thread,
-// in place vs packed (the packing included), GFLOP/s: 1024x1024x16 109-118
-// vs 146-164 over six relative placements of B and C, 4096x1024x16 101 vs
-// 135, 2048x2048x16 99 vs 135, 1024x1024x8 127 vs 140, 64x1024x16 133 vs
-// 173, 24x1024x16 131 vs 146, 1024x512x16 170 vs 184, 1024x2000x16 138 vs
-// 140; with one or two row tiles packing costs more than it saves
-// (8x1024x16 146 vs 101, 16x1024x16 136 vs 129). A copy of more than
-// kDirectWideBPackBytes (a shallow B millions of columns wide) is not
-// made: B is then read in place, at the speed above.
-// (m x n x k, B's rows rs_b elements apart.)
-inline constexpr std::int64_t kDirectWideBPackBytes = std::int64_t{8} << 20;
+// its columns are contiguous:
+//  - when its rows lie kDirectMaxRowBytes or more apart and three or more
+//    row tiles re-read each B panel. In place, such a panel's loads keep
+//    meeting the C stores still in flight at the same address bits below
+//    4 KiB (at a row stride of 4 KiB every row of B and C sits at one page
+//    offset), and the measured rate then depends on where the caller's B
+//    and C happen to lie. Measured on Zen 5, f32, one thread, in place vs
+//    packed (the packing included), GFLOP/s: 1024x1024x16 109-118 vs
+//    146-164 over six relative placements of B and C, 4096x1024x16 101 vs
+//    135, 2048x2048x16 99 vs 135, 1024x1024x8 127 vs 140, 64x1024x16 133
+//    vs 173, 24x1024x16 131 vs 146, 1024x512x16 170 vs 184, 1024x2000x16
+//    138 vs 140; with one or two row tiles packing costs more than it saves
+//    (8x1024x16 146 vs 101, 16x1024x16 136 vs 129);
+//  - when the kernel set says so for its size (direct_pack_b_bytes: B
+//    larger than that) and each of the `workers` copies is re-read by more
+//    than kDirectPackBRowTiles row tiles (m / workers rows). Every row tile re-reads all of B; once
+//    B outgrows the L1 it comes from L2 at B's row stride, one line per row of each panel. Measured
+//    on Zen 3 (32 KiB L1d), AVX2, one thread, page-aligned operands, in place vs packed, GFLOP/s:
+//    f32 128^3 87.7 vs 92.9, 96^3 90.3 vs 92.8, 128x256x64 79.9 vs 92.1, 64x256x256 79-82 vs 89,
+//    48x256x256 83 vs 87, 64x128x64 86 vs 87-88, 64x64x256 88.7 vs 90.5; f64 64^3 42.7 vs 43.9,
+//    128^3 42.4-42.9 vs 45.3-46.1; fewer row tiles pay more for the copy
+//    than they save (f32 40x128x128 87.0 vs 84.3, 32x128x64 84.3 vs 81.6,
+//    48x128x64 even; two workers at 96^3, 48 rows each: 168 vs 158, at
+//    128^3 150 vs 151-153).
+// A copy of more than kDirectPackBMaxBytes (a shallow B millions of
+// columns wide) is not made: B is then read in place, at the speed above.
+// (m x n x k, B's rows rs_b elements apart, on `workers` workers.)
+inline constexpr std::int64_t kDirectPackBMaxBytes = std::int64_t{8} << 20;
+inline constexpr std::int64_t kDirectPackBRowTiles = 8;
 template <class T>
-inline bool direct_packs_wide_b(const GemmKernelSet<T>& ks, std::int64_t m, std::int64_t n,
-                                std::int64_t k, std::int64_t rs_b) {
+inline bool direct_packs_b(const GemmKernelSet<T>& ks, std::int64_t m, std::int64_t n,
+                           std::int64_t k, std::int64_t rs_b, int workers) {
   constexpr auto kBytes = static_cast<std::int64_t>(sizeof(T));
-  return rs_b * kBytes >= kDirectMaxRowBytes && m > 2 * static_cast<std::int64_t>(ks.direct_mr) &&
-         (n + ks.nr - 1) / ks.nr * ks.nr * k <= kDirectWideBPackBytes / kBytes;
+  const auto mr = static_cast<std::int64_t>(ks.direct_mr);
+  if ((n + ks.nr - 1) / ks.nr * ks.nr * k > kDirectPackBMaxBytes / kBytes) return false;
+  const bool wide_rows = rs_b * kBytes >= kDirectMaxRowBytes && m > 2 * mr;
+  const bool large = ks.direct_pack_b_bytes > 0 && n * k * kBytes > ks.direct_pack_b_bytes &&
+                     (m + workers - 1) / workers > kDirectPackBRowTiles * mr;
+  return wide_rows || large;
 }
 
 // Whether the direct path reads B in place: its columns contiguous, a
 // partial last panel readable (lane masks) or absent, and not packed by
-// direct_packs_wide_b.
+// direct_packs_b.
 template <class T>
-inline bool direct_reads_b_in_place(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr) {
+inline bool direct_reads_b_in_place(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
+                                    int workers) {
   return pr.cs_b == 1 && (pr.n % ks.direct_nr == 0 || ks.direct_masks_edges) &&
-         !direct_packs_wide_b(ks, pr.m, pr.n, pr.k, pr.rs_b);
+         !direct_packs_b(ks, pr.m, pr.n, pr.k, pr.rs_b, workers);
 }
 
 // run_direct when B needs packing or a scratch panel: allocates them.
@@ -182,7 +200,7 @@ inline Status run_direct(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr, s
                          const T* packed_b) {
   // Buffers only when B is packed or has an edge column panel that the
   // kernel set cannot read in place.
-  if (packed_b != nullptr || direct_reads_b_in_place(ks, pr)) {
+  if (packed_b != nullptr || direct_reads_b_in_place(ks, pr, 1)) {
     ks.direct(pr, kc, packed_b, nullptr);
     return {};
   }

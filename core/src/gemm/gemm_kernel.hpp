@@ -131,6 +131,25 @@ constexpr int direct_family_rows(int vectors, int narrow_mr, int wide_mr, int wi
   return vectors == wide_vectors ? wide_mr : narrow_mr;
 }
 
+// The direct path's row tiles (one worker, the narrow loop nest): tiles of
+// mr rows over rows [0, main), then tiles of tail_mr rows (a kernel with
+// fewer accumulator rows) over [main, m), the last one masked to the rows
+// left. A tile of r < mr rows on the mr-row kernel costs a full tile; the
+// tail kernel costs tail_mr / mr of one while it keeps the FMA pipes busy
+// (tail_mr 4 of AVX2's 6: eight accumulators cover the FMA latency). So
+// the tail takes a remainder r = m % mr when r <= tail_mr (one tail tile),
+// and with the last full tile when mr + r <= 2 tail_mr (two tail tiles
+// instead of a full tile and a masked one); a larger r keeps a masked full
+// tile. tail_mr 0: no tail kernel. Each element of C is the same sum in the
+// same order whichever tile computes it: the bits do not depend on this.
+constexpr std::int64_t direct_main_rows(std::int64_t m, int mr, int tail_mr) {
+  const std::int64_t r = m % mr;
+  if (tail_mr == 0 || r == 0) return m;
+  if (m > mr && mr + r <= 2 * tail_mr) return m - r - mr;
+  if (r <= tail_mr) return m - r;
+  return m;
+}
+
 template <class T>
 struct GemmKernelSet {
   int mr = 0;  // register tile rows (broadcast side, packed A panels)
@@ -182,6 +201,10 @@ struct GemmKernelSet {
   int direct_wide_nr = 0;
   int lanes = 0;  // elements per vector
   bool direct_masks_edges = false;  // partial tiles read B / write C in place
+  // The direct path packs a B larger than this many bytes when enough row
+  // tiles re-read it (direct_packs_b in gemm_driver.hpp); 0: B's size alone
+  // never makes it pack. Set where it was measured (AVX2).
+  std::int64_t direct_pack_b_bytes = 0;
   void (*direct)(const GemmProblem<T>& problem, std::int64_t kc,
                  const T* packed_b, T* scratch) = nullptr;
   // The direct path split over workers: tiles [tile_begin, tile_end) of

@@ -941,7 +941,8 @@ TESSERA_GEMM_INLINE void prefetch_ahead(const GemmProblem<T>& pr, std::int64_t p
 // the packed driver, hence the same bits. `scratch` holds kc x direct_nr
 // values for the zero-padded copy of an edge column panel (unused with lane
 // masks: the panel is then read in place, masked).
-template <bool kEpilogue, class V, int MR, int NV, int PNR>
+// TMR: the tail kernel's rows (direct_main_rows), 0 for none.
+template <bool kEpilogue, class V, int MR, int NV, int PNR, int TMR>
 void direct_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
                  const typename V::Scalar* packed_b, typename V::Scalar* scratch) {
   using K = Microkernel<V, MR, NV>;
@@ -971,16 +972,23 @@ void direct_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
     // 64 the working set of one row tile stays in L1, where the other order
     // keeps all of A, a B panel and C live at once (48 KiB). Measured:
     // 64^3 4675 -> 4627 ns, 128^3 37.1 -> 36.4 us (AVX-512 f32).
-    for (std::int64_t i = 0; i < pr.m; i += MR) {
-      const std::int64_t rows = pr.m - i < MR ? pr.m - i : MR;
-      const T* ai = pr.a + i * pr.rs_a + pc * pr.cs_a;
-      T* ci = pr.c + i * pr.ldc;
-      prefetch_ahead<MR>(pr, pc, depth, i);
-      for (std::int64_t j = 0; j < pr.n; j += kNr) {
-        direct_panel_tile<kEpilogue, V, MR, NV, PNR>(pr, packed_b, scratch, n_pad, pc, depth, i,
-                                                     j, rows, ai, ci + j, update);
+    // Rows [begin, end) in tiles of kRows.
+    auto row_tiles = [&](auto rows_tag, std::int64_t begin, std::int64_t end) {
+      constexpr int kRows = decltype(rows_tag)::value;
+      for (std::int64_t i = begin; i < end; i += kRows) {
+        const std::int64_t rows = end - i < kRows ? end - i : kRows;
+        const T* ai = pr.a + i * pr.rs_a + pc * pr.cs_a;
+        T* ci = pr.c + i * pr.ldc;
+        prefetch_ahead<kRows>(pr, pc, depth, i);
+        for (std::int64_t j = 0; j < pr.n; j += kNr) {
+          direct_panel_tile<kEpilogue, V, kRows, NV, PNR>(pr, packed_b, scratch, n_pad, pc, depth,
+                                                          i, j, rows, ai, ci + j, update);
+        }
       }
-    }
+    };
+    const std::int64_t main_rows = direct_main_rows(pr.m, MR, TMR);
+    row_tiles(std::integral_constant<int, MR>{}, 0, main_rows);
+    if constexpr (TMR > 0) row_tiles(std::integral_constant<int, TMR>{}, main_rows, pr.m);
   }
 }
 
@@ -1045,7 +1053,7 @@ void direct_wide_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc
   }
 }
 
-template <class V, int MR, int NV, int PNR, int WMR, int WNV>
+template <class V, int MR, int NV, int PNR, int WMR, int WNV, int TMR>
 void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
             const typename V::Scalar* packed_b, typename V::Scalar* scratch) {
   if constexpr (HasLaneMasks<V> && (WMR != MR || WNV != NV)) {
@@ -1100,9 +1108,9 @@ void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
     return;
   }
   if (pr.epilogue.active()) {
-    direct_impl<true, V, MR, NV, PNR>(pr, kc, packed_b, scratch);
+    direct_impl<true, V, MR, NV, PNR, TMR>(pr, kc, packed_b, scratch);
   } else {
-    direct_impl<false, V, MR, NV, PNR>(pr, kc, packed_b, scratch);
+    direct_impl<false, V, MR, NV, PNR, TMR>(pr, kc, packed_b, scratch);
   }
 }
 
@@ -1153,12 +1161,12 @@ void direct_tiles(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
 
 // The kernel set of one ISA and dtype: packed tile MR x (NV vectors)
 // unrolled UNROLL depth steps, direct tile DIRECT_MR x (DIRECT_NV vectors),
-// and (traits with lane masks) the serial direct path's full-panel tile
-// WIDE_MR x (WIDE_NV vectors).
+// (traits with lane masks) the serial direct path's full-panel tile
+// WIDE_MR x (WIDE_NV vectors), and the serial narrow loop nest's tail tile
+// of DIRECT_TAIL_MR rows (direct_main_rows; 0 for none).
 template <class V, int MR, int NV, int DIRECT_MR, int UNROLL = 4, int DIRECT_NV = NV,
-          int WIDE_MR = DIRECT_MR, int WIDE_NV = DIRECT_NV>
-constexpr GemmKernelSet<typename V::Scalar> make_kernel_set(
-    GemmBlockingRule rule) {
+          int WIDE_MR = DIRECT_MR, int WIDE_NV = DIRECT_NV, int DIRECT_TAIL_MR = 0>
+constexpr GemmKernelSet<typename V::Scalar> make_kernel_set(GemmBlockingRule rule) {
   constexpr int kPanel = NV * V::kLanes;
   GemmKernelSet<typename V::Scalar> set;
   set.mr = MR;
@@ -1168,7 +1176,8 @@ constexpr GemmKernelSet<typename V::Scalar> make_kernel_set(
   set.direct_wide_nr = WIDE_NV * V::kLanes;
   set.lanes = V::kLanes;
   set.direct_masks_edges = HasLaneMasks<V>;
-  set.direct = &direct<V, DIRECT_MR, DIRECT_NV, kPanel, WIDE_MR, WIDE_NV>;
+  static_assert(DIRECT_TAIL_MR < DIRECT_MR, "the tail tile has fewer rows than the direct tile");
+  set.direct = &direct<V, DIRECT_MR, DIRECT_NV, kPanel, WIDE_MR, WIDE_NV, DIRECT_TAIL_MR>;
   set.direct_tiles = &direct_tiles<V, DIRECT_MR, DIRECT_NV, kPanel>;
   set.nr = kPanel;
   set.blocking = rule;
@@ -1176,6 +1185,14 @@ constexpr GemmKernelSet<typename V::Scalar> make_kernel_set(
   set.pack_b = &pack_b<V, NV * V::kLanes>;
   set.column_tile = &column_tile<V, MR, NV, UNROLL>;
   set.epilogue_only = &epilogue_only<V>;
+  return set;
+}
+
+// A kernel set whose direct path packs a B larger than `bytes` (see
+// GemmKernelSet::direct_pack_b_bytes).
+template <class T>
+constexpr GemmKernelSet<T> with_direct_pack_b_bytes(GemmKernelSet<T> set, std::int64_t bytes) {
+  set.direct_pack_b_bytes = bytes;
   return set;
 }
 

@@ -21,9 +21,11 @@ std::string GemmPlan::to_string() const {
        " (" + worker_rule + "): " + worker_reason + "\n";
   if (direct) {
     s += std::string("  direct path: A read in place, B ") +
-         (direct_packs_b ? "packed once (its rows 2 KiB or more apart)" : "read in place") + "; " +
-         str(jobs_per_step) +
-         " C tiles" + (workers > 1 ? ", " + grain : std::string()) + "\n";
+         (direct_packs_b ? "packed once (its rows 2 KiB or more apart, or too large to re-read "
+                           "in place; direct_packs_b)"
+                         : "read in place") +
+         "; " + str(jobs_per_step) + " C tiles" + (workers > 1 ? ", " + grain : std::string()) +
+         "\n";
   } else {
     s += "  jobs per step " + str(jobs_per_step) + ", " + grain +
          (shared_a_prepack ? ", shared A prepack" : ", private A packing") + "\n";
@@ -112,7 +114,7 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
     plan.direct = d.direct;
     if (d.direct) set_direct_tiles(*ks, cm, cn, d.compute.workers, &plan);
     // B as stored without a transpose: its rows cn elements apart.
-    plan.direct_packs_b = d.direct && core::direct_packs_wide_b(*ks, cm, cn, k, cn);
+    plan.direct_packs_b = d.direct && core::direct_packs_b(*ks, cm, cn, k, cn, d.compute.workers);
     plan.cache_facts = ks->blocking == core::GemmBlockingRule::kFixedPortable
                            ? "not used (fixed portable blocking table)"
                            : core::host_cache_facts().source;

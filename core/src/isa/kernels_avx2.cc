@@ -23,10 +23,17 @@
 namespace tessera::core::avx2 {
 namespace {
 
-constinit const GemmKernelSet<float> kGemmF32 =
-    gemm::make_kernel_set<simd::avx2::F32, 6, 2, 6, 1>(GemmBlockingRule::kCacheModel);
-constinit const GemmKernelSet<double> kGemmF64 =
-    gemm::make_kernel_set<simd::avx2::F64, 6, 2, 6, 1>(GemmBlockingRule::kCacheModel);
+// 6 x 2-vector tiles; the serial direct path's last rows on a 4-row tile
+// (direct_main_rows): 128 = 20 x 6 + 2 x 4 rows, not 21 x 6 and a 6-row
+// tile computing 2. The direct path packs a B of more than half a 32 KiB
+// L1d that more than eight row tiles re-read (direct_packs_b).
+constexpr std::int64_t kDirectPackBBytes = 16 * 1024;
+constinit const GemmKernelSet<float> kGemmF32 = gemm::with_direct_pack_b_bytes(
+    gemm::make_kernel_set<simd::avx2::F32, 6, 2, 6, 1, 2, 6, 2, 4>(GemmBlockingRule::kCacheModel),
+    kDirectPackBBytes);
+constinit const GemmKernelSet<double> kGemmF64 = gemm::with_direct_pack_b_bytes(
+    gemm::make_kernel_set<simd::avx2::F64, 6, 2, 6, 1, 2, 6, 2, 4>(GemmBlockingRule::kCacheModel),
+    kDirectPackBBytes);
 
 }  // namespace
 
