@@ -28,6 +28,19 @@ inline constexpr int kDirectUnroll = 4;
 inline constexpr int kDirectUnroll = 1;
 #endif
 
+// pack_lines6's last step (F32 and F64): the low 128-bit halves of the
+// pairs (a, b), (c, e), (f, g) side by side as d[0..12), then their high
+// halves as d[12..24).
+inline void store_pair_halves(double* d, __m256d a, __m256d b, __m256d c, __m256d e,
+                              __m256d f, __m256d g) {
+  _mm256_storeu_pd(d, _mm256_permute2f128_pd(a, b, 0x20));
+  _mm256_storeu_pd(d + 4, _mm256_permute2f128_pd(c, e, 0x20));
+  _mm256_storeu_pd(d + 8, _mm256_permute2f128_pd(f, g, 0x20));
+  _mm256_storeu_pd(d + 12, _mm256_permute2f128_pd(a, b, 0x31));
+  _mm256_storeu_pd(d + 16, _mm256_permute2f128_pd(c, e, 0x31));
+  _mm256_storeu_pd(d + 20, _mm256_permute2f128_pd(f, g, 0x31));
+}
+
 struct F32 {
   using Scalar = float;
   using Reg = __m256;
@@ -101,13 +114,7 @@ struct F32 {
     const __m256d v3 = _mm256_unpacklo_pd(t1, t3);
     const __m256d v4 = _mm256_shuffle_pd(t5, t1, 0b1010);
     const __m256d v5 = _mm256_unpackhi_pd(t3, t5);
-    double* d = reinterpret_cast<double*>(dst);
-    _mm256_storeu_pd(d, _mm256_permute2f128_pd(v0, v1, 0x20));
-    _mm256_storeu_pd(d + 4, _mm256_permute2f128_pd(v2, v3, 0x20));
-    _mm256_storeu_pd(d + 8, _mm256_permute2f128_pd(v4, v5, 0x20));
-    _mm256_storeu_pd(d + 12, _mm256_permute2f128_pd(v0, v1, 0x31));
-    _mm256_storeu_pd(d + 16, _mm256_permute2f128_pd(v2, v3, 0x31));
-    _mm256_storeu_pd(d + 20, _mm256_permute2f128_pd(v4, v5, 0x31));
+    store_pair_halves(reinterpret_cast<double*>(dst), v0, v1, v2, v3, v4, v5);
   }
 };
 
@@ -164,12 +171,7 @@ struct F64 {
     const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
     const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
     const __m256d t4 = _mm256_unpacklo_pd(r4, r5), t5 = _mm256_unpackhi_pd(r4, r5);
-    _mm256_storeu_pd(dst, _mm256_permute2f128_pd(t0, t2, 0x20));
-    _mm256_storeu_pd(dst + 4, _mm256_permute2f128_pd(t4, t1, 0x20));
-    _mm256_storeu_pd(dst + 8, _mm256_permute2f128_pd(t3, t5, 0x20));
-    _mm256_storeu_pd(dst + 12, _mm256_permute2f128_pd(t0, t2, 0x31));
-    _mm256_storeu_pd(dst + 16, _mm256_permute2f128_pd(t4, t1, 0x31));
-    _mm256_storeu_pd(dst + 20, _mm256_permute2f128_pd(t3, t5, 0x31));
+    store_pair_halves(dst, t0, t2, t4, t1, t3, t5);
   }
 };
 
