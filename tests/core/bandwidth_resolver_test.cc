@@ -51,13 +51,13 @@ TEST_CASE("rule 1: a width of 1 is one worker") {
 TEST_CASE("rule 2: the floor with an L3 is one core's private L2") {
   const GemvFloor floor = gemv_parallel_floor(CacheFacts{0, 1 * kMiB, 32 * kMiB, ""}, Knobs{});
   CHECK(floor.bytes == 1 * kMiB);
-  CHECK(contains(floor.reason, "private L2"));
+  CHECK(contains(floor.reason(), "private L2"));
 }
 
 TEST_CASE("rule 2: the floor without an L3 is half of the shared L2") {
   const GemvFloor floor = gemv_parallel_floor(CacheFacts{0, 4 * kMiB, 0, ""}, Knobs{});
   CHECK(floor.bytes == 2 * kMiB);
-  CHECK(contains(floor.reason, "no L3"));
+  CHECK(contains(floor.reason(), "no L3"));
 }
 
 TEST_CASE("rule 2: without cache facts the floor is the documented 1 MiB default") {
@@ -70,7 +70,7 @@ TEST_CASE("rule 2: TESSERA_GEMV_PARALLEL_BYTES replaces the floor") {
   k.gemv_parallel_bytes = 123 * kKiB;
   const GemvFloor floor = gemv_parallel_floor(CacheFacts{0, 1 * kMiB, 32 * kMiB, ""}, k);
   CHECK(floor.bytes == 123 * kKiB);
-  CHECK(floor.reason == "TESSERA_GEMV_PARALLEL_BYTES");
+  CHECK(floor.reason() == "TESSERA_GEMV_PARALLEL_BYTES");
   CHECK(resolve_bandwidth(123 * kKiB - 1, 0, kAuto, bandwidth_facts(16), k).workers == 1);
   CHECK(resolve_bandwidth(123 * kKiB, 0, kAuto, bandwidth_facts(16), k).workers == 4);
 }

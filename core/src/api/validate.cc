@@ -10,16 +10,6 @@ Status check_pointer(const void* p, std::size_t count, const char* name) {
   return {};
 }
 
-bool ranges_overlap(const void* a, std::size_t a_bytes, const void* b,
-                    std::size_t b_bytes) noexcept {
-  if (a_bytes == 0 || b_bytes == 0) return false;
-  // Compare as integers: relational comparison of unrelated pointers is
-  // unspecified in C++.
-  const auto a0 = reinterpret_cast<std::uintptr_t>(a);
-  const auto b0 = reinterpret_cast<std::uintptr_t>(b);
-  return a0 < b0 + b_bytes && b0 < a0 + a_bytes;
-}
-
 Status check_in_place_or_disjoint(const void* in, const void* out,
                                   std::size_t bytes, const char* in_name,
                                   const char* out_name) {

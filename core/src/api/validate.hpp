@@ -14,8 +14,17 @@ namespace tessera::core {
 Status check_pointer(const void* p, std::size_t count, const char* name);
 
 // [a, a+a_bytes) and [b, b+b_bytes) share at least one byte.
-bool ranges_overlap(const void* a, std::size_t a_bytes, const void* b,
-                    std::size_t b_bytes) noexcept;
+// Inline: the quick checks of small calls (GEMM, dot, gemv) test it on
+// every call.
+inline bool ranges_overlap(const void* a, std::size_t a_bytes, const void* b,
+                           std::size_t b_bytes) noexcept {
+  if (a_bytes == 0 || b_bytes == 0) return false;
+  // Compare as integers: relational comparison of unrelated pointers is
+  // unspecified in C++.
+  const auto a0 = reinterpret_cast<std::uintptr_t>(a);
+  const auto b0 = reinterpret_cast<std::uintptr_t>(b);
+  return a0 < b0 + b_bytes && b0 < a0 + a_bytes;
+}
 
 // `out` may equal `in` exactly (in place) or be disjoint from it.
 Status check_in_place_or_disjoint(const void* in, const void* out,

@@ -54,13 +54,59 @@ class Scratch {
   T* data_ = nullptr;
 };
 
+// The partials of dot's blocks [begin, end) into out[0, end - begin): whole
+// contiguous blocks through the kernel that reads several side by side, the
+// rest (strided, or the last, short block) one at a time. Same bits either
+// way (blas1_kernel.hpp).
+template <class T>
+void block_partials(const core::Blas1Set<T>& set, const T* x0, std::int64_t incx, const T* y0,
+                    std::int64_t incy, std::size_t len, std::size_t begin, std::size_t end,
+                    T* out) {
+  constexpr std::size_t kB = core::kDotBlock;
+  std::size_t b = begin;
+  const std::size_t whole_end = std::min(end, len / kB);
+  if (incx == 1 && incy == 1 && set.dot_blocks != nullptr && b < whole_end) {
+    set.dot_blocks(x0 + b * kB, y0 + b * kB, whole_end - b, out);
+    b = whole_end;
+  }
+  for (; b < end; ++b) {
+    const auto off = static_cast<std::ptrdiff_t>(b * kB);
+    out[b - begin] =
+        set.dot(x0 + off * incx, incx, y0 + off * incy, incy, std::min(kB, len - b * kB));
+  }
+}
+
+// dot over `workers`: the block partials land in one array and are added in
+// block order whoever computed them. Out of line: its scratch would
+// otherwise sit in the frame of every small call.
+template <class T>
+[[gnu::noinline]] Status dot_parallel(const detail::ContextState& state, int workers,
+                                      const core::Blas1Set<T>& set, const T* x0, std::int64_t incx,
+                                      const T* y0, std::int64_t incy, std::size_t len, T* result) {
+  const std::size_t blocks = (len + core::kDotBlock - 1) / core::kDotBlock;
+  Scratch<T> partials(blocks);
+  if (partials.data() == nullptr) {
+    return Status(StatusCode::kOutOfMemory, "dot: cannot allocate the block partials");
+  }
+  T* p = partials.data();
+  core::run_bandwidth_split(state, workers, blocks, 1, [&](std::size_t begin, std::size_t end) {
+    block_partials(set, x0, incx, y0, incy, len, begin, end, p + begin);
+  });
+  T sum = p[0];
+  for (std::size_t b = 1; b < blocks; ++b) sum += p[b];
+  *result = sum;
+  return {};
+}
+
 template <class T>
 Status dot_impl(const Context& context, std::int64_t n, const T* x, std::int64_t incx,
                 const T* y, std::int64_t incy, T* result, Parallelism parallelism) {
-  const detail::ContextState* state = nullptr;
-  TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
-  TESSERA_RETURN_IF_ERROR(blas1_detail::check_dot(n, x, incx, y, incy, result, parallelism,
-                                                  sizeof(T)));
+  const detail::ContextState* state = context.state();
+  if (state == nullptr) TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
+  if (!blas1_detail::quick_valid_dot(n, x, incx, y, incy, result, parallelism, sizeof(T))) {
+    TESSERA_RETURN_IF_ERROR(
+        blas1_detail::check_dot(n, x, incx, y, incy, result, parallelism, sizeof(T)));
+  }
   const core::Blas1Set<T>& set = set_of<T>(*state->table);
   const T* x0 = element0(x, n, incx);
   const T* y0 = element0(y, n, incy);
@@ -76,32 +122,24 @@ Status dot_impl(const Context& context, std::int64_t n, const T* x, std::int64_t
   }
   const std::size_t len = static_cast<std::size_t>(n);
   const std::size_t blocks = (len + core::kDotBlock - 1) / core::kDotBlock;
-  auto block = [&](std::size_t b) {
-    const std::size_t begin = b * core::kDotBlock;
-    const std::size_t count = std::min(core::kDotBlock, len - begin);
-    const auto off = static_cast<std::ptrdiff_t>(begin);
-    return set.dot(x0 + off * incx, incx, y0 + off * incy, incy, count);
-  };
   const core::BandwidthPlan plan =
       core::plan_bandwidth_workers(*state, 2 * len * sizeof(T), blocks, parallelism);
-  // The partials are added in block order whoever computed them.
-  if (plan.workers <= 1) {
-    T sum = block(0);
-    for (std::size_t b = 1; b < blocks; ++b) sum += block(b);
-    *result = sum;
+  if (plan.workers > 1)
+    return dot_parallel(*state, plan.workers, set, x0, incx, y0, incy, len, result);
+  if (blocks == 1) {
+    *result = set.dot(x0, incx, y0, incy, len);
     return {};
   }
-  Scratch<T> partials(blocks);
-  if (partials.data() == nullptr) {
-    return Status(StatusCode::kOutOfMemory, "dot: cannot allocate the block partials");
+  // The partials are added in block order, as dot_parallel adds them; a
+  // few dozen at a time on the stack.
+  constexpr std::size_t kChunk = 32;
+  T part[kChunk];
+  T sum{};
+  for (std::size_t b = 0; b < blocks; b += kChunk) {
+    const std::size_t end = std::min(blocks, b + kChunk);
+    block_partials(set, x0, incx, y0, incy, len, b, end, part);
+    for (std::size_t i = 0; i < end - b; ++i) sum = b + i == 0 ? part[0] : sum + part[i];
   }
-  T* p = partials.data();
-  core::run_bandwidth_split(*state, plan.workers, blocks, 1,
-                            [&](std::size_t begin, std::size_t end) {
-    for (std::size_t b = begin; b < end; ++b) p[b] = block(b);
-  });
-  T sum = p[0];
-  for (std::size_t b = 1; b < blocks; ++b) sum += p[b];
   *result = sum;
   return {};
 }
@@ -124,10 +162,13 @@ template <class T>
 Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::int64_t m,
                  std::int64_t n, T alpha, const T* a, std::int64_t lda, const T* x,
                  std::int64_t incx, T beta, T* y, std::int64_t incy, Parallelism parallelism) {
-  const detail::ContextState* state = nullptr;
-  TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
-  TESSERA_RETURN_IF_ERROR(blas1_detail::check_gemv(layout, trans, m, n, a, lda, x, incx, y,
-                                                   incy, parallelism, sizeof(T)));
+  const detail::ContextState* state = context.state();
+  if (state == nullptr) TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
+  if (!blas1_detail::quick_valid_gemv(layout, trans, m, n, a, lda, x, incx, y, incy, parallelism,
+                                      sizeof(T))) {
+    TESSERA_RETURN_IF_ERROR(blas1_detail::check_gemv(layout, trans, m, n, a, lda, x, incx, y, incy,
+                                                     parallelism, sizeof(T)));
+  }
   const core::Blas1Set<T>& set = set_of<T>(*state->table);
   const bool no_trans = trans == Transpose::kNo;
   const std::int64_t rows = no_trans ? m : n;  // y's length
@@ -182,8 +223,7 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
   const std::uint64_t bytes = (urows * udepth + udepth + 2 * urows) * sizeof(T);
   const std::uint64_t jobs = (urows + panel - 1) / panel;
   const core::BandwidthPlan plan = core::plan_bandwidth_workers(*state, bytes, jobs, parallelism);
-  core::run_bandwidth_split(*state, plan.workers, urows, panel,
-                            [&](std::size_t begin, std::size_t end) {
+  auto rows_of_y = [&](std::size_t begin, std::size_t end) {
     T sums[core::kGemvRowChunk];
     for (std::size_t i = begin; i < end; i += core::kGemvRowChunk) {
       const std::size_t count = std::min(core::kGemvRowChunk, end - i);
@@ -192,7 +232,14 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
       apply_epilogue(sums, count, alpha, beta, y0 + static_cast<std::ptrdiff_t>(i) * incy,
                      static_cast<std::ptrdiff_t>(incy));
     }
-  });
+  };
+  // One worker: called here, not through the executor (a small call's fixed
+  // cost). Rows are computed the same way either way.
+  if (plan.workers <= 1) {
+    rows_of_y(0, urows);
+  } else {
+    core::run_bandwidth_split(*state, plan.workers, urows, panel, rows_of_y);
+  }
   return {};
 }
 

@@ -33,6 +33,13 @@ template <class T>
 using DotBlockFn = T (*)(const T* x, std::ptrdiff_t incx, const T* y,
                          std::ptrdiff_t incy, std::size_t n);
 
+// dot's partials of `blocks` whole, contiguous blocks of kDotBlock elements
+// starting at x and y: partials[b] is exactly what DotBlockFn returns for
+// block b. A kernel may read several blocks side by side (more streams in
+// flight); the bits are the same.
+template <class T>
+using DotBlocksFn = void (*)(const T* x, const T* y, std::size_t blocks, T* partials);
+
 // gemv kernels write raw sums (no alpha, beta) for `rows` output rows:
 //   rows form:    out[i] = sum_{p<k} a[i*lda + p] * x[p]   (A's rows are dots)
 //   columns form: out[i] = sum_{j<k} a[i + j*lda] * x[j]   (A's columns are axpys)
@@ -68,6 +75,7 @@ template <class T>
 struct Blas1Set {
   // Optimized family.
   DotBlockFn<T> dot = nullptr;
+  DotBlocksFn<T> dot_blocks = nullptr;
   GemvKernelFn<T> gemv_rows = nullptr;
   GemvKernelFn<T> gemv_cols = nullptr;
   // Output rows per register panel: the driver splits rows on multiples of it.

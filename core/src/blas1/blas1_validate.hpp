@@ -1,10 +1,15 @@
 // Argument checks of dot and gemv (SPEC §7): each error names the argument,
-// and all of them run before anything is written.
+// and all of them run before anything is written. As for GEMM
+// (gemm_validate.hpp), quick_valid_dot / quick_valid_gemv are the whole set
+// as integer tests for the hot path of small calls; the named checks run
+// only when they say no.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
+#include "core/src/gemm/gemm_validate.hpp"
 #include "tessera/gemm.hpp"
 #include "tessera/parallelism.hpp"
 
@@ -18,5 +23,60 @@ Status check_gemv(Layout layout, Transpose trans, std::int64_t m, std::int64_t n
                   const void* a, std::int64_t lda, const void* x, std::int64_t incx,
                   const void* y, std::int64_t incy, Parallelism parallelism,
                   std::size_t element);
+
+// check_strided as integer tests, conservative: len < 2^31 and
+// 0 < |inc| < 2^20, so nothing overflows. True with the accessed byte span
+// in *bytes (0 when empty) when the full check would pass.
+TESSERA_QUICK_INLINE inline bool quick_strided_bytes(std::int64_t len, std::int64_t inc,
+                                                     const void* p, std::size_t element,
+                                                     std::uint64_t* bytes) {
+  constexpr std::uint64_t kLenLimit = std::uint64_t{1} << 31;
+  constexpr std::uint64_t kIncLimit = std::uint64_t{1} << 20;
+  const auto step = inc < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(inc)
+                            : static_cast<std::uint64_t>(inc);
+  // step - 1 wraps for inc == 0; unsigned compares reject negative lengths.
+  if (static_cast<std::uint64_t>(len) >= kLenLimit || step - 1 >= kIncLimit - 1) return false;
+  *bytes = len == 0 ? 0 : ((static_cast<std::uint64_t>(len) - 1) * step + 1) * element;
+  return *bytes <= std::numeric_limits<std::size_t>::max() / 2 && (len == 0 || p != nullptr);
+}
+
+// True when check_dot would pass.
+TESSERA_QUICK_INLINE inline bool quick_valid_dot(std::int64_t n, const void* x, std::int64_t incx,
+                                                 const void* y, std::int64_t incy,
+                                                 const void* result, Parallelism parallelism,
+                                                 std::size_t element) {
+  std::uint64_t bx, by;
+  return parallelism.raw() >= -1 && result != nullptr &&
+         quick_strided_bytes(n, incx, x, element, &bx) &&
+         quick_strided_bytes(n, incy, y, element, &by);
+}
+
+// True when check_gemv would pass.
+TESSERA_QUICK_INLINE inline bool quick_valid_gemv(Layout layout, Transpose trans, std::int64_t m,
+                                                  std::int64_t n, const void* a, std::int64_t lda,
+                                                  const void* x, std::int64_t incx, const void* y,
+                                                  std::int64_t incy, Parallelism parallelism,
+                                                  std::size_t element) {
+  constexpr std::uint64_t kDimLimit = std::uint64_t{1} << 20;
+  constexpr std::uint64_t kLdLimit = std::uint64_t{1} << 31;
+  if ((static_cast<unsigned>(layout) | static_cast<unsigned>(trans)) > 1 ||
+      parallelism.raw() < -1 || static_cast<std::uint64_t>(m) >= kDimLimit ||
+      static_cast<std::uint64_t>(n) >= kDimLimit || static_cast<std::uint64_t>(lda) >= kLdLimit) {
+    return false;
+  }
+  const bool no_trans = trans == Transpose::kNo;
+  std::uint64_t ba, bx, by;
+  if (!gemm_detail::quick_stored_bytes(layout == Layout::kRowMajor, m, n, lda, a, element, &ba) ||
+      ba > std::numeric_limits<std::size_t>::max() / 2 ||
+      !quick_strided_bytes(no_trans ? n : m, incx, x, element, &bx) ||
+      !quick_strided_bytes(no_trans ? m : n, incy, y, element, &by)) {
+    return false;
+  }
+  // y (at its lowest address whatever the sign of incy) shares no byte with
+  // a or x.
+  const auto sa = static_cast<std::size_t>(ba), sx = static_cast<std::size_t>(bx);
+  const auto sy = static_cast<std::size_t>(by);
+  return !core::ranges_overlap(y, sy, a, sa) && !core::ranges_overlap(y, sy, x, sx);
+}
 
 }  // namespace tessera::blas1_detail

@@ -9,6 +9,7 @@
 #include <limits>
 #include <string>
 
+#include "core/src/api/validate.hpp"
 #include "tessera/gemm.hpp"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -65,6 +66,21 @@ Status check_stored(Layout layout, std::size_t element, Stored* s);
 // The output shares no byte with an input.
 Status check_no_alias(const Stored& c, const Stored& in);
 
+// check_stored as integer tests, for operands the quick checks' limits keep
+// small (rows, cols < 2^20, ld < 2^31: nothing overflows): false if ld is
+// short of a line or the pointer is null with elements, else the accessed
+// byte span in *bytes (0 when empty).
+TESSERA_QUICK_INLINE inline bool quick_stored_bytes(bool row_major, std::uint64_t rows,
+                                                    std::uint64_t cols, std::uint64_t ld,
+                                                    const void* p, std::size_t element,
+                                                    std::uint64_t* bytes) {
+  const std::uint64_t line = row_major ? cols : rows;
+  const std::uint64_t lines = row_major ? rows : cols;
+  if (ld < (line > 1 ? line : 1)) return false;
+  *bytes = rows == 0 || cols == 0 ? 0 : ((lines - 1) * ld + line) * element;
+  return *bytes == 0 || p != nullptr;
+}
+
 // The whole of the checks below as plain integer tests, no strings: true
 // means every full check would pass. Conservative: dimensions of 2^20 or
 // more (and leading dimensions of 2^31 or more) are left to the full
@@ -87,28 +103,18 @@ TESSERA_QUICK_INLINE inline bool quick_valid(
     return false;
   }
   const bool row = layout == Layout::kRowMajor;
-  // Stored (rows, cols) -> leading dimension check and accessed byte span.
-  auto span = [&](std::uint64_t rows, std::uint64_t cols, std::uint64_t ld, const void* p,
-                  std::uint64_t* bytes) TESSERA_QUICK_INLINE {
-    const std::uint64_t line = row ? cols : rows;
-    const std::uint64_t lines = row ? rows : cols;
-    if (ld < (line > 1 ? line : 1)) return false;
-    *bytes = rows == 0 || cols == 0 ? 0 : ((lines - 1) * ld + line) * element;
-    return *bytes == 0 || p != nullptr;
-  };
   const bool na = ta == Transpose::kNo, nb = tb == Transpose::kNo;
   std::uint64_t ba, bb, bc;
-  if (!span(na ? m : k, na ? k : m, lda, a, &ba) || !span(nb ? k : n, nb ? n : k, ldb, b, &bb) ||
-      !span(m, n, ldc, c, &bc) || (ba | bb | bc) > std::numeric_limits<std::size_t>::max() / 2) {
+  if (!quick_stored_bytes(row, na ? m : k, na ? k : m, lda, a, element, &ba) ||
+      !quick_stored_bytes(row, nb ? k : n, nb ? n : k, ldb, b, element, &bb) ||
+      !quick_stored_bytes(row, m, n, ldc, c, element, &bc) ||
+      (ba | bb | bc) > std::numeric_limits<std::size_t>::max() / 2) {
     return false;
   }
   // C shares no byte with A or B (empty ranges never overlap).
-  const auto ic = reinterpret_cast<std::uintptr_t>(c);
-  const auto ia = reinterpret_cast<std::uintptr_t>(a);
-  const auto ib = reinterpret_cast<std::uintptr_t>(b);
-  const bool overlap_a = bc != 0 && ba != 0 && ic < ia + ba && ia < ic + bc;
-  const bool overlap_b = bc != 0 && bb != 0 && ic < ib + bb && ib < ic + bc;
-  return !overlap_a && !overlap_b;
+  const auto sa = static_cast<std::size_t>(ba), sb = static_cast<std::size_t>(bb);
+  const auto sc = static_cast<std::size_t>(bc);
+  return !core::ranges_overlap(c, sc, a, sa) && !core::ranges_overlap(c, sc, b, sb);
 }
 
 // Strides of op(X)(r, c) for X as stored: element at x[r*rs + c*cs].

@@ -36,19 +36,18 @@ int cap_by_jobs(int workers, std::uint64_t jobs) {
 
 }  // namespace
 
-GemvFloor gemv_parallel_floor(const CacheFacts& cache, const Knobs& knobs, bool explain) {
-  if (knobs.gemv_parallel_bytes) {
-    return {*knobs.gemv_parallel_bytes, explain ? "TESSERA_GEMV_PARALLEL_BYTES" : ""};
+std::string GemvFloor::reason() const {
+  switch (source) {
+    case Source::kKnob:
+      return "TESSERA_GEMV_PARALLEL_BYTES";
+    case Source::kPrivateL2:
+      return "one core's private L2 (" + bytes_text(l2) + ")";
+    case Source::kSharedL2:
+      return "half of the shared L2 (" + bytes_text(l2) + "), no L3";
+    case Source::kDefault:
+      break;
   }
-  if (cache.l2 != 0 && cache.l3 != 0) {
-    return {cache.l2, explain ? "one core's private L2 (" + bytes_text(cache.l2) + ")" : ""};
-  }
-  if (cache.l2 != 0) {
-    return {cache.l2 / 2,
-            explain ? "half of the shared L2 (" + bytes_text(cache.l2) + "), no L3" : ""};
-  }
-  return {kDefaultGemvFloorBytes,
-          explain ? "no cache facts: default " + bytes_text(kDefaultGemvFloorBytes) : ""};
+  return "no cache facts: default " + bytes_text(bytes);
 }
 
 BandwidthPlan resolve_bandwidth(std::uint64_t bytes, std::uint64_t jobs,
@@ -58,24 +57,21 @@ BandwidthPlan resolve_bandwidth(std::uint64_t bytes, std::uint64_t jobs,
   // (a 16-element dot) would otherwise spend ~1 us in snprintf and malloc.
   BandwidthPlan plan;
   plan.bytes = bytes;
-  const GemvFloor floor = gemv_parallel_floor(facts.cache, knobs, explain);
+  const GemvFloor floor = gemv_parallel_floor(facts.cache, knobs);
   plan.floor_bytes = floor.bytes;
   const int width = std::max(1, facts.width);
 
-  // Rule 1.
-  if (request.is_serial()) {
-    if (explain) plan.reason = "serial requested";
-    return plan;
-  }
-  if (width == 1) {
-    if (explain) plan.reason = "width is 1";
-    return plan;
-  }
-  // Rule 2: the floor gates every parallel path.
-  if (bytes == 0 || bytes < floor.bytes) {
-    if (explain) {
+  // Rules 1 and 2; the text names the first that holds.
+  if (bandwidth_serial(bytes, request, facts, knobs)) {
+    if (!explain) return plan;
+    if (request.is_serial()) {
+      plan.reason = "serial requested";
+    } else if (width == 1) {
+      plan.reason = "width is 1";
+    } else {
+      // Rule 2: the floor gates every parallel path.
       plan.reason = bytes_text(bytes) + " touched < floor " + bytes_text(floor.bytes) + " (" +
-                    floor.reason + "): fits one core's cache";
+                    floor.reason() + "): fits one core's cache";
     }
     return plan;
   }
@@ -135,7 +131,7 @@ BandwidthPlan resolve_bandwidth(std::uint64_t bytes, std::uint64_t jobs,
   plan.workers = std::max(1, workers);
   if (explain) {
     plan.reason = bytes_text(bytes) + " touched >= floor " + bytes_text(floor.bytes) + " (" +
-                  floor.reason + "); " + why;
+                  floor.reason() + "); " + why;
   }
   return plan;
 }

@@ -50,13 +50,23 @@ namespace tessera::core {
 inline constexpr std::uint64_t kDefaultGemvFloorBytes = std::uint64_t{1} << 20;
 inline constexpr std::uint32_t kDefaultGemvTierStep = 8;
 
-// The floor and where it came from.
+// The floor and where it came from: plain numbers, so that the call path of
+// a 16-element dot decides without building text; reason() writes it.
 struct GemvFloor {
+  enum class Source { kKnob, kPrivateL2, kSharedL2, kDefault };
   std::uint64_t bytes = 0;
-  std::string reason;  // "private L2 (1 MiB)", "TESSERA_GEMV_PARALLEL_BYTES", ...
+  Source source = Source::kDefault;
+  std::uint64_t l2 = 0;  // the L2 the floor derives from (kPrivateL2, kSharedL2)
+  // "one core's private L2 (1 MiB)", "TESSERA_GEMV_PARALLEL_BYTES", ...
+  std::string reason() const;
 };
-// explain = false leaves `reason` empty (the call path).
-GemvFloor gemv_parallel_floor(const CacheFacts& cache, const Knobs& knobs, bool explain = true);
+inline GemvFloor gemv_parallel_floor(const CacheFacts& cache, const Knobs& knobs) {
+  using Source = GemvFloor::Source;
+  if (knobs.gemv_parallel_bytes) return {*knobs.gemv_parallel_bytes, Source::kKnob, 0};
+  if (cache.l2 != 0 && cache.l3 != 0) return {cache.l2, Source::kPrivateL2, cache.l2};
+  if (cache.l2 != 0) return {cache.l2 / 2, Source::kSharedL2, cache.l2};
+  return {kDefaultGemvFloorBytes, Source::kDefault, 0};
+}
 
 // Where a bandwidth-bound call may run.
 struct BandwidthFacts {
@@ -77,6 +87,16 @@ struct BandwidthPlan {
   // "4 workers: 12 MiB touched >= 8 x floor 1 MiB -> rung 2 of {2,4}"
   std::string to_string() const;
 };
+
+// Rules 1 and 2, the decision alone: true when the call runs on one worker
+// whatever else holds. resolve_bandwidth decides with it first; the call
+// paths test it inline and skip the resolver (its call is a third of a
+// 16-element dot).
+inline bool bandwidth_serial(std::uint64_t bytes, Parallelism request, const BandwidthFacts& facts,
+                             const Knobs& knobs) {
+  return request.is_serial() || facts.width <= 1 || bytes == 0 ||
+         bytes < gemv_parallel_floor(facts.cache, knobs).bytes;
+}
 
 // bytes: bytes the call touches (reads + writes). jobs: the most pieces the
 // call can be split into (0 = unlimited).

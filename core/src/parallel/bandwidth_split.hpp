@@ -18,7 +18,10 @@ namespace tessera::core {
 inline BandwidthPlan plan_bandwidth_workers(const detail::ContextState& state,
                                             std::uint64_t bytes, std::uint64_t jobs,
                                             Parallelism parallelism) {
-  if (state.nested_call()) return {};
+  if (state.nested_call() ||
+      bandwidth_serial(bytes, parallelism, state.parallel_facts, state.knobs)) {
+    return {};
+  }
   return resolve_bandwidth(bytes, jobs, parallelism, state.parallel_facts, state.knobs,
                            /*explain=*/false);
 }

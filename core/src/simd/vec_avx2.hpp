@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "core/src/simd/ieee_minmax.hpp"
+#include "core/src/simd/sum_lanes_sse.hpp"
 
 namespace tessera::simd::avx2 {
 
@@ -41,11 +42,26 @@ inline void store_pair_halves(double* d, __m256d a, __m256d b, __m256d c, __m256
   _mm256_storeu_pd(d + 20, _mm256_permute2f128_pd(f, g, 0x31));
 }
 
+// sum_lanes4's first step: lane l + lane l + half of a 256-bit register,
+// as 128 bits; the rest is sum_lanes_sse.hpp's.
+inline __m128 fold_halves(__m256 r) {
+  return _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
+}
+inline __m128d fold_halves(__m256d r) {
+  return _mm_add_pd(_mm256_castpd256_pd128(r), _mm256_extractf128_pd(r, 1));
+}
+
 struct F32 {
   using Scalar = float;
   using Reg = __m256;
   static constexpr int kLanes = 8;
   static constexpr int kDirectUnroll = avx2::kDirectUnroll;
+  // out[i] = the lanes of r_i summed by halving (lane l += lane l + 4, then
+  // l + 2, then l + 1): reduce_lanes' order in blas1_body.hpp, four rows
+  // at once in registers.
+  static void sum_lanes4(Reg r0, Reg r1, Reg r2, Reg r3, float* out) {
+    sse::sum_lanes4x4(fold_halves(r0), fold_halves(r1), fold_halves(r2), fold_halves(r3), out);
+  }
   static Reg load(const float* p) { return _mm256_loadu_ps(p); }
   static void store(float* p, Reg v) { _mm256_storeu_ps(p, v); }
   static Reg set1(float x) { return _mm256_set1_ps(x); }
@@ -123,6 +139,11 @@ struct F64 {
   using Reg = __m256d;
   static constexpr int kLanes = 4;
   static constexpr int kDirectUnroll = avx2::kDirectUnroll;
+  // As F32::sum_lanes4: lane l += lane l + 2, then l + 1.
+  static void sum_lanes4(Reg r0, Reg r1, Reg r2, Reg r3, double* out) {
+    sse::sum_lanes2x2(fold_halves(r0), fold_halves(r1), out);
+    sse::sum_lanes2x2(fold_halves(r2), fold_halves(r3), out + 2);
+  }
   static Reg load(const double* p) { return _mm256_loadu_pd(p); }
   static void store(double* p, Reg v) { _mm256_storeu_pd(p, v); }
   static Reg set1(double x) { return _mm256_set1_pd(x); }

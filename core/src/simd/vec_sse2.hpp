@@ -7,6 +7,7 @@
 #include <emmintrin.h>
 
 #include "core/src/simd/ieee_minmax.hpp"
+#include "core/src/simd/sum_lanes_sse.hpp"
 
 namespace tessera::simd::sse2 {
 
@@ -28,6 +29,10 @@ struct F32 {
   using Reg = __m128;
   static constexpr int kLanes = 4;
   static constexpr int kDirectUnroll = sse2::kDirectUnroll;
+  // out[i] = the lanes of r_i summed by halving (sum_lanes_sse.hpp).
+  static void sum_lanes4(Reg r0, Reg r1, Reg r2, Reg r3, float* out) {
+    sse::sum_lanes4x4(r0, r1, r2, r3, out);
+  }
   static Reg load(const float* p) { return _mm_loadu_ps(p); }
   static void store(float* p, Reg v) { _mm_storeu_ps(p, v); }
   static Reg set1(float x) { return _mm_set1_ps(x); }
@@ -71,6 +76,10 @@ struct F64 {
   using Reg = __m128d;
   static constexpr int kLanes = 2;
   static constexpr int kDirectUnroll = sse2::kDirectUnroll;
+  static void sum_lanes4(Reg r0, Reg r1, Reg r2, Reg r3, double* out) {
+    sse::sum_lanes2x2(r0, r1, out);
+    sse::sum_lanes2x2(r2, r3, out + 2);
+  }
   static Reg load(const double* p) { return _mm_loadu_pd(p); }
   static void store(double* p, Reg v) { _mm_storeu_pd(p, v); }
   static Reg set1(double x) { return _mm_set1_pd(x); }

@@ -1,0 +1,26 @@
+// Four rows' horizontal sums in 128-bit registers, for the SSE2 and AVX2
+// traits' sum_lanes4: each row's lanes summed by halving (lane l += lane
+// l + half, half = lanes / 2 down to 1), the order of reduce_lanes in
+// blas1_body.hpp, so the traits give the same bits as that generic code
+// (and SSE2 the same as SIMD128, which runs the generic code).
+#pragma once
+
+#include <emmintrin.h>
+
+namespace tessera::simd::sse {
+
+// out[i] = (t_i[0] + t_i[2]) + (t_i[1] + t_i[3]). The interleaved add of
+// (t0, t1) is (t0[0]+t0[2], t1[0]+t1[2], t0[1]+t0[3], t1[1]+t1[3]), likewise
+// (t2, t3); the low pairs of those two plus their high pairs are the sums.
+inline void sum_lanes4x4(__m128 t0, __m128 t1, __m128 t2, __m128 t3, float* out) {
+  const __m128 s01 = _mm_add_ps(_mm_unpacklo_ps(t0, t1), _mm_unpackhi_ps(t0, t1));
+  const __m128 s23 = _mm_add_ps(_mm_unpacklo_ps(t2, t3), _mm_unpackhi_ps(t2, t3));
+  _mm_storeu_ps(out, _mm_add_ps(_mm_movelh_ps(s01, s23), _mm_movehl_ps(s23, s01)));
+}
+
+// out[i] = t_i[0] + t_i[1].
+inline void sum_lanes2x2(__m128d t0, __m128d t1, double* out) {
+  _mm_storeu_pd(out, _mm_add_pd(_mm_unpacklo_pd(t0, t1), _mm_unpackhi_pd(t0, t1)));
+}
+
+}  // namespace tessera::simd::sse
