@@ -3,7 +3,7 @@
 // here by a register-only FMA loop per ISA.
 //
 //   bench-gemm [--quick] [--csv FILE] [--threads 1,2] [--dtype f32|f64|both]
-//              [--shapes N|MxNxK,...] [--rounds R]
+//              [--shapes N|MxNxK,...] [--rounds R] [--timing-ms MS]
 //   bench-gemm --sweep-blocking [--dtype ...] [--shapes 1024,2048] [--rounds R]
 //
 // --check-scaling: exit status 3 when any wider run of tessera is below 0.8x
@@ -227,6 +227,8 @@ struct Measured {
 // --affinity: the measuring context's affinity policy (unset: the
 // platform default), to compare pinned and unpinned workers.
 std::optional<tessera::AffinityPolicy> g_affinity;
+// Work per timing, in seconds at 100 GFLOP/s per thread (--timing-ms).
+double g_timing_seconds = 2e-3;
 
 tessera::ContextOptions bench_context_options() {
   tessera::ContextOptions options;
@@ -266,12 +268,13 @@ bool run_tessera(const tessera::Context& context, const Shape& s, Operands<T>& o
 // GFLOP/s of every library over `rounds` rounds; in each round every
 // library runs `per_round` timings after the other libraries' threads went
 // quiet (wait_for_quiet_threads) and a warm-up call (pools, pages, caches),
-// each timing covering >= ~2 ms of work. The first library of a round
+// each timing covering >= ~2 ms of work per thread (--timing-ms) at
+// 100 GFLOP/s a thread. The first library of a round
 // rotates and odd rounds run in reverse, so none always follows the same
 // one.
-std::vector<Summary> alternate(const std::vector<Library>& libs, double flops, int rounds,
-                               int per_round) {
-  const int inner = std::max(1, static_cast<int>(2e-3 * 100e9 / flops));
+std::vector<Summary> alternate(const std::vector<Library>& libs, double flops, int threads,
+                               int rounds, int per_round) {
+  const int inner = std::max(1, static_cast<int>(g_timing_seconds * 100e9 * threads / flops));
   std::vector<std::vector<double>> round_medians(libs.size());
   for (int round = 0; round < rounds; ++round) {
     for (std::size_t step = 0; step < libs.size(); ++step) {
@@ -335,7 +338,7 @@ Result measure(const Shape& s, int threads, int rounds, int per_round) {
                       return true;
                     }});
   }
-  const std::vector<Summary> g = alternate(libs, 2.0 * s.m * s.n * s.k, rounds, per_round);
+  const std::vector<Summary> g = alternate(libs, 2.0 * s.m * s.n * s.k, threads, rounds, per_round);
   Result r;
   for (std::size_t i = 0; i < libs.size(); ++i) r.libs.push_back({libs[i].name, g[i]});
   tessera::GemmPlan plan;
@@ -405,7 +408,7 @@ void sweep_blocking(const std::vector<Shape>& shapes, int rounds) {
                        p.direct);
       tessera::core::set_gemm_blocking_override(bytes, nullptr);
     }
-    const std::vector<Summary> g = alternate(libs, 2.0 * s.m * s.n * s.k, rounds, 1);
+    const std::vector<Summary> g = alternate(libs, 2.0 * s.m * s.n * s.k, 1, rounds, 1);
     std::printf(
         "  GFLOP/s, median of %d rounds; rows kc, columns mc; * the model's choice, + the "
         "best, d the direct path (no packing)\n  %6s",
@@ -460,7 +463,7 @@ void sweep_blocking(const std::vector<Shape>& shapes, int rounds) {
                            return ok;
                          }});
     }
-    const std::vector<Summary> gn = alternate(nc_libs, 2.0 * s.m * s.n * s.k, rounds, 1);
+    const std::vector<Summary> gn = alternate(nc_libs, 2.0 * s.m * s.n * s.k, 1, rounds, 1);
     std::size_t nc_best = 0;
     for (std::size_t i = 0; i < ncs.size(); ++i) {
       if (gn[i].median > gn[nc_best].median) nc_best = i;
@@ -604,7 +607,7 @@ int main(int argc, char** argv) {
   const char* usage =
       "usage: bench-gemm [--quick] [--csv FILE] [--threads 1,2] [--dtype f32|f64|both] "
       "[--shapes N|MxNxK,...] [--rounds R] [--affinity POLICY] [--sweep-blocking] "
-      "[--check-scaling]\n";
+      "[--check-scaling] [--timing-ms MS]\n";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--quick") {
@@ -628,6 +631,13 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench-gemm: --rounds must be 1..101\n");
         return 2;
       }
+    } else if (a == "--timing-ms" && i + 1 < argc) {
+      const double ms = std::atof(argv[++i]);
+      if (!(ms >= 0.1 && ms <= 1000)) {
+        std::fprintf(stderr, "bench-gemm: --timing-ms must be 0.1..1000\n");
+        return 2;
+      }
+      g_timing_seconds = ms * 1e-3;
     } else if (a == "--threads" && i + 1 < argc) {
       thread_counts = parse_list(argv[++i]);
       if (thread_counts.empty()) {
