@@ -27,6 +27,13 @@ inline typename V::Scalar reduce_lanes(typename V::Reg v) {
   return lanes[0];
 }
 
+// A dot block's partial from its four accumulators (dot_block and
+// dot_blocks end the same way, so their bits agree).
+template <class V>
+inline typename V::Scalar block_sum(const typename V::Reg acc[4]) {
+  return reduce_lanes<V>(V::add(V::add(acc[0], acc[1]), V::add(acc[2], acc[3])));
+}
+
 // Four accumulators over contiguous x, y; len is a multiple of 4 vectors
 // except on the last call of a block, which takes the remainder: single
 // vectors into acc[0], then one zero-padded partial vector into acc[1].
@@ -76,7 +83,7 @@ typename V::Scalar dot_block(const typename V::Scalar* x, std::ptrdiff_t incx,
       dot_accumulate<V>(bx, by, len, acc);
     }
   }
-  return reduce_lanes<V>(V::add(V::add(acc[0], acc[1]), V::add(acc[2], acc[3])));
+  return block_sum<V>(acc);
 }
 
 // Whole contiguous blocks, kDotBlocksSideBySide of them read side by side:
@@ -108,8 +115,7 @@ void dot_blocks(const typename V::Scalar* x, const typename V::Scalar* y, std::s
       }
     }
     for (int g = 0; g < G; ++g) {
-      partials[b + g] =
-          reduce_lanes<V>(V::add(V::add(acc[g][0], acc[g][1]), V::add(acc[g][2], acc[g][3])));
+      partials[b + g] = block_sum<V>(acc[g]);
     }
   }
   for (; b < blocks; ++b) {
