@@ -14,25 +14,16 @@
 // (paired within a round, so a slow stretch of the machine cancels out).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+import { gflops, intOption, median, pairedRatio, range, root, rotatedRounds, runWasiModule }
+  from './wasm_bench_support.mjs';
+
 const args = process.argv.slice(2);
-function option(name, fallback) {
-  const i = args.indexOf(name);
-  if (i < 0) return fallback;
-  const value = Number(args[i + 1]);
-  if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`wasm_threads_scaling: ${name} needs a positive integer\n`);
-    process.exit(2);
-  }
-  return value;
-}
-const size = option('--size', 1024);
-const rounds = option('--rounds', 7);
-const reps = option('--reps', 21);
+const size = intOption('wasm_threads_scaling', args, '--size', 1024);
+const rounds = intOption('wasm_threads_scaling', args, '--rounds', 7);
+const reps = intOption('wasm_threads_scaling', args, '--reps', 21);
 
 const wasm = join(root, 'build/wasi-threads/tessera-cli.wasm');
 const native = join(root, 'build/native/tessera-cli');
@@ -46,44 +37,22 @@ for (const file of [wasm, native]) {
 
 const gemm = ['gemm', String(size), String(size), String(size), '--reps', String(reps)];
 const configs = [
-  { name: 'wasi-threads 1T', threads: 1,
-    run: () => execFileSync(process.execPath, [join(root, 'toolchains/runners/run-wasi.mjs'), wasm, ...gemm],
-                            { env: { ...process.env, TESSERA_WASM_THREADS: '1' } }) },
-  { name: 'wasi-threads 2T', threads: 2,
-    run: () => execFileSync(process.execPath, [join(root, 'toolchains/runners/run-wasi.mjs'), wasm, ...gemm],
-                            { env: { ...process.env, TESSERA_WASM_THREADS: '2' } }) },
-  { name: 'native 1T', threads: 1, run: () => execFileSync(native, [...gemm, '--threads', '1']) },
-  { name: 'native 2T', threads: 2, run: () => execFileSync(native, [...gemm, '--threads', '2']) },
+  { name: 'wasi-threads 1T',
+    run: () => gflops(runWasiModule(wasm, gemm, { env: { TESSERA_WASM_THREADS: '1' } })) },
+  { name: 'wasi-threads 2T',
+    run: () => gflops(runWasiModule(wasm, gemm, { env: { TESSERA_WASM_THREADS: '2' } })) },
+  { name: 'native 1T', run: () => gflops(execFileSync(native, [...gemm, '--threads', '1'])) },
+  { name: 'native 2T', run: () => gflops(execFileSync(native, [...gemm, '--threads', '2'])) },
 ];
 
-function gflops(output) {
-  const m = /GFLOP\/s: ([0-9.]+)/.exec(String(output));
-  if (!m) throw new Error(`no GFLOP/s in:\n${output}`);
-  return Number(m[1]);
-}
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = Math.floor(s.length / 2);
-  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
-};
-
-const results = configs.map(() => []);
-for (let r = 0; r < rounds; ++r) {
-  for (let j = 0; j < configs.length; ++j) {
-    const i = (j + r) % configs.length;
-    results[i].push(gflops(configs[i].run()));
-  }
-}
+const results = rotatedRounds(configs, rounds);
 
 console.log(`sgemm ${size}^3, ${rounds} rounds, median of ${reps} repetitions per run`);
 console.log('config            GFLOP/s median   range');
 configs.forEach((c, i) => {
   const xs = results[i];
-  console.log(`${c.name.padEnd(18)}${median(xs).toFixed(2).padStart(14)}   ` +
-              `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`);
+  console.log(`${c.name.padEnd(18)}${median(xs).toFixed(2).padStart(14)}   ${range(xs)}`);
 });
 for (const [name, one, two] of [['wasi-threads', 0, 1], ['native', 2, 3]]) {
-  const ratios = results[two].map((x, r) => x / results[one][r]);
-  console.log(`${name} 2T/1T: median of per-round ratios ${median(ratios).toFixed(2)}x ` +
-              `(range ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`);
+  console.log(`${name} 2T/1T: median of per-round ratios ${pairedRatio(results[two], results[one])}`);
 }

@@ -1,0 +1,71 @@
+// The relaxed-SIMD level's sgemm against the SIMD128 level's, next to the
+// 128-bit multiply-add peak of each (tessera-simd-peak, bench/wasm): the
+// speed-up relaxed SIMD can give is the fused peak over the unfused one
+// times what each kernel reaches of its own peak.
+//
+//   node --experimental-wasm-relaxed-simd bench/wasm_relaxed_simd.mjs
+//     [--size N] [--rounds R] [--reps K]
+//   (./dev bench wasi-relaxed builds the wasi and wasi-relaxed presets and
+//   runs this with the flag)
+//
+// Each round runs the wasi (SIMD128) and wasi-relaxed CLIs' sgemm N^3
+// (median of K repetitions inside one process) and the peak program once
+// each, in an order rotated from round to round. Reported: medians over
+// rounds with ranges, each GEMM as a share of its level's peak, and the
+// per-round ratios relaxed / SIMD128.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import process from 'node:process';
+
+import { relaxedSimdSupported } from '../toolchains/runners/relaxed-simd.mjs';
+import { figure, gflops, intOption, median, pairedRatio, range, root, rotatedRounds,
+         runWasiModule } from './wasm_bench_support.mjs';
+
+const script = 'wasm_relaxed_simd';
+const args = process.argv.slice(2);
+const size = intOption(script, args, '--size', 1024);
+const rounds = intOption(script, args, '--rounds', 5);
+const reps = intOption(script, args, '--reps', 5);
+
+if (!relaxedSimdSupported()) {
+  process.stderr.write(`${script}: this engine does not validate relaxed SIMD (Node 20 needs ` +
+                       '--experimental-wasm-relaxed-simd; Node 18 knows only pre-standard opcodes)\n');
+  process.exit(2);
+}
+const simd128 = join(root, 'build/wasi/tessera-cli.wasm');
+const relaxed = join(root, 'build/wasi-relaxed/tessera-cli.wasm');
+const peak = join(root, 'build/wasi-relaxed/tessera-simd-peak.wasm');
+for (const [file, preset] of [[simd128, 'wasi'], [relaxed, 'wasi-relaxed'], [peak, 'wasi-relaxed']]) {
+  if (!existsSync(file)) {
+    process.stderr.write(`${script}: ${file} is missing (./dev build ${preset})\n`);
+    process.exit(2);
+  }
+}
+// This process was started with the flag (relaxedSimdSupported() said so);
+// its children need it too.
+const nodeFlags = process.execArgv.filter((f) => f.startsWith('--experimental-wasm'));
+
+const gemm = ['gemm', String(size), String(size), String(size), '--reps', String(reps)];
+const configs = [
+  { run: () => gflops(runWasiModule(simd128, gemm, { nodeFlags })) },
+  { run: () => gflops(runWasiModule(relaxed, gemm, { nodeFlags })) },
+  { run: () => runWasiModule(peak, ['--runs', '5'], { nodeFlags }) },  // its output
+];
+const [gemm128, gemmRelaxed, peakOutputs] = rotatedRounds(configs, rounds);
+const peaks = {
+  unfused: peakOutputs.map((out) => figure(out, 'peak f32x4 mul+add: ')),
+  fused: peakOutputs.map((out) => figure(out, 'peak f32x4 relaxed_madd: ')),
+};
+
+console.log(`sgemm ${size}^3, one thread, ${rounds} rounds (median of ${reps} repetitions per ` +
+            `run); peaks: best of 5 passes, 12 accumulators, f32x4`);
+console.log('                         GFLOP/s median   range          share of its peak');
+const row = (name, xs, peakXs) =>
+  console.log(`${name.padEnd(25)}${median(xs).toFixed(2).padStart(14)}   ` +
+              `${range(xs).padEnd(15)}${peakXs ? `${(100 * median(xs) / median(peakXs)).toFixed(0)}%` : ''}`);
+row('peak mul+add (simd128)', peaks.unfused);
+row('peak relaxed_madd', peaks.fused);
+row('sgemm simd128', gemm128, peaks.unfused);
+row('sgemm simd128_relaxed', gemmRelaxed, peaks.fused);
+console.log(`relaxed / simd128, sgemm: ${pairedRatio(gemmRelaxed, gemm128)}`);
+console.log(`relaxed / simd128, peak:  ${pairedRatio(peaks.fused, peaks.unfused)}`);
