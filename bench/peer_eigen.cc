@@ -40,7 +40,30 @@ double dot_impl(const T* x, const T* y, std::int64_t n, int threads) {
   return static_cast<double>(xv.dot(yv));
 }
 
+using Row = Eigen::Array<float, Eigen::Dynamic, 1>;
+using ConstRowMap = Eigen::Map<const Row>;
+using RowMap = Eigen::Map<Row>;
+
 }  // namespace
+
+void add(const float* a, const float* b, float* y, int n) {
+  RowMap(y, n) = ConstRowMap(a, n) + ConstRowMap(b, n);
+}
+void relu(const float* x, float* y, int n) { RowMap(y, n) = ConstRowMap(x, n).max(0.0f); }
+void exp(const float* x, float* y, int n) { RowMap(y, n) = ConstRowMap(x, n).exp(); }
+float sum(const float* x, int n) { return ConstRowMap(x, n).sum(); }
+float max(const float* x, int n) { return ConstRowMap(x, n).maxCoeff(); }
+std::int64_t argmax(const float* x, int n) {
+  Eigen::Index index = 0;
+  ConstRowMap(x, n).maxCoeff(&index);
+  return static_cast<std::int64_t>(index);
+}
+void softmax(const float* x, float* y, int n) {
+  const ConstRowMap xr(x, n);
+  RowMap yr(y, n);
+  yr = (xr - xr.maxCoeff()).exp();
+  yr /= yr.sum();
+}
 
 bool available() { return true; }
 
@@ -90,6 +113,13 @@ void gemv(const float*, const float*, float*, int, int, int) {}
 void gemv(const double*, const double*, double*, int, int, int) {}
 double dot(const float*, const float*, std::int64_t, int) { return 0; }
 double dot(const double*, const double*, std::int64_t, int) { return 0; }
+void add(const float*, const float*, float*, int) {}
+void relu(const float*, float*, int) {}
+void exp(const float*, float*, int) {}
+float sum(const float*, int) { return 0; }
+float max(const float*, int) { return 0; }
+std::int64_t argmax(const float*, int) { return 0; }
+void softmax(const float*, float*, int) {}
 
 #endif
 

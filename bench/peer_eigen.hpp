@@ -25,4 +25,15 @@ void gemv(const double* a, const double* x, double* y, int m, int n, int threads
 double dot(const float* x, const float* y, std::int64_t n, int threads);
 double dot(const double* x, const double* y, std::int64_t n, int threads);
 
+// One-row f32 operations for the small-call bench (array expressions, one
+// thread): y = a + b, max(x, 0), exp(x); the sum, maximum and first index
+// of the maximum; softmax of one row (max subtracted).
+void add(const float* a, const float* b, float* y, int n);
+void relu(const float* x, float* y, int n);
+void exp(const float* x, float* y, int n);
+float sum(const float* x, int n);
+float max(const float* x, int n);
+std::int64_t argmax(const float* x, int n);
+void softmax(const float* x, float* y, int n);
+
 }  // namespace tessera::bench::eigen_peer

@@ -23,6 +23,31 @@ TEST_CASE("plan: a total at or below min_block is one serial block") {
   CHECK(plan_ranges(200, s, 8, 0).blocks == 2);
 }
 
+TEST_CASE("always_one_block says one block exactly when plan_ranges gives at most one") {
+  // Over totals around multiples of min_block, schedules with and without
+  // limits, every width and depth: the shortcut's callers skip the
+  // executor when it says yes, so it must never say yes to a split, and it
+  // says no as soon as some width would split (two min_block pieces).
+  for (const RangeSchedule s :
+       {RangeSchedule{100, 1, 0, 0}, RangeSchedule{16 * 1024, 64, 0, 0}, RangeSchedule{0, 1, 0, 0},
+        RangeSchedule{1, 1, 2, 0}, RangeSchedule{64, 64, 0, 3}}) {
+    const std::size_t piece = s.min_block > 1 ? s.min_block : 1;
+    for (std::size_t k = 0; k <= 4; ++k) {
+      for (std::size_t total : {k * piece, k * piece + 1, k * piece + piece - 1}) {
+        bool some_width_splits = false;
+        for (int width = 1; width <= 8; ++width) {
+          for (int depth = 0; depth <= 1; ++depth) {
+            const int blocks = plan_ranges(total, s, width, depth).blocks;
+            if (always_one_block(total, s)) CHECK(blocks <= 1);
+            some_width_splits = some_width_splits || blocks > 1;
+          }
+        }
+        CHECK(always_one_block(total, s) == !some_width_splits);
+      }
+    }
+  }
+}
+
 TEST_CASE("plan: width 1 (serial executor or none) is one block") {
   CHECK(plan_ranges(1 << 20, {1, 1, 0, 0}, 1, 0).blocks == 1);
 }

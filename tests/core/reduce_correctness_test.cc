@@ -102,6 +102,22 @@ void check_specials(const Context& context) {
   std::int64_t index = -1;
   REQUIRE(try_argmax(context, 1, 3, zeros.data(), 3, &index).ok());
   CHECK(index == 0);
+  // Rows of negatives and -0 whose maximum is a zero, across blocks and
+  // vector tails: +0 wherever the one +0 sits, -0 without it.
+  for (std::int64_t cols : {1, 7, 64, 4099}) {
+    for (std::int64_t at : {std::int64_t{0}, cols / 2, cols - 1}) {
+      std::vector<T> row(static_cast<std::size_t>(cols));
+      for (std::int64_t j = 0; j < cols; ++j) {
+        row[static_cast<std::size_t>(j)] = j % 3 == 0 ? T(-0.0) : T(-1) - T(j % 5);
+      }
+      row[0] = T(-0.0);
+      REQUIRE(try_reduce(context, ReduceOp::kMax, 1, cols, row.data(), cols, &m).ok());
+      CHECK_MESSAGE((m == T(0) && std::signbit(m)), "cols=", cols);
+      row[static_cast<std::size_t>(at)] = T(0.0);
+      REQUIRE(try_reduce(context, ReduceOp::kMax, 1, cols, row.data(), cols, &m).ok());
+      CHECK_MESSAGE((m == T(0) && !std::signbit(m)), "cols=", cols, " at=", at);
+    }
+  }
   // All -Inf: max -Inf at index 0; sum -Inf.
   const std::vector<T> masked(5, -inf);
   REQUIRE(try_reduce(context, ReduceOp::kMax, 1, 5, masked.data(), 5, &m).ok());

@@ -233,13 +233,9 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
                      static_cast<std::ptrdiff_t>(incy));
     }
   };
-  // One worker: called here, not through the executor (a small call's fixed
-  // cost). Rows are computed the same way either way.
-  if (plan.workers <= 1) {
-    rows_of_y(0, urows);
-  } else {
-    core::run_bandwidth_split(*state, plan.workers, urows, panel, rows_of_y);
-  }
+  // One worker runs rows_of_y here, not through the executor (a small
+  // call's fixed cost); rows are computed the same way either way.
+  core::run_bandwidth_split(*state, plan.workers, urows, panel, rows_of_y);
   return {};
 }
 

@@ -57,11 +57,10 @@ TESSERA_QUICK_INLINE inline bool quick_valid_gemv(Layout layout, Transpose trans
                                                   const void* x, std::int64_t incx, const void* y,
                                                   std::int64_t incy, Parallelism parallelism,
                                                   std::size_t element) {
-  constexpr std::uint64_t kDimLimit = std::uint64_t{1} << 20;
-  constexpr std::uint64_t kLdLimit = std::uint64_t{1} << 31;
   if ((static_cast<unsigned>(layout) | static_cast<unsigned>(trans)) > 1 ||
-      parallelism.raw() < -1 || static_cast<std::uint64_t>(m) >= kDimLimit ||
-      static_cast<std::uint64_t>(n) >= kDimLimit || static_cast<std::uint64_t>(lda) >= kLdLimit) {
+      parallelism.raw() < -1 || static_cast<std::uint64_t>(m) >= gemm_detail::kQuickDimLimit ||
+      static_cast<std::uint64_t>(n) >= gemm_detail::kQuickDimLimit ||
+      static_cast<std::uint64_t>(lda) >= gemm_detail::kQuickLdLimit) {
     return false;
   }
   const bool no_trans = trans == Transpose::kNo;

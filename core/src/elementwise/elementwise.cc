@@ -7,6 +7,7 @@
 #include "tessera/elementwise.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <string>
 
@@ -46,15 +47,29 @@ std::string extent_text(Extent e) {
   return std::to_string(e.rows) + " x " + std::to_string(e.cols);
 }
 
-// The element count `shape` needs against `e`, or an error naming `name`.
-Status operand_size(Broadcast shape, Extent e, std::size_t n, const char* name,
-                    std::size_t* out) {
+// The element count a `shape` operand of an `e` output (n elements) has in
+// *need; false for a value that is no Broadcast.
+inline bool needed_elements(Broadcast shape, Extent e, std::size_t n, std::size_t* need) {
   switch (shape) {
-    case Broadcast::kFull: *out = n; return {};
-    case Broadcast::kRow: *out = e.cols; return {};
-    case Broadcast::kColumn: *out = e.rows; return {};
-    case Broadcast::kScalar: *out = 1; return {};
+    case Broadcast::kFull:
+      *need = n;
+      return true;
+    case Broadcast::kRow:
+      *need = e.cols;
+      return true;
+    case Broadcast::kColumn:
+      *need = e.rows;
+      return true;
+    case Broadcast::kScalar:
+      *need = 1;
+      return true;
   }
+  return false;
+}
+
+// needed_elements, or an error naming `name`.
+Status operand_size(Broadcast shape, Extent e, std::size_t n, const char* name, std::size_t* out) {
+  if (needed_elements(shape, e, n, out)) return {};
   return Status::invalid_argument(std::string(name) + " has an unknown broadcast shape (" +
                                   std::to_string(static_cast<int>(shape)) + ")");
 }
@@ -120,28 +135,61 @@ void segment(const core::ElementwiseOps<T>& k, int op, RowSource<T> a, RowSource
   }
 }
 
+// check_operand as integer tests: true when it would pass.
+template <class T>
+TESSERA_QUICK_INLINE inline bool quick_operand(const Operand<T>& x, Extent e, std::size_t n,
+                                               const T* out) {
+  std::size_t need;
+  if (!needed_elements(x.shape, e, n, &need) || x.data.size() != need ||
+      (need != 0 && x.data.data() == nullptr)) {
+    return false;
+  }
+  if (x.shape == Broadcast::kFull && x.data.data() == out) return true;  // exactly in place
+  return !core::ranges_overlap(x.data.data(), need * sizeof(T), out, n * sizeof(T));
+}
+
+// Every check of binary() below as integer tests: true when they would all
+// pass (the named checks run only when this says no). Rows and columns
+// below 2^20 and an output of at most half the address space in bytes, so
+// no size computed here overflows, on wasm32 either.
+template <class T>
+TESSERA_QUICK_INLINE inline bool quick_valid_binary(int op, Extent e, const Operand<T>& a,
+                                                    const Operand<T>& b, std::span<T> out) {
+  constexpr std::size_t kLimit = std::size_t{1} << 20;
+  if (op < 0 || op >= kBinaryOpCount || e.rows >= kLimit || e.cols >= kLimit ||
+      std::uint64_t{e.rows} * e.cols > std::numeric_limits<std::size_t>::max() / 2 / sizeof(T)) {
+    return false;
+  }
+  const std::size_t n = e.rows * e.cols;
+  return out.size() == n && (n == 0 || out.data() != nullptr) &&
+         quick_operand(a, e, n, out.data()) && quick_operand(b, e, n, out.data());
+}
+
 template <class T>
 Status binary(const Context& context, BinaryOp op, Extent e, Operand<T> a, Operand<T> b,
               std::span<T> out) {
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   const int index = static_cast<int>(op);
-  if (index < 0 || index >= kBinaryOpCount) {
-    return Status::invalid_argument("op is not a binary operation (" + std::to_string(index) +
-                                    ")");
-  }
-  if (e.cols != 0 && e.rows > std::numeric_limits<std::size_t>::max() / sizeof(T) / e.cols) {
-    return Status::invalid_argument("extent " + extent_text(e) + " is too large");
+  if (!quick_valid_binary(index, e, a, b, out)) {
+    if (index < 0 || index >= kBinaryOpCount) {
+      return Status::invalid_argument("op is not a binary operation (" + std::to_string(index) +
+                                      ")");
+    }
+    if (e.cols != 0 && e.rows > std::numeric_limits<std::size_t>::max() / sizeof(T) / e.cols) {
+      return Status::invalid_argument("extent " + extent_text(e) + " is too large");
+    }
+    const std::size_t n = e.rows * e.cols;
+    if (out.size() != n) {
+      return Status::invalid_argument("out has " + std::to_string(out.size()) +
+                                      " elements but the " + extent_text(e) + " output needs " +
+                                      std::to_string(n));
+    }
+    TESSERA_RETURN_IF_ERROR(core::check_pointer(out.data(), n, "out"));
+    TESSERA_RETURN_IF_ERROR(check_operand(a, e, n, "a", out.data()));
+    TESSERA_RETURN_IF_ERROR(check_operand(b, e, n, "b", out.data()));
   }
   const std::size_t n = e.rows * e.cols;
-  if (out.size() != n) {
-    return Status::invalid_argument("out has " + std::to_string(out.size()) +
-                                    " elements but the " + extent_text(e) + " output needs " +
-                                    std::to_string(n));
-  }
-  TESSERA_RETURN_IF_ERROR(core::check_pointer(out.data(), n, "out"));
-  TESSERA_RETURN_IF_ERROR(check_operand(a, e, n, "a", out.data()));
-  TESSERA_RETURN_IF_ERROR(check_operand(b, e, n, "b", out.data()));
   if (n == 0) return {};
 
   const core::ElementwiseOps<T>& k = ops_of<T>(*state->table);
@@ -151,18 +199,21 @@ Status binary(const Context& context, BinaryOp op, Extent e, Operand<T> a, Opera
   }
   const std::size_t cols = e.cols;
   T* y = out.data();
-  core::execute_ranges(
-      state->range_target(), n, kStreamingSchedule, [&](std::size_t begin, std::size_t end) {
-        std::size_t r = begin / cols, c0 = begin % cols, pos = begin;
-        while (pos < end) {
-          const std::size_t len = std::min(cols - c0, end - pos);
-          segment(k, index, row_source(a, cols, r, c0), row_source(b, cols, r, c0), y + pos,
-                  len);
-          pos += len;
-          ++r;
-          c0 = 0;
-        }
-      });
+  auto block = [&](std::size_t begin, std::size_t end) {
+    std::size_t r = begin / cols, c0 = begin % cols, pos = begin;
+    while (pos < end) {
+      const std::size_t len = std::min(cols - c0, end - pos);
+      segment(k, index, row_source(a, cols, r, c0), row_source(b, cols, r, c0), y + pos, len);
+      pos += len;
+      ++r;
+      c0 = 0;
+    }
+  };
+  if (core::always_one_block(n, kStreamingSchedule)) {
+    block(0, n);  // a leaf kernel: no executor needed for one block
+  } else {
+    core::execute_ranges(state->range_target(), n, kStreamingSchedule, block);
+  }
   return {};
 }
 
@@ -176,17 +227,29 @@ Status unary(const Context& context, UnaryOp op, std::span<const T> x, std::span
                                     ")");
   }
   const std::size_t n = x.size();
-  if (out.size() != n) {
-    return Status::invalid_argument("out has " + std::to_string(out.size()) +
-                                    " elements but x has " + std::to_string(n));
+  // The checks below as integer tests first; the named ones run when they fail.
+  const bool quick = out.size() == n &&
+                     n <= std::numeric_limits<std::size_t>::max() / 2 / sizeof(T) &&
+                     (n == 0 || (x.data() != nullptr && out.data() != nullptr)) &&
+                     (x.data() == out.data() ||
+                      !core::ranges_overlap(x.data(), n * sizeof(T), out.data(), n * sizeof(T)));
+  if (!quick) {
+    if (out.size() != n) {
+      return Status::invalid_argument("out has " + std::to_string(out.size()) +
+                                      " elements but x has " + std::to_string(n));
+    }
+    TESSERA_RETURN_IF_ERROR(core::check_pointer(x.data(), n, "x"));
+    TESSERA_RETURN_IF_ERROR(core::check_pointer(out.data(), n, "out"));
+    TESSERA_RETURN_IF_ERROR(
+        core::check_in_place_or_disjoint(x.data(), out.data(), n * sizeof(T), "x", "out"));
   }
-  TESSERA_RETURN_IF_ERROR(core::check_pointer(x.data(), n, "x"));
-  TESSERA_RETURN_IF_ERROR(core::check_pointer(out.data(), n, "out"));
-  TESSERA_RETURN_IF_ERROR(
-      core::check_in_place_or_disjoint(x.data(), out.data(), n * sizeof(T), "x", "out"));
   if (n == 0) return {};
   const core::UnaryFn<T> fn = ops_of<T>(*state->table).unary[index];
   if (fn == nullptr) return Status::internal(std::string("kernel table has no ") + unary_op_name(op));
+  if (core::always_one_block(n, kStreamingSchedule)) {
+    fn(x.data(), out.data(), n);  // a leaf kernel: no executor needed for one block
+    return {};
+  }
   core::execute_ranges(state->range_target(), n, kStreamingSchedule,
                        [&](std::size_t begin, std::size_t end) {
                          fn(x.data() + begin, out.data() + begin, end - begin);

@@ -12,12 +12,6 @@
 #include "core/src/api/validate.hpp"
 #include "tessera/gemm.hpp"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define TESSERA_QUICK_INLINE __attribute__((always_inline))
-#else
-#define TESSERA_QUICK_INLINE
-#endif
-
 namespace tessera::gemm_detail {
 
 inline std::string str(std::int64_t v) { return std::to_string(v); }
@@ -66,6 +60,12 @@ Status check_stored(Layout layout, std::size_t element, Stored* s);
 // The output shares no byte with an input.
 Status check_no_alias(const Stored& c, const Stored& in);
 
+// The quick checks' limits: dimensions below 2^20 and leading dimensions
+// below 2^31, so no byte count they compute can overflow. Larger calls go
+// through the named checks (their cost is nothing next to the work).
+inline constexpr std::uint64_t kQuickDimLimit = std::uint64_t{1} << 20;
+inline constexpr std::uint64_t kQuickLdLimit = std::uint64_t{1} << 31;
+
 // check_stored as integer tests, for operands the quick checks' limits keep
 // small (rows, cols < 2^20, ld < 2^31: nothing overflows): false if ld is
 // short of a line or the pointer is null with elements, else the accessed
@@ -88,18 +88,19 @@ TESSERA_QUICK_INLINE inline bool quick_stored_bytes(bool row_major, std::uint64_
 // of small products. Inlined into the caller, whose arguments are already
 // in registers: as a call its fourteen arguments went through the stack
 // (~4 ns of the ~50 ns fixed cost of a small product).
-TESSERA_QUICK_INLINE inline bool quick_valid(
-    Layout layout, Transpose ta, Transpose tb, std::int64_t m, std::int64_t n, std::int64_t k,
-    const void* a, std::int64_t lda, const void* b, std::int64_t ldb, const void* c,
-    std::int64_t ldc, Parallelism parallelism, std::size_t element) {
-  constexpr std::uint64_t kDimLimit = std::uint64_t{1} << 20;
-  constexpr std::uint64_t kLdLimit = std::uint64_t{1} << 31;
+TESSERA_QUICK_INLINE inline bool quick_valid(Layout layout, Transpose ta, Transpose tb,
+                                             std::int64_t m, std::int64_t n, std::int64_t k,
+                                             const void* a, std::int64_t lda, const void* b,
+                                             std::int64_t ldb, const void* c, std::int64_t ldc,
+                                             Parallelism parallelism, std::size_t element) {
   // Unsigned compares also reject negative values.
   if ((static_cast<unsigned>(layout) | static_cast<unsigned>(ta) | static_cast<unsigned>(tb)) > 1 ||
-      parallelism.raw() < -1 || static_cast<std::uint64_t>(m) >= kDimLimit ||
-      static_cast<std::uint64_t>(n) >= kDimLimit || static_cast<std::uint64_t>(k) >= kDimLimit ||
-      static_cast<std::uint64_t>(lda) >= kLdLimit || static_cast<std::uint64_t>(ldb) >= kLdLimit ||
-      static_cast<std::uint64_t>(ldc) >= kLdLimit) {
+      parallelism.raw() < -1 || static_cast<std::uint64_t>(m) >= kQuickDimLimit ||
+      static_cast<std::uint64_t>(n) >= kQuickDimLimit ||
+      static_cast<std::uint64_t>(k) >= kQuickDimLimit ||
+      static_cast<std::uint64_t>(lda) >= kQuickLdLimit ||
+      static_cast<std::uint64_t>(ldb) >= kQuickLdLimit ||
+      static_cast<std::uint64_t>(ldc) >= kQuickLdLimit) {
     return false;
   }
   const bool row = layout == Layout::kRowMajor;

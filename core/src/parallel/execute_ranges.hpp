@@ -54,6 +54,14 @@ struct RangePlan {
 RangePlan plan_ranges(std::size_t total, const RangeSchedule& schedule,
                       int width, int depth) noexcept;
 
+// Whether plan_ranges gives at most one block for `total` whatever the
+// width and depth: fewer than two min_block pieces of work. A caller whose
+// callback is a leaf kernel then calls it directly, without the executor's
+// bookkeeping (most of a 16-element elementwise call's fixed cost).
+inline bool always_one_block(std::size_t total, const RangeSchedule& schedule) noexcept {
+  return total / (schedule.min_block > 1 ? schedule.min_block : 1) <= 1;
+}
+
 void execute_ranges(const RangeTarget& target, std::size_t total,
                     const RangeSchedule& schedule,
                     FunctionRef<void(std::size_t, std::size_t)> fn);

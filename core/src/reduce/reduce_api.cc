@@ -108,9 +108,12 @@ Status reduce_impl(const Context& context, ReduceOp op, std::int64_t rows, std::
     return Status::invalid_argument("op is not a ReduceOp value (got " +
                                     std::to_string(static_cast<int>(op)) + ")");
   }
-  TESSERA_RETURN_IF_ERROR(reduce_detail::check_reduce(reduce_op_name(op), rows, cols, x, ldx,
-                                                      out, sizeof(T), op == ReduceOp::kMax,
-                                                      parallelism, sizeof(T)));
+  if (!reduce_detail::quick_valid_reduce(rows, cols, x, ldx, out, sizeof(T), op == ReduceOp::kMax,
+                                         parallelism, sizeof(T))) {
+    TESSERA_RETURN_IF_ERROR(reduce_detail::check_reduce(reduce_op_name(op), rows, cols, x, ldx, out,
+                                                        sizeof(T), op == ReduceOp::kMax,
+                                                        parallelism, sizeof(T)));
+  }
   const core::ReduceSet<T>& set = set_of<T>(*state->table);
   if (state->table->family == KernelFamily::kNaive) {
     if (set.naive_reduce == nullptr) return Status::internal("naive table has no reduce");
@@ -150,9 +153,11 @@ Status argmax_impl(const Context& context, std::int64_t rows, std::int64_t cols,
                    std::int64_t ldx, std::int64_t* out, Parallelism parallelism) {
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
-  TESSERA_RETURN_IF_ERROR(reduce_detail::check_reduce("argmax", rows, cols, x, ldx, out,
-                                                      sizeof(std::int64_t), true, parallelism,
-                                                      sizeof(T)));
+  if (!reduce_detail::quick_valid_reduce(rows, cols, x, ldx, out, sizeof(std::int64_t), true,
+                                         parallelism, sizeof(T))) {
+    TESSERA_RETURN_IF_ERROR(reduce_detail::check_reduce(
+        "argmax", rows, cols, x, ldx, out, sizeof(std::int64_t), true, parallelism, sizeof(T)));
+  }
   const core::ReduceSet<T>& set = set_of<T>(*state->table);
   if (state->table->family == KernelFamily::kNaive) {
     if (set.naive_argmax == nullptr) return Status::internal("naive table has no argmax");
@@ -163,12 +168,20 @@ Status argmax_impl(const Context& context, std::int64_t rows, std::int64_t cols,
   if (rows == 0) return {};
   // The vector max first, then a scan for its first position.
   const RowShape<T> shape = shape_of(rows, cols, x, ldx);
-  std::unique_ptr<T[]> maxima(new (std::nothrow) T[shape.rows]);
-  if (maxima == nullptr) {
-    return Status(StatusCode::kOutOfMemory, "argmax: cannot allocate the row maxima");
+  // The row maxima: on the stack for a few rows, so a small call allocates
+  // nothing.
+  constexpr std::size_t kLocalRows = 32;
+  T local[kLocalRows];
+  std::unique_ptr<T[]> heap;
+  T* maxima = local;
+  if (shape.rows > kLocalRows) {
+    heap.reset(new (std::nothrow) T[shape.rows]);
+    if (heap == nullptr) {
+      return Status(StatusCode::kOutOfMemory, "argmax: cannot allocate the row maxima");
+    }
+    maxima = heap.get();
   }
-  TESSERA_RETURN_IF_ERROR(
-      reduce_rows(*state, ReduceOp::kMax, shape, set.max, parallelism, maxima.get()));
+  TESSERA_RETURN_IF_ERROR(reduce_rows(*state, ReduceOp::kMax, shape, set.max, parallelism, maxima));
   const core::BandwidthPlan plan = core::plan_bandwidth_workers(
       *state, shape.rows * shape.cols * sizeof(T), shape.rows, parallelism);
   core::run_bandwidth_split(*state, plan.workers, shape.rows, 1,
@@ -187,8 +200,10 @@ Status softmax_impl(const Context& context, bool log, std::int64_t rows, std::in
                     Parallelism parallelism) {
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
-  TESSERA_RETURN_IF_ERROR(
-      reduce_detail::check_softmax(rows, cols, x, ldx, y, ldy, parallelism, sizeof(T)));
+  if (!reduce_detail::quick_valid_softmax(rows, cols, x, ldx, y, ldy, parallelism, sizeof(T))) {
+    TESSERA_RETURN_IF_ERROR(
+        reduce_detail::check_softmax(rows, cols, x, ldx, y, ldy, parallelism, sizeof(T)));
+  }
   const core::ReduceSet<T>& set = set_of<T>(*state->table);
   const char* name = log ? "log_softmax" : "softmax";
   if (state->table->family == KernelFamily::kNaive) {
