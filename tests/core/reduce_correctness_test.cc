@@ -128,6 +128,11 @@ void check_specials(const Context& context) {
   const std::vector<T> both = {T(1), inf, T(2), -inf};
   REQUIRE(try_reduce(context, ReduceOp::kSum, 1, 4, both.data(), 4, &m).ok());
   CHECK(std::isnan(m));
+  // ... and the maximum +Inf, after a -Inf start too.
+  for (const std::vector<T>& row : {both, std::vector<T>{-inf, T(2), inf, T(1)}}) {
+    REQUIRE(try_reduce(context, ReduceOp::kMax, 1, 4, row.data(), 4, &m).ok());
+    CHECK(m == inf);
+  }
 }
 
 TEST_CASE("reduce: NaN, infinities, ties and signed zeros follow NumPy on every level") {

@@ -61,10 +61,27 @@ typename V::Scalar sum_block(const typename V::Scalar* x, std::size_t n) {
   return fold_lanes<V>(accumulate4<V>(x, n, T(0), add), [](T a, T b) { return a + b; });
 }
 
-// The maximum of x[0, n) with one compare and one select per vector, and
-// whether it is the IEEE maximum's value: false when a NaN went by (noted in
-// `seen`, which keeps the last NaN it met) or the maximum is a zero, whose
-// sign the plain select does not decide (+0 > -0). Otherwise the maximum
+// The larger of a and b when neither is NaN, b when b is NaN: the traits'
+// one-instruction max_ordered where they have one (SSE's maxps returns its
+// second operand on a NaN, wasm's pmax(b, a) too, NEON's fmax the NaN),
+// else a compare and a select.
+template <class V>
+inline typename V::Reg max_ordered(typename V::Reg a, typename V::Reg b) {
+  if constexpr (requires { V::max_ordered(a, b); }) {
+    return V::max_ordered(a, b);
+  } else {
+    return V::select(V::lt(b, a), a, b);
+  }
+}
+
+// The maximum of x[0, n) by max_ordered, and whether it is the IEEE
+// maximum's value: false when a NaN went by or the maximum is a zero,
+// whose sign max_ordered does not decide (+0 > -0). A NaN element makes
+// its accumulator NaN for one step, and a running sum of the accumulator
+// keeps it for good (it reads no memory: a sum of the elements themselves
+// made GCC load each vector twice, and loads were the bound). +Inf after a
+// -Inf start, or an overflow of the sum, can also make it NaN: then the
+// exact pass runs for nothing, never the other way. Otherwise the maximum
 // is one value, and equal values other than zeros have equal bits: the
 // result is exactly the IEEE maximum, in any order.
 template <class V>
@@ -74,31 +91,31 @@ bool plain_max(const typename V::Scalar* x, std::size_t n, typename V::Scalar* o
   constexpr std::size_t kL = V::kLanes;
   const Reg lowest = V::set1(-std::numeric_limits<T>::infinity());
   Reg acc[4] = {lowest, lowest, lowest, lowest};
-  Reg seen[4] = {V::zero(), V::zero(), V::zero(), V::zero()};
-  auto step = [](Reg& a, Reg& nan, Reg v) {
-    a = V::select(V::lt(a, v), v, a);  // a NaN v is never taken
-    nan = V::select(V::eq(v, v), nan, v);
+  Reg sum[4] = {V::zero(), V::zero(), V::zero(), V::zero()};
+  auto step = [](Reg& a, Reg& s, Reg v) {
+    a = max_ordered<V>(a, v);
+    s = V::add(s, a);
   };
   std::size_t i = 0;
   for (; i + 4 * kL <= n; i += 4 * kL) {
-    for (std::size_t k = 0; k < 4; ++k) step(acc[k], seen[k], V::load(x + i + k * kL));
+    for (std::size_t k = 0; k < 4; ++k) step(acc[k], sum[k], V::load(x + i + k * kL));
   }
-  for (; i + kL <= n; i += kL) step(acc[0], seen[0], V::load(x + i));
+  for (; i + kL <= n; i += kL) step(acc[0], sum[0], V::load(x + i));
   if (i < n) {
     T tail[kL];
     for (std::size_t l = 0; l < kL; ++l) tail[l] = i + l < n ? x[i + l] : x[i];
-    step(acc[1], seen[1], V::load(tail));
+    step(acc[1], sum[1], V::load(tail));
   }
   for (std::size_t k = 1; k < 4; ++k) {
-    acc[0] = V::select(V::lt(acc[0], acc[k]), acc[k], acc[0]);
-    seen[0] = V::select(V::eq(seen[k], seen[k]), seen[0], seen[k]);
+    acc[0] = max_ordered<V>(acc[0], acc[k]);
+    sum[0] = V::add(sum[0], sum[k]);
   }
-  T a[kL], nan[kL];
+  T a[kL], s[kL];
   V::store(a, acc[0]);
-  V::store(nan, seen[0]);
+  V::store(s, sum[0]);
   T m = a[0];
   for (std::size_t l = 0; l < kL; ++l) {
-    if (nan[l] != nan[l]) return false;
+    if (s[l] != s[l] || a[l] != a[l]) return false;
     if (m < a[l]) m = a[l];
   }
   if (m == T(0)) return false;
@@ -108,7 +125,7 @@ bool plain_max(const typename V::Scalar* x, std::size_t n, typename V::Scalar* o
 
 // IEEE maximum (NaN wins, +0 > -0); -Inf pads, so it never changes a result.
 // ieee_maximum is nine operations a vector (4.6x Eigen's max over 4096
-// floats on AVX2), so plain_max runs first, and this exact sequence (whose
+// floats on AVX2), so plain_max (two) runs first, and this exact sequence (whose
 // order fixes which NaN wins) only for a block with a NaN or a zero
 // maximum: the same bits either way.
 template <class V>

@@ -105,6 +105,9 @@ struct F32 {
   static Reg shr_mant(Reg x) { return _mm256_castsi256_ps(_mm256_srli_epi32(_mm256_castps_si256(x), 23)); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
+  // The larger of a and b when neither is NaN (equal values: either one),
+  // b when b is NaN. One instruction (reduce_body.hpp's plain_max).
+  static Reg max_ordered(Reg a, Reg b) { return _mm256_max_ps(a, b); }
   // gemm_pack.hpp: 8 depth steps of six lines (line w at src + w*s_w,
   // contiguous along depth) written as 8 groups of six values, the packed
   // A panel of the 6-row tile from row-major A. A register transpose: 24
@@ -183,6 +186,9 @@ struct F64 {
   static Reg shr_mant(Reg x) { return _mm256_castsi256_pd(_mm256_srli_epi64(_mm256_castpd_si256(x), 52)); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
+  // The larger of a and b when neither is NaN (equal values: either one),
+  // b when b is NaN. One instruction (reduce_body.hpp's plain_max).
+  static Reg max_ordered(Reg a, Reg b) { return _mm256_max_pd(a, b); }
   // As F32's: 4 depth steps of six lines as 4 groups of six values.
   static void pack_lines6(const double* src, std::int64_t s_w, double* dst) {
     const __m256d r0 = _mm256_loadu_pd(src), r1 = _mm256_loadu_pd(src + s_w);
