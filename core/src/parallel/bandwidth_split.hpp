@@ -30,7 +30,7 @@ inline BandwidthPlan plan_bandwidth_workers(const detail::ContextState& state,
 // One worker: fn(0, total) on the caller, directly. The callbacks of these
 // operations are leaf kernels that call nothing that could nest, so they
 // need no ParallelBodyScope, and a small call skips the executor's
-// bookkeeping (half of a 16-element sum's ~60 ns).
+// bookkeeping.
 template <class F>
 inline void run_bandwidth_split(const detail::ContextState& state, int workers, std::size_t total,
                                 std::size_t multiple, F&& fn) {
