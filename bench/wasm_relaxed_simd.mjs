@@ -4,7 +4,7 @@
 // times what each kernel reaches of its own peak.
 //
 //   node --experimental-wasm-relaxed-simd bench/wasm_relaxed_simd.mjs
-//     [--size N] [--rounds R] [--reps K]
+//     [--size N] [--rounds R] [--reps K >= 5]
 //   (./dev bench wasi-relaxed builds the wasi and wasi-relaxed presets and
 //   runs this with the flag)
 //
@@ -26,6 +26,15 @@ const args = process.argv.slice(2);
 const size = intOption(script, args, '--size', 1024);
 const rounds = intOption(script, args, '--rounds', 5);
 const reps = intOption(script, args, '--reps', 5);
+// V8 runs a function's first calls from its baseline compiler (Liftoff)
+// and the optimized code only later: with fewer than five repetitions the
+// median can be a baseline run (--reps 3 gave 19.4 and 31.2 GFLOP/s, a
+// "1.61x" that is Liftoff's, not the levels').
+if (reps < 5) {
+  process.stderr.write(`${script}: --reps must be at least 5 (the first calls run V8's ` +
+                       'baseline code; see the comment here)\n');
+  process.exit(2);
+}
 
 if (!relaxedSimdSupported()) {
   process.stderr.write(`${script}: this engine does not validate relaxed SIMD (Node 20 needs ` +
