@@ -21,6 +21,12 @@
 
 namespace tessera::core {
 
+// The quick checks' limits: dimensions below 2^20 and leading dimensions
+// below 2^31, so no byte count they compute can overflow. Larger calls go
+// through the named checks (their cost is nothing next to the work).
+inline constexpr std::uint64_t kQuickDimLimit = std::uint64_t{1} << 20;
+inline constexpr std::uint64_t kQuickLdLimit = std::uint64_t{1} << 31;
+
 // A null pointer is only valid with zero elements.
 Status check_pointer(const void* p, std::size_t count, const char* name);
 

@@ -155,8 +155,8 @@ TESSERA_QUICK_INLINE inline bool quick_operand(const Operand<T>& x, Extent e, st
 template <class T>
 TESSERA_QUICK_INLINE inline bool quick_valid_binary(int op, Extent e, const Operand<T>& a,
                                                     const Operand<T>& b, std::span<T> out) {
-  constexpr std::size_t kLimit = std::size_t{1} << 20;
-  if (op < 0 || op >= kBinaryOpCount || e.rows >= kLimit || e.cols >= kLimit ||
+  if (op < 0 || op >= kBinaryOpCount || e.rows >= core::kQuickDimLimit ||
+      e.cols >= core::kQuickDimLimit ||
       std::uint64_t{e.rows} * e.cols > std::numeric_limits<std::size_t>::max() / 2 / sizeof(T)) {
     return false;
   }

@@ -60,11 +60,9 @@ Status check_stored(Layout layout, std::size_t element, Stored* s);
 // The output shares no byte with an input.
 Status check_no_alias(const Stored& c, const Stored& in);
 
-// The quick checks' limits: dimensions below 2^20 and leading dimensions
-// below 2^31, so no byte count they compute can overflow. Larger calls go
-// through the named checks (their cost is nothing next to the work).
-inline constexpr std::uint64_t kQuickDimLimit = std::uint64_t{1} << 20;
-inline constexpr std::uint64_t kQuickLdLimit = std::uint64_t{1} << 31;
+// The quick checks' limits (core/src/api/validate.hpp).
+using core::kQuickDimLimit;
+using core::kQuickLdLimit;
 
 // check_stored as integer tests, for operands the quick checks' limits keep
 // small (rows, cols < 2^20, ld < 2^31: nothing overflows): false if ld is
