@@ -189,6 +189,45 @@ void check_widths(Isa isa) {
   test::check_unary_widths(isa, kOps, x);
 }
 
+// exp takes a shortcut on vectors whose lanes are all well inside the range
+// (simd/vmath.hpp): the same bits as the general path. Here each vector of
+// two or more lanes carries a NaN in its odd (then even) lanes, which
+// forces the general path, and the other lanes must keep the bits of the
+// NaN-free run, on every level (the FMA ones too).
+template <class T>
+void check_exp_shortcut(Isa isa) {
+  const bool f32 = sizeof(T) == 4;
+  const double bound = f32 ? 86.0 : 708.0;  // vmath's kExpFastBound
+  std::vector<T> x = samples<T>(UnaryOp::kExp, 20001);
+  for (double edge : {bound, -bound}) {
+    T v = static_cast<T>(edge);
+    for (int i = 0; i < 40; ++i) v = std::nextafter(v, T(0));
+    for (int i = 0; i < 80; ++i, v = std::nextafter(v, static_cast<T>(2 * edge))) x.push_back(v);
+  }
+  std::vector<T> clean(x.size());
+  REQUIRE(try_unary(test::context_for(isa), UnaryOp::kExp, x, clean).ok());
+  for (std::size_t parity : {std::size_t(0), std::size_t(1)}) {
+    std::vector<T> holed = x, out(x.size());
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    for (std::size_t i = parity; i < x.size(); i += 2) holed[i] = nan;
+    REQUIRE(try_unary(test::context_for(isa), UnaryOp::kExp, holed, out).ok());
+    std::size_t bad = 0;
+    for (std::size_t i = 1 - parity; i < x.size(); i += 2) {
+      bad += std::memcmp(&clean[i], &out[i], sizeof(T)) != 0;
+    }
+    CAPTURE(parity);
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("transcendentals: exp's in-range shortcut keeps the general path's bits") {
+  for (Isa isa : test::host_isas()) {
+    CAPTURE(std::string(isa_name(isa)));
+    check_exp_shortcut<float>(isa);
+    check_exp_shortcut<double>(isa);
+  }
+}
+
 TEST_CASE("transcendentals: same bits for executor widths 1, 2, 3, 4, 7 and 8") {
   for (Isa isa : test::host_isas()) {
     CAPTURE(std::string(isa_name(isa)));

@@ -156,7 +156,60 @@ void check_level(const char* name) {
   CHECK(std::isnan(run<V>(Fn::kGelu, {nan})[0]));
 }
 
+// vexp's in-range shortcut (exponent-field add) against the general path
+// (clamps, two-step scaling), bit for bit: every x of a dense sweep across
+// the whole finite range, and every float within 64 ulps of +-kExpFastBound
+// on both sides, in vectors with all lanes inside the bound (so the
+// shortcut runs) and in vectors whose last lane is a NaN (so it cannot).
+template <class V>
+void check_exp_shortcut(const char* name) {
+  using T = typename V::Scalar;
+  using C = tessera::simd::vmath_detail::Consts<T>;
+  CAPTURE(name);
+  std::vector<T> xs = samples<T>(T(C::kExpLo - 8), T(C::kExpHi + 8), 100000);
+  for (T edge : {T(C::kExpFastBound), T(-C::kExpFastBound)}) {
+    T x = edge;
+    for (int i = 0; i < 64; ++i) x = std::nextafter(x, T(0));
+    for (int i = 0; i < 128; ++i, x = std::nextafter(x, edge * 2)) xs.push_back(x);
+  }
+  int shortcut_vectors = 0;
+  for (std::size_t i = 0; i < xs.size(); i += V::kLanes) {
+    T in[64], fast[64], general[64], forced[64];
+    for (int l = 0; l < V::kLanes; ++l) in[l] = xs[std::min(i + l, xs.size() - 1)];
+    bool all_inside = true;
+    for (int l = 0; l < V::kLanes; ++l) all_inside &= std::fabs(in[l]) < C::kExpFastBound;
+    shortcut_vectors += all_inside;
+    V::store(fast, vexp<V>(V::load(in)));
+    V::store(general, tessera::simd::vmath_detail::vexp_general<V>(V::load(in)));
+    if (V::kLanes > 1) in[V::kLanes - 1] = std::numeric_limits<T>::quiet_NaN();
+    V::store(forced, vexp<V>(V::load(in)));
+    for (int l = 0; l < V::kLanes; ++l) {
+      CAPTURE(in[l]);
+      REQUIRE(std::memcmp(&fast[l], &general[l], sizeof(T)) == 0);
+      if (l + 1 < V::kLanes) REQUIRE(std::memcmp(&forced[l], &general[l], sizeof(T)) == 0);
+    }
+  }
+  CHECK(shortcut_vectors > static_cast<int>(xs.size() / V::kLanes) / 2);
+}
+
 }  // namespace
+
+TEST_CASE("vmath: exp's in-range shortcut gives the general path's bits") {
+  check_exp_shortcut<tessera::simd::scalar::F32>("scalar f32");
+  check_exp_shortcut<tessera::simd::scalar::F64>("scalar f64");
+#if defined(__SSE2__)
+  check_exp_shortcut<tessera::simd::sse2::F32>("sse2 f32");
+  check_exp_shortcut<tessera::simd::sse2::F64>("sse2 f64");
+#endif
+#if defined(__wasm_simd128__)
+  check_exp_shortcut<tessera::simd::simd128::F32>("simd128 f32");
+  check_exp_shortcut<tessera::simd::simd128::F64>("simd128 f64");
+#endif
+#if defined(__aarch64__)
+  check_exp_shortcut<tessera::simd::neon::F32>("neon f32");
+  check_exp_shortcut<tessera::simd::neon::F64>("neon f64");
+#endif
+}
 
 TEST_CASE("vmath: exp/log/tanh/sigmoid within the bound, special values") {
   check_level<tessera::simd::scalar::F32>("scalar f32");

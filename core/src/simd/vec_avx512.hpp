@@ -53,6 +53,10 @@ struct F32 {
   // _mm512_undefined_epi32 and warn -Wuninitialized.
   static Reg shl_mant(Reg x) { return _mm512_castsi512_ps(_mm512_maskz_slli_epi32(__mmask16(0xFFFF), _mm512_castps_si512(x), 23)); }
   static Reg shr_mant(Reg x) { return _mm512_castsi512_ps(_mm512_maskz_srli_epi32(__mmask16(0xFFFF), _mm512_castps_si512(x), 23)); }
+  // vmath.hpp's exp: integer add of the bit patterns (scales p by 2^n when
+  // b holds n << 23 and the result stays normal); every lane true?
+  static Reg add_bits(Reg a, Reg b) { return _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(a), _mm512_castps_si512(b))); }
+  static bool all_true(Mask m) { return m == __mmask16(0xFFFF); }
   // vmath.hpp's mul_pow2: p * 2^floor(n), rounded once (vscalefps).
   static Reg scale_pow2(Reg p, Reg n) { return _mm512_scalef_ps(p, n); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
@@ -102,6 +106,8 @@ struct F64 {
   // vmath.hpp: bit-pattern shifts by the mantissa width (52).
   static Reg shl_mant(Reg x) { return _mm512_castsi512_pd(_mm512_maskz_slli_epi64(__mmask8(0xFF), _mm512_castpd_si512(x), 52)); }
   static Reg shr_mant(Reg x) { return _mm512_castsi512_pd(_mm512_maskz_srli_epi64(__mmask8(0xFF), _mm512_castpd_si512(x), 52)); }
+  static Reg add_bits(Reg a, Reg b) { return _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(a), _mm512_castpd_si512(b))); }
+  static bool all_true(Mask m) { return m == __mmask8(0xFF); }
   static Reg scale_pow2(Reg p, Reg n) { return _mm512_scalef_pd(p, n); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }

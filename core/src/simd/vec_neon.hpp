@@ -52,6 +52,10 @@ struct F32 {
   // mantissa width (23), to build 2^n and to read a float's exponent field.
   static Reg shl_mant(Reg x) { return vreinterpretq_f32_u32(vshlq_n_u32(vreinterpretq_u32_f32(x), 23)); }
   static Reg shr_mant(Reg x) { return vreinterpretq_f32_u32(vshrq_n_u32(vreinterpretq_u32_f32(x), 23)); }
+  // vmath.hpp's exp: integer add of the bit patterns (scales p by 2^n when
+  // b holds n << 23 and the result stays normal); every lane true?
+  static Reg add_bits(Reg a, Reg b) { return vreinterpretq_f32_u32(vaddq_u32(vreinterpretq_u32_f32(a), vreinterpretq_u32_f32(b))); }
+  static bool all_true(Mask m) { return vminvq_u32(m) != 0; }
 
   static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
@@ -99,6 +103,8 @@ struct F64 {
   // vmath.hpp: bit-pattern shifts by the mantissa width (52).
   static Reg shl_mant(Reg x) { return vreinterpretq_f64_u64(vshlq_n_u64(vreinterpretq_u64_f64(x), 52)); }
   static Reg shr_mant(Reg x) { return vreinterpretq_f64_u64(vshrq_n_u64(vreinterpretq_u64_f64(x), 52)); }
+  static Reg add_bits(Reg a, Reg b) { return vreinterpretq_f64_u64(vaddq_u64(vreinterpretq_u64_f64(a), vreinterpretq_u64_f64(b))); }
+  static bool all_true(Mask m) { return vminvq_u32(vreinterpretq_u32_u64(m)) != 0; }
 
   static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }

@@ -86,6 +86,9 @@ struct Vec {
   static constexpr int kMantBits = sizeof(T) == 4 ? 23 : 52;
   static Reg shl_mant(Reg x) { return from_bits(bits_of(x) << kMantBits); }
   static Reg shr_mant(Reg x) { return from_bits(bits_of(x) >> kMantBits); }
+  // vmath.hpp's exp: integer add of the bit patterns; a one-lane mask.
+  static Reg add_bits(Reg a, Reg b) { return from_bits(static_cast<Bits>(bits_of(a) + bits_of(b))); }
+  static bool all_true(Mask m) { return m; }
   // x < 0 ? 0 : x — NaN and -0 pass through unchanged, as in the naive family.
   // x is "< 0" when its sign is set and it is neither a zero nor a NaN.
   static Reg relu(Reg x) {

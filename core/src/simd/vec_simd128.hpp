@@ -44,6 +44,10 @@ struct F32 {
   // mantissa width (23), to build 2^n and to read a float's exponent field.
   static Reg shl_mant(Reg x) { return wasm_i32x4_shl(x, 23); }
   static Reg shr_mant(Reg x) { return wasm_u32x4_shr(x, 23); }
+  // vmath.hpp's exp: integer add of the bit patterns (scales p by 2^n when
+  // b holds n << 23 and the result stays normal); every lane true?
+  static Reg add_bits(Reg a, Reg b) { return wasm_i32x4_add(a, b); }
+  static bool all_true(Mask m) { return wasm_i32x4_all_true(m); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
   // The larger of a and b when neither is NaN (equal values: either one),
@@ -84,6 +88,8 @@ struct F64 {
   // vmath.hpp: bit-pattern shifts by the mantissa width (52).
   static Reg shl_mant(Reg x) { return wasm_i64x2_shl(x, 52); }
   static Reg shr_mant(Reg x) { return wasm_u64x2_shr(x, 52); }
+  static Reg add_bits(Reg a, Reg b) { return wasm_i64x2_add(a, b); }
+  static bool all_true(Mask m) { return wasm_i64x2_all_true(m); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
   // The larger of a and b when neither is NaN (equal values: either one),

@@ -67,6 +67,10 @@ struct F32 {
   // mantissa width (23), to build 2^n and to read a float's exponent field.
   static Reg shl_mant(Reg x) { return _mm_castsi128_ps(_mm_slli_epi32(_mm_castps_si128(x), 23)); }
   static Reg shr_mant(Reg x) { return _mm_castsi128_ps(_mm_srli_epi32(_mm_castps_si128(x), 23)); }
+  // vmath.hpp's exp: integer add of the bit patterns (scales p by 2^n when
+  // b holds n << 23 and the result stays normal); every lane true?
+  static Reg add_bits(Reg a, Reg b) { return _mm_castsi128_ps(_mm_add_epi32(_mm_castps_si128(a), _mm_castps_si128(b))); }
+  static bool all_true(Mask m) { return _mm_movemask_ps(m) == 0xF; }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
   // The larger of a and b when neither is NaN (equal values: either one),
@@ -115,6 +119,8 @@ struct F64 {
   // vmath.hpp: bit-pattern shifts by the mantissa width (52).
   static Reg shl_mant(Reg x) { return _mm_castsi128_pd(_mm_slli_epi64(_mm_castpd_si128(x), 52)); }
   static Reg shr_mant(Reg x) { return _mm_castsi128_pd(_mm_srli_epi64(_mm_castpd_si128(x), 52)); }
+  static Reg add_bits(Reg a, Reg b) { return _mm_castsi128_pd(_mm_add_epi64(_mm_castpd_si128(a), _mm_castpd_si128(b))); }
+  static bool all_true(Mask m) { return _mm_movemask_pd(m) == 0x3; }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
   // The larger of a and b when neither is NaN (equal values: either one),
