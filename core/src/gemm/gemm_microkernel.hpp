@@ -30,10 +30,12 @@
 // Full unrolling of the constant-trip tile loops (GCC and Clang both read
 // this spelling); without it the tile would be an array in memory.
 #define TESSERA_GEMM_UNROLL _Pragma("GCC unroll 32")
+#define TESSERA_GEMM_NO_UNROLL _Pragma("GCC unroll 1")
 #define TESSERA_GEMM_LAMBDA_INLINE __attribute__((always_inline))
 #else
 #define TESSERA_GEMM_LAMBDA_INLINE
 #define TESSERA_GEMM_UNROLL
+#define TESSERA_GEMM_NO_UNROLL
 #define TESSERA_GEMM_INLINE inline
 #define TESSERA_GEMM_PREFETCH(p) ((void)(p))
 #endif
@@ -524,6 +526,20 @@ struct Microkernel {
         TESSERA_GEMM_UNROLL
         for (int v = 0; v < NV; ++v) col_bias[v] = load(ep.bias + v * kLanes, v);
       }
+      auto store_c = [&](int i, int v, Reg y) TESSERA_GEMM_LAMBDA_INLINE {
+        T* const cp = c + i * ldc + v * kLanes;
+        if constexpr (kPartial) {
+          extent->cols.store(cp, y, v);
+        } else {
+          V::store(cp, y);
+        }
+      };
+      // gelu and sigmoid are a few dozen instructions each (vmath.hpp,
+      // always inlined): applied in the unrolled tile loop they would be
+      // MR x NV copies per instantiation. They run instead from a staged
+      // copy of the tile in a rolled loop, one copy, the same operations.
+      constexpr bool kHeavy = kAct == GemmAct::kGelu || kAct == GemmAct::kSigmoid;
+      alignas(64) T staged[kHeavy ? MR * kNr : 1];
       TESSERA_GEMM_UNROLL
       for (int i = 0; i < MR; ++i) {
         if (outside(i)) break;
@@ -534,12 +550,18 @@ struct Microkernel {
           Reg x = acc[i][v];
           if constexpr (kAxis == GemmBiasAxis::kColumn) x = V::add(x, col_bias[v]);
           if constexpr (kAxis == GemmBiasAxis::kRow) x = V::add(x, row_bias);
-          T* const cp = c + i * ldc + v * kLanes;
-          if constexpr (kPartial) {
-            extent->cols.store(cp, activate<V, kAct>(x), v);
+          if constexpr (kHeavy) {
+            V::store(staged + i * kNr + v * kLanes, x);
           } else {
-            V::store(cp, activate<V, kAct>(x));
+            store_c(i, v, activate<V, kAct>(x));
           }
+        }
+      }
+      if constexpr (kHeavy) {
+        const int rows = kPartial ? extent->rows : MR;
+        TESSERA_GEMM_NO_UNROLL
+        for (int k = 0; k < rows * NV; ++k) {
+          store_c(k / NV, k % NV, activate<V, kAct>(V::load(staged + k * kLanes)));
         }
       }
     });

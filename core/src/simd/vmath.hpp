@@ -10,7 +10,10 @@
 //       identical x * sigmoid(2u) so the negative tail does not cancel.
 //
 // These signatures are stable (other kernels call them: softmax, GEMM
-// epilogues). Only trait operations are used, so SSE2 and SIMD128 (mul_add =
+// epilogues). They are always inlined: GCC kept them out of line, and a
+// call per vector (arguments through memory, every constant reloaded) took
+// half of exp's time in the elementwise loop. A caller that would unroll
+// many copies applies them from a rolled loop instead (the GEMM epilogue). Only trait operations are used, so SSE2 and SIMD128 (mul_add =
 // multiply then add, same order) give the same bits; FMA levels differ in the
 // last bits. The polynomials are Taylor series truncated where the remainder
 // is far below half an ulp on the reduced range; the rounding of the final
@@ -188,7 +191,7 @@ typename V::Reg exp_reduced(typename V::Reg x, typename V::Reg& n, typename V::R
 // e^x on the whole range: clamped so n stays in mul_pow2's range (the
 // clamped ends still overflow to +Inf / round to +0; a NaN passes through).
 template <class V>
-typename V::Reg vexp_general(typename V::Reg x) {
+[[gnu::always_inline]] inline typename V::Reg vexp_general(typename V::Reg x) {
   using C = Consts<typename V::Scalar>;
   const auto xc = clamp_above<V>(clamp_below<V>(x, V::set1(C::kExpLo)), V::set1(C::kExpHi));
   typename V::Reg n, biased;
@@ -200,7 +203,7 @@ typename V::Reg vexp_general(typename V::Reg x) {
 }  // namespace vmath_detail
 
 template <class V>
-typename V::Reg vexp(typename V::Reg x) {
+[[gnu::always_inline]] inline typename V::Reg vexp(typename V::Reg x) {
   using C = vmath_detail::Consts<typename V::Scalar>;
   using namespace vmath_detail;
   // Common case, every lane |x| < kExpFastBound (false for a NaN): p * 2^n
@@ -216,7 +219,7 @@ typename V::Reg vexp(typename V::Reg x) {
 }
 
 template <class V>
-typename V::Reg vlog(typename V::Reg x) {
+[[gnu::always_inline]] inline typename V::Reg vlog(typename V::Reg x) {
   using T = typename V::Scalar;
   using C = vmath_detail::Consts<T>;
   using namespace vmath_detail;
@@ -256,7 +259,7 @@ typename V::Reg vlog(typename V::Reg x) {
 }
 
 template <class V>
-typename V::Reg vtanh(typename V::Reg x) {
+[[gnu::always_inline]] inline typename V::Reg vtanh(typename V::Reg x) {
   using T = typename V::Scalar;
   using C = vmath_detail::Consts<T>;
   using namespace vmath_detail;
@@ -287,7 +290,7 @@ typename V::Reg vtanh(typename V::Reg x) {
 }
 
 template <class V>
-typename V::Reg vsigmoid(typename V::Reg x) {
+[[gnu::always_inline]] inline typename V::Reg vsigmoid(typename V::Reg x) {
   using T = typename V::Scalar;
   // e = e^-|x| never overflows: 1/(1+e) for x >= 0, e/(1+e) for x < 0 keeps
   // the subnormal tail of sigmoid(-large).
@@ -299,7 +302,7 @@ typename V::Reg vsigmoid(typename V::Reg x) {
 }
 
 template <class V>
-typename V::Reg vgelu(typename V::Reg x) {
+[[gnu::always_inline]] inline typename V::Reg vgelu(typename V::Reg x) {
   using T = typename V::Scalar;
   // 0.5 (1 + tanh u) = sigmoid(2u), 2u = 2 sqrt(2/pi) (x + 0.044715 x^3).
   const auto x3 = V::mul(V::mul(x, x), x);
