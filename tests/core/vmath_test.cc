@@ -156,11 +156,15 @@ void check_level(const char* name) {
   CHECK(std::isnan(run<V>(Fn::kGelu, {nan})[0]));
 }
 
+template <class T>
+constexpr T kPositiveZero = T(0);
+
 // vexp's in-range shortcut (exponent-field add) against the general path
 // (clamps, two-step scaling), bit for bit: every x of a dense sweep across
 // the whole finite range, and every float within 64 ulps of +-kExpFastBound
 // on both sides, in vectors with all lanes inside the bound (so the
-// shortcut runs) and in vectors whose last lane is a NaN (so it cannot).
+// shortcut runs) and in vectors whose last lane is a NaN (so it cannot);
+// then vectors mixing lanes inside the bound with lanes below kExpLo.
 template <class V>
 void check_exp_shortcut(const char* name) {
   using T = typename V::Scalar;
@@ -190,6 +194,24 @@ void check_exp_shortcut(const char* name) {
     }
   }
   CHECK(shortcut_vectors > static_cast<int>(xs.size() / V::kLanes) / 2);
+  // Lanes below kExpLo (+0 by either path) beside lanes inside the bound:
+  // still the shortcut, lane for lane the general path's bits.
+  const T below[] = {-std::numeric_limits<T>::infinity(), T(-1e30), T(2 * C::kExpLo),
+                     std::nextafter(T(C::kExpLo), T(-1e30))};
+  const std::vector<T> inside = samples<T>(T(-C::kExpFastBound + 1), T(C::kExpFastBound - 1), 997);
+  for (std::size_t i = 0; i < inside.size(); ++i) {
+    T in[64], fast[64], general[64];
+    for (int l = 0; l < V::kLanes; ++l) {
+      in[l] = (l + i) % 2 ? below[(i + l) % 4] : inside[(i + l) % inside.size()];
+    }
+    V::store(fast, vexp<V>(V::load(in)));
+    V::store(general, tessera::simd::vmath_detail::vexp_general<V>(V::load(in)));
+    for (int l = 0; l < V::kLanes; ++l) {
+      CAPTURE(in[l]);
+      REQUIRE(std::memcmp(&fast[l], &general[l], sizeof(T)) == 0);
+      if (in[l] < C::kExpLo) REQUIRE(std::memcmp(&fast[l], &kPositiveZero<T>, sizeof(T)) == 0);
+    }
+  }
 }
 
 }  // namespace

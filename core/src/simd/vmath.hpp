@@ -52,7 +52,7 @@ struct Consts<float> {
   // ln 2 split so that n * kLn2Hi is exact for |n| < 2^15.
   static constexpr float kLn2Hi = 0.693359375f;
   static constexpr float kLn2Lo = -2.12194440054690583e-4f;
-  static constexpr float kExpLo = -104.0f;  // e^-104 rounds to +0
+  static constexpr float kExpLo = -104.0f;  // e^x rounds to +0 for x <= -104
   static constexpr float kExpHi = 89.0f;    // e^89 overflows
   // |x| < 86: |n| <= 124, so p * 2^n (p in [0.7, 1.42]) and 2^n are normal.
   static constexpr float kExpFastBound = 86.0f;
@@ -75,7 +75,7 @@ struct Consts<double> {
   // ln 2 split so that n * kLn2Hi is exact for |n| < 2^20.
   static constexpr double kLn2Hi = 6.93147180369123816490e-01;
   static constexpr double kLn2Lo = 1.90821492927058770002e-10;
-  static constexpr double kExpLo = -746.0;
+  static constexpr double kExpLo = -746.0;  // e^x rounds to +0 for x <= -746
   static constexpr double kExpHi = 710.0;
   // |x| < 708: |n| <= 1021, so p * 2^n (p in [0.7, 1.42]) and 2^n are normal.
   static constexpr double kExpFastBound = 708.0;
@@ -206,14 +206,18 @@ template <class V>
 [[gnu::always_inline]] inline typename V::Reg vexp(typename V::Reg x) {
   using C = vmath_detail::Consts<typename V::Scalar>;
   using namespace vmath_detail;
-  // Common case, every lane |x| < kExpFastBound (false for a NaN): p * 2^n
-  // is normal and 2^n is too, so adding n to p's exponent field is exact and
-  // gives vexp_general's bits (its single rounding has nothing to round).
-  // No clamps, no NaN select, no two-step scaling: about half the operations.
-  if (V::all_true(V::lt(V::abs(x), V::set1(C::kExpFastBound)))) [[likely]] {
+  // Common case, every lane |x| < kExpFastBound (false for a NaN) or below
+  // kExpLo (-Inf included: a masked softmax entry, sigmoid's tail), where
+  // vexp_general gives +0. Inside the bound, p * 2^n is normal and 2^n is
+  // too, so adding n to p's exponent field is exact and gives
+  // vexp_general's bits (its single rounding has nothing to round). No
+  // clamps, no NaN select, no two-step scaling: about half the operations.
+  const auto zero_lanes = V::lt(x, V::set1(C::kExpLo));
+  const auto xs = V::select(zero_lanes, V::zero(), x);
+  if (V::all_true(V::lt(V::abs(xs), V::set1(C::kExpFastBound)))) [[likely]] {
     typename V::Reg n, biased;
-    const auto p = exp_reduced<V>(x, n, biased);  // sets biased: its own statement
-    return V::add_bits(p, V::shl_mant(biased));
+    const auto p = exp_reduced<V>(xs, n, biased);  // sets biased: its own statement
+    return V::select(zero_lanes, V::zero(), V::add_bits(p, V::shl_mant(biased)));
   }
   return vexp_general<V>(x);
 }
