@@ -24,6 +24,18 @@ namespace {
 // no vector straddles two workers.
 constexpr core::RangeSchedule kStreamingSchedule = {16 * 1024, 64, 0, 0};
 
+// block(begin, end) over [0, n) on the context's range target, or called
+// once directly when the schedule gives one block at any width (a small
+// call then skips the executor's bookkeeping).
+template <class Block>
+void run_streaming(const detail::ContextState& state, std::size_t n, Block&& block) {
+  if (core::always_one_block(n, kStreamingSchedule)) {
+    block(std::size_t{0}, n);
+  } else {
+    core::execute_ranges(state.range_target(), n, kStreamingSchedule, block);
+  }
+}
+
 template <class T>
 const core::ElementwiseOps<T>& ops_of(const core::KernelTable& table) {
   if constexpr (sizeof(T) == 4) {
@@ -209,11 +221,7 @@ Status binary(const Context& context, BinaryOp op, Extent e, Operand<T> a, Opera
       c0 = 0;
     }
   };
-  if (core::always_one_block(n, kStreamingSchedule)) {
-    block(0, n);  // a leaf kernel: no executor needed for one block
-  } else {
-    core::execute_ranges(state->range_target(), n, kStreamingSchedule, block);
-  }
+  run_streaming(*state, n, block);
   return {};
 }
 
@@ -246,14 +254,9 @@ Status unary(const Context& context, UnaryOp op, std::span<const T> x, std::span
   if (n == 0) return {};
   const core::UnaryFn<T> fn = ops_of<T>(*state->table).unary[index];
   if (fn == nullptr) return Status::internal(std::string("kernel table has no ") + unary_op_name(op));
-  if (core::always_one_block(n, kStreamingSchedule)) {
-    fn(x.data(), out.data(), n);  // a leaf kernel: no executor needed for one block
-    return {};
-  }
-  core::execute_ranges(state->range_target(), n, kStreamingSchedule,
-                       [&](std::size_t begin, std::size_t end) {
-                         fn(x.data() + begin, out.data() + begin, end - begin);
-                       });
+  run_streaming(*state, n, [&](std::size_t begin, std::size_t end) {
+    fn(x.data() + begin, out.data() + begin, end - begin);
+  });
   return {};
 }
 
