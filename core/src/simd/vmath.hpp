@@ -13,9 +13,10 @@
 // epilogues). They are always inlined: GCC kept them out of line, and a
 // call per vector (arguments through memory, every constant reloaded) took
 // half of exp's time in the elementwise loop. A caller that would unroll
-// many copies applies them from a rolled loop instead (the GEMM epilogue). Only trait operations are used, so SSE2 and SIMD128 (mul_add =
-// multiply then add, same order) give the same bits; FMA levels differ in the
-// last bits. The polynomials are Taylor series truncated where the remainder
+// many copies applies them from a rolled loop instead (the GEMM epilogue).
+// Only trait operations are used, so SSE2 and SIMD128 (mul_add = multiply
+// then add, same order) give the same bits; FMA levels differ in the last
+// bits. The polynomials are Taylor series truncated where the remainder
 // is far below half an ulp on the reduced range; the rounding of the final
 // steps dominates the error (measured figures: docs/design.md).
 //
