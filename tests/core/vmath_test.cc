@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "core/src/simd/vec_scalar.hpp"
@@ -214,38 +215,37 @@ void check_exp_shortcut(const char* name) {
   }
 }
 
-}  // namespace
-
-TEST_CASE("vmath: exp's in-range shortcut gives the general path's bits") {
-  check_exp_shortcut<tessera::simd::scalar::F32>("scalar f32");
-  check_exp_shortcut<tessera::simd::scalar::F64>("scalar f64");
+// Calls check(std::type_identity<V>{}, name) for every vector traits V this
+// binary runs without per-ISA flags.
+template <class Check>
+void for_each_level(Check&& check) {
+  using namespace tessera::simd;
+  check(std::type_identity<scalar::F32>{}, "scalar f32");
+  check(std::type_identity<scalar::F64>{}, "scalar f64");
 #if defined(__SSE2__)
-  check_exp_shortcut<tessera::simd::sse2::F32>("sse2 f32");
-  check_exp_shortcut<tessera::simd::sse2::F64>("sse2 f64");
+  check(std::type_identity<sse2::F32>{}, "sse2 f32");
+  check(std::type_identity<sse2::F64>{}, "sse2 f64");
 #endif
 #if defined(__wasm_simd128__)
-  check_exp_shortcut<tessera::simd::simd128::F32>("simd128 f32");
-  check_exp_shortcut<tessera::simd::simd128::F64>("simd128 f64");
+  check(std::type_identity<simd128::F32>{}, "simd128 f32");
+  check(std::type_identity<simd128::F64>{}, "simd128 f64");
 #endif
 #if defined(__aarch64__)
-  check_exp_shortcut<tessera::simd::neon::F32>("neon f32");
-  check_exp_shortcut<tessera::simd::neon::F64>("neon f64");
+  check(std::type_identity<neon::F32>{}, "neon f32");
+  check(std::type_identity<neon::F64>{}, "neon f64");
 #endif
 }
 
+}  // namespace
+
+TEST_CASE("vmath: exp's in-range shortcut gives the general path's bits") {
+  for_each_level([](auto level, const char* name) {
+    check_exp_shortcut<typename decltype(level)::type>(name);
+  });
+}
+
 TEST_CASE("vmath: exp/log/tanh/sigmoid within the bound, special values") {
-  check_level<tessera::simd::scalar::F32>("scalar f32");
-  check_level<tessera::simd::scalar::F64>("scalar f64");
-#if defined(__SSE2__)
-  check_level<tessera::simd::sse2::F32>("sse2 f32");
-  check_level<tessera::simd::sse2::F64>("sse2 f64");
-#endif
-#if defined(__wasm_simd128__)
-  check_level<tessera::simd::simd128::F32>("simd128 f32");
-  check_level<tessera::simd::simd128::F64>("simd128 f64");
-#endif
-#if defined(__aarch64__)
-  check_level<tessera::simd::neon::F32>("neon f32");
-  check_level<tessera::simd::neon::F64>("neon f64");
-#endif
+  for_each_level([](auto level, const char* name) {
+    check_level<typename decltype(level)::type>(name);
+  });
 }
