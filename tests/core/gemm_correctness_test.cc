@@ -295,13 +295,15 @@ TEST_CASE("blocking: multiples of the tile, never from the worker count") {
   const core::CacheFacts ways12{48 * 1024, 1024 * 1024, 0, "test", 12, 16};
   // An odd way count: 5 - floor(5 / 4) = 4 ways of 8 KiB.
   const core::CacheFacts ways5{40 * 1024, 1024 * 1024, 0, "test", 5, 8};
+  // An Intel Xeon core: 48 KiB 12-way L1d, 2 MiB L2 (an A block of half).
+  const core::CacheFacts xeon{48 * 1024, 2 * 1024 * 1024, 64 * 1024 * 1024, "test", 12, 16};
   struct Case {
     core::CacheFacts facts;
     std::uint64_t a_panel_budget;  // bytes the A micro-panel may take
   };
   // Unknown ways (facts, no_l3): three quarters of the L1d.
   for (const Case& c : {Case{facts, 24 * 1024}, Case{no_l3, 36 * 1024}, Case{ways12, 36 * 1024},
-                        Case{ways5, 32 * 1024}}) {
+                        Case{ways5, 32 * 1024}, Case{xeon, 36 * 1024}}) {
     const core::CacheFacts& f = c.facts;
     for (int bytes : {4, 8}) {
       const core::GemmBlocking b =
@@ -310,13 +312,14 @@ TEST_CASE("blocking: multiples of the tile, never from the worker count") {
       CHECK(b.nc % 32 == 0);
       CHECK(b.kc % 8 == 0);
       // The cache model's fractions (gemm_blocking.hpp): A micro-panel in
-      // three quarters of the L1d's ways (kc a multiple of 8 in 128..1024), A block L2/4,
-      // B block L3/4 (L2/2 without an L3), at most 4 x L2.
+      // three quarters of the L1d's ways (kc a multiple of 8 in 128..1024), A block L2/4
+      // (L2/2 from 2 MiB), B block L3/4 (L2/2 without an L3), at most 4 x L2.
       const auto a_panel = static_cast<std::uint64_t>(b.kc * 14 * bytes);
       CHECK(a_panel <= c.a_panel_budget);
       CHECK(a_panel > c.a_panel_budget - 8 * 14 * bytes);
-      CHECK(static_cast<std::uint64_t>(b.mc * b.kc * bytes) <= f.l2 / 4);
-      CHECK(static_cast<std::uint64_t>((b.mc + 14) * b.kc * bytes) > f.l2 / 4);
+      const std::uint64_t a_block_budget = f.l2 >= 2 * 1024 * 1024 ? f.l2 / 2 : f.l2 / 4;
+      CHECK(static_cast<std::uint64_t>(b.mc * b.kc * bytes) <= a_block_budget);
+      CHECK(static_cast<std::uint64_t>((b.mc + 14) * b.kc * bytes) > a_block_budget);
       const std::uint64_t b_budget = std::min(f.l3 != 0 ? f.l3 / 4 : f.l2 / 2, 4 * f.l2);
       CHECK(static_cast<std::uint64_t>(b.nc * b.kc * bytes) <= b_budget);
       CHECK((static_cast<std::uint64_t>((b.nc + 32) * b.kc * bytes) > b_budget || b.nc == 4096));
