@@ -151,6 +151,11 @@ core::GemmRequest gemm_request(const detail::ContextState& state,
   return r;
 }
 
+template <class T>
+Status plan_and_run(const detail::ContextState& state, const core::GemmKernelSet<T>* ks,
+                    const core::GemmBlocking& blocking, const core::GemmProblem<T>& pr,
+                    Parallelism parallelism, const T* packed_a, const T* packed_b);
+
 // Runs a validated, non-trivial canonical problem. Inlined (like gemm_impl
 // into try_gemm): a 8 x 32 x 1 product took 50 ns through the separate
 // calls and 45 ns without them.
@@ -181,10 +186,36 @@ TESSERA_QUICK_INLINE inline Status execute(const detail::ContextState& state,
       return core::run_direct(*ks, pr, blocking.kc, packed_b);
     }
   }
+  return plan_and_run<T>(state, ks, blocking, pr, parallelism, packed_a, packed_b);
+}
+
+// execute()'s general path: decide_gemm's plan for the problem, then its run.
+template <class T>
+Status plan_and_run(const detail::ContextState& state, const core::GemmKernelSet<T>* ks,
+                    const core::GemmBlocking& blocking, const core::GemmProblem<T>& pr,
+                    Parallelism parallelism, const T* packed_a, const T* packed_b) {
   const core::GemmRequest request = gemm_request(state, *ks, blocking, pr.m, pr.n, pr.k,
                                                  parallelism, packed_a != nullptr, packed_b != nullptr,
                                                  false);
   const core::GemmDecision decision = core::decide_gemm(request);
+  // C's rows off their cache lines on a shallow packed product: the
+  // leading columns up to the first line boundary as a product of their
+  // own, then the rest with aligned stores (misaligned_lead_columns).
+  // Prepacked operands keep their panels: they are never split.
+  if (!decision.direct && packed_a == nullptr && packed_b == nullptr) {
+    const std::int64_t lead = core::misaligned_lead_columns(pr, ks->lanes);
+    if (lead > 0) {
+      core::GemmProblem<T> left = pr, right = pr;
+      left.n = lead;
+      right.n = pr.n - lead;
+      right.b = pr.b + lead * pr.cs_b;
+      right.c = pr.c + lead;
+      right.epilogue = pr.epilogue.at(0, lead);
+      TESSERA_RETURN_IF_ERROR(
+          plan_and_run<T>(state, ks, blocking, left, parallelism, nullptr, nullptr));
+      return plan_and_run<T>(state, ks, blocking, right, parallelism, nullptr, nullptr);
+    }
+  }
   if (decision.direct) {
     if (decision.compute.workers == 1) {
       return core::run_direct(*ks, pr, decision.blocking.kc, packed_b);
