@@ -304,11 +304,16 @@ void check_misaligned_c(Isa isa) {
   int index = 0;
   // n * sizeof(T) >= 2 KiB: the packed path. k up to the split's limit,
   // and one past it (not split: same bits all the same).
-  for (const Mnk d : {Mnk{61, 600, 32}, Mnk{130, 1024, 64}, Mnk{7, 520, 128}, Mnk{20, 700, 129}}) {
+  // Column-major C: the canonical problem's rows are C's columns, and its
+  // columns (the split ones) C's rows; a per-column bias is a row bias there.
+  for (const Mnk d : {Mnk{61, 600, 32}, Mnk{130, 1024, 64}, Mnk{7, 520, 128}, Mnk{20, 700, 129},
+                      Mnk{600, 61, 32}}) {
     Shape s;
+    s.layout = d.m > d.n ? Layout::kColMajor : Layout::kRowMajor;
     s.m = d.m, s.n = d.n, s.k = d.k, s.alpha = 1.5, s.beta = index % 2 ? -0.5 : 0.0;
-    // ldc a multiple of a line: every row shares C's offset.
-    s.ldc_pad = (kPerLine - s.n % kPerLine) % kPerLine;
+    // ldc a multiple of a line: every line of C shares its offset.
+    const std::int64_t line = s.layout == Layout::kRowMajor ? s.n : s.m;
+    s.ldc_pad = (kPerLine - line % kPerLine) % kPerLine;
     const Operands<T> o = test::gemm::make_operands<T>(s, 500 + index++);
     std::vector<T> bias(static_cast<std::size_t>(s.n));
     for (std::size_t j = 0; j < bias.size(); ++j) bias[j] = T(0.25) * T(j % 13) - T(1);
@@ -325,12 +330,12 @@ void check_misaligned_c(Isa isa) {
         T* const c = aligned + offset;
         std::copy(o.c.begin(), o.c.end(), c);
         core::GemmProblem<T> pr;
-        pr.m = s.m, pr.n = s.n, pr.k = s.k, pr.c = c, pr.ldc = s.ldc();
+        pr.m = s.m + s.n - line, pr.n = line, pr.k = s.k, pr.c = c, pr.ldc = s.ldc();
         const std::int64_t lead = core::misaligned_lead_columns(pr, splits ? ks->lanes : 0);
         CHECK(lead == (splits && offset != 0 && s.k <= core::kSplitMisalignedMaxK
                            ? kPerLine - offset
                            : 0));
-        REQUIRE(try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, s.m, s.n,
+        REQUIRE(try_gemm(context, s.layout, Transpose::kNo, Transpose::kNo, s.m, s.n,
                          s.k, T(s.alpha), o.a.data(), s.lda(), o.b.data(), s.ldb(), T(s.beta), c,
                          s.ldc(), epilogue, p)
                     .ok());

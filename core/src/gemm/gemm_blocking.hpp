@@ -21,11 +21,11 @@ struct GemmBlocking {
 
 // The blocking rule of a kernel set:
 //  - kCacheModel: the A micro-panel (mr x kc) takes three quarters of the
-//    L1d's ways (kc in [128, 1024]); the packed A block (mc x kc) a quarter of
-//    L2 (half of an L2 of 2 MiB or more); the packed B block (kc x nc) a quarter of L3 (half of L2 without
-//    an L3) but at most four L2s, nc at most 4096. Missing facts fall back to 32 KiB L1d
-//    and 512 KiB L2. The measurements behind the fractions are in
-//    gemm_blocking.cc.
+//    L1d's ways (kc in [128, 1024]); the packed A block (mc x kc) a quarter
+//    of L2 (half of an L2 of 2 MiB or more); the packed B block (kc x nc) a
+//    quarter of L3 (half of L2 without an L3) but at most four L2s, nc at
+//    most 4096. Missing facts fall back to 32 KiB L1d and 512 KiB L2. The
+//    measurements behind the fractions are in gemm_blocking.cc.
 //  - kFixedPortable: one table for the 128-bit levels and scalar (kc 256,
 //    mc 64, nc 1024), independent of any machine fact, so native SSE2 and
 //    wasm SIMD128 slice every sum identically.
