@@ -83,6 +83,12 @@ GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
   //   f32 and 8 x 16 f64 tiles, peaked at an A micro-panel of 24-32 KiB
   //   (kc 768-1024 f32, 384-512 f64); an A micro-panel of 48 KiB (f64 kc
   //   768) ran at 0.95x. This rule gives 36 KiB there, not yet measured.
+  //   An Intel Xeon (48 KiB 12-way L1d, 2 MiB L2; AVX-512, 6 x 64 f32) gets
+  //   the same 36 KiB, clamped to kc 1024: side by side in one process
+  //   (9 alternated rounds, mc 252-510), kc 512, 640 and 1024 ran within
+  //   1.3% of each other at sgemm 2048 and 2.7% at 1024, in no order that
+  //   held across the two, where 3-round sweeps had put kc 512 or 256 up
+  //   to 6% ahead.
   //   On Zen 4 (32 KiB) f32 kc 512 ran 105-107 GFLOP/s against 84-103 at
   //   256 (larger kc not measured).
   const std::int64_t ways = facts.l1d_ways > 0 ? facts.l1d_ways : 4;
@@ -115,7 +121,9 @@ GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
   // of 1.4-2.8 MiB ran 62-69 GFLOP/s f32 and 31-32 f64, against 48-51 and
   // 25 with the quarter-of-L3 block (8.4 MiB), and 4.2 MiB was already
   // slow (51-59). The price is A packed once per nc columns instead of
-  // once (~1% a pass at 2048). Not yet measured on an L2 of 1 MiB or more.
+  // once (~1% a pass at 2048). On the Intel Xeon (2 MiB L2, 480 MiB of L3
+  // reported: the four-L2 cap, 8 MiB, applies) the model's nc was the
+  // sweep's best or within 3% of it (sgemm and dgemm 1024 and 2048).
   const std::int64_t b_bytes = std::min(l3 != 0 ? l3 / 4 : l2 / 2, 4 * l2);
   b.nc = std::min(round_down(kMaxNc, nr), round_down(b_bytes / (b.kc * s), nr));
   return b;
