@@ -763,7 +763,10 @@ int main(int argc, char** argv) {
   write_plots(rows, csv_path, peak_f32, peak_f64, isa);
   std::printf(
       "%%peak: tessera's median over the measured %s FMA peak times the thread count.\n"
-      "vs 1T: tessera over its own one-thread median; '!' marks a run below 0.8x.\n",
+      "vs 1T: tessera over its own one-thread median; '!' marks a run below 0.8x.\n"
+      "Operands: std::vectors, as a caller's would be, the same for every library; their\n"
+      "offset from a 64-byte line is the allocator's (glibc maps large ones 16 bytes past\n"
+      "a page).\n",
       isa.c_str());
   if (check_scaling && slow_rows > 0) {
     std::fprintf(stderr, "bench-gemm: %d wider run(s) below 0.8x one worker (rows marked '!')\n",
