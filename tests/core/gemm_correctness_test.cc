@@ -31,6 +31,9 @@ const Mnk kShapes[] = {
     {29, 65, 70}, {6, 16, 100},  {7, 17, 257},  {100, 3, 130},  {3, 100, 129},
     {64, 64, 64}, {127, 129, 131}, {130, 70, 300}, {300, 40, 20}, {45, 300, 513},
     {160, 161, 162}, {11, 57, 21}, {50, 120, 24},
+    // One row tile of the direct path across whole panels (direct()'s
+    // in-line loop): m a tile's rows (4, 6, 8), n whole panels.
+    {4, 32, 3},   {6, 64, 2},    {8, 32, 1},    {8, 64, 9},
 };
 
 const double kAlphas[] = {1.0, -1.0, 0.5, 2.0, -0.75};
