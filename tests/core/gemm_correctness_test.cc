@@ -7,6 +7,7 @@
 
 #include "core/src/api/context_state.hpp"
 #include "core/src/gemm/gemm_blocking.hpp"
+#include "core/src/gemm/gemm_call.hpp"
 #include "core/src/gemm/gemm_driver.hpp"
 #include "tests/core/gemm_test_util.hpp"
 
@@ -210,12 +211,7 @@ void check_tiny_blocking(Isa isa) {
   const Context context = test::gemm::context_with(isa, executor);
   const detail::ContextState* state = nullptr;
   REQUIRE(detail::context_state(context, &state).ok());
-  const core::GemmKernelSet<T>* ks = nullptr;
-  if constexpr (sizeof(T) == 4) {
-    ks = state->table->gemm.f32;
-  } else {
-    ks = state->table->gemm.f64;
-  }
+  const core::GemmKernelSet<T>* ks = gemm_detail::kernel_set<T>(*state->table);
   REQUIRE(ks != nullptr);
   const core::GemmBlocking tiny{2 * ks->mr, 2 * ks->nr, 5};
   // The request of a width-4 executor without tiers, for each shape below.
@@ -296,12 +292,7 @@ void check_misaligned_c(Isa isa) {
   const Context context = test::context_for(isa);
   const detail::ContextState* state = nullptr;
   REQUIRE(detail::context_state(context, &state).ok());
-  const core::GemmKernelSet<T>* ks = nullptr;
-  if constexpr (sizeof(T) == 4) {
-    ks = state->table->gemm.f32;
-  } else {
-    ks = state->table->gemm.f64;
-  }
+  const core::GemmKernelSet<T>* ks = gemm_detail::kernel_set<T>(*state->table);
   const bool splits = ks != nullptr && ks->lanes * static_cast<int>(sizeof(T)) == 64;
   constexpr std::int64_t kPerLine = 64 / sizeof(T);
   int index = 0;
