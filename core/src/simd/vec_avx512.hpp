@@ -9,6 +9,28 @@
 
 namespace tessera::simd::avx512 {
 
+// GCC 12's unmasked forms of these intrinsics pass _mm512_undefined_*() as
+// the source of masked-off lanes, and every function they are inlined into
+// warns -Wmaybe-uninitialized. The masked form with every lane selected and
+// an operand as that source compiles to the same unmasked instruction.
+inline __m512 unpack_lo(__m512 a, __m512 b) {
+  return _mm512_mask_unpacklo_ps(a, __mmask16(0xFFFF), a, b);
+}
+inline __m512 unpack_hi(__m512 a, __m512 b) {
+  return _mm512_mask_unpackhi_ps(a, __mmask16(0xFFFF), a, b);
+}
+inline __m512d unpack_lo(__m512d a, __m512d b) {
+  return _mm512_mask_unpacklo_pd(a, __mmask8(0xFF), a, b);
+}
+inline __m512d unpack_hi(__m512d a, __m512d b) {
+  return _mm512_mask_unpackhi_pd(a, __mmask8(0xFF), a, b);
+}
+// vshuff32x4: 128-bit chunks of a (low half of the result) and b (high).
+template <int kImm>
+inline __m512 shuffle_chunks(__m512 a, __m512 b) {
+  return _mm512_mask_shuffle_f32x4(a, __mmask16(0xFFFF), a, b, kImm);
+}
+
 // pack_lines6's last step (F32 and F64). In each of v0..v5, 128-bit chunk L
 // belongs to depth group L; the packed panel wants group L's chunks in the
 // order v0, v1, ..., v5, then group L + 1's. Pairs first (x01 = v0[0, 1],
@@ -16,17 +38,17 @@ namespace tessera::simd::avx512 {
 // chunks of two pairs: 12 chunk shuffles and 6 full-width stores.
 inline void store_chunk_columns(float* d, __m512 v0, __m512 v1, __m512 v2, __m512 v3,
                                 __m512 v4, __m512 v5) {
-  const __m512 x01 = _mm512_shuffle_f32x4(v0, v1, 0x44), y01 = _mm512_shuffle_f32x4(v0, v1, 0xEE);
-  const __m512 x23 = _mm512_shuffle_f32x4(v2, v3, 0x44), y23 = _mm512_shuffle_f32x4(v2, v3, 0xEE);
-  const __m512 x45 = _mm512_shuffle_f32x4(v4, v5, 0x44), y45 = _mm512_shuffle_f32x4(v4, v5, 0xEE);
+  const __m512 x01 = shuffle_chunks<0x44>(v0, v1), y01 = shuffle_chunks<0xEE>(v0, v1);
+  const __m512 x23 = shuffle_chunks<0x44>(v2, v3), y23 = shuffle_chunks<0xEE>(v2, v3);
+  const __m512 x45 = shuffle_chunks<0x44>(v4, v5), y45 = shuffle_chunks<0xEE>(v4, v5);
   // 0x88: chunks 0, 2 of each source; 0xD8: 0, 2 of the first, 1, 3 of the
   // second; 0xDD: 1, 3 of each.
-  _mm512_storeu_ps(d, _mm512_shuffle_f32x4(x01, x23, 0x88));
-  _mm512_storeu_ps(d + 16, _mm512_shuffle_f32x4(x45, x01, 0xD8));
-  _mm512_storeu_ps(d + 32, _mm512_shuffle_f32x4(x23, x45, 0xDD));
-  _mm512_storeu_ps(d + 48, _mm512_shuffle_f32x4(y01, y23, 0x88));
-  _mm512_storeu_ps(d + 64, _mm512_shuffle_f32x4(y45, y01, 0xD8));
-  _mm512_storeu_ps(d + 80, _mm512_shuffle_f32x4(y23, y45, 0xDD));
+  _mm512_storeu_ps(d, shuffle_chunks<0x88>(x01, x23));
+  _mm512_storeu_ps(d + 16, shuffle_chunks<0xD8>(x45, x01));
+  _mm512_storeu_ps(d + 32, shuffle_chunks<0xDD>(x23, x45));
+  _mm512_storeu_ps(d + 48, shuffle_chunks<0x88>(y01, y23));
+  _mm512_storeu_ps(d + 64, shuffle_chunks<0xD8>(y45, y01));
+  _mm512_storeu_ps(d + 80, shuffle_chunks<0xDD>(y23, y45));
 }
 
 struct F32 {
@@ -80,12 +102,14 @@ struct F32 {
   static Reg add_bits(Reg a, Reg b) { return _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(a), _mm512_castps_si512(b))); }
   static bool all_true(Mask m) { return m == __mmask16(0xFFFF); }
   // vmath.hpp's mul_pow2: p * 2^floor(n), rounded once (vscalefps).
-  static Reg scale_pow2(Reg p, Reg n) { return _mm512_scalef_ps(p, n); }
+  // Masked for GCC 12, as unpack_lo (top of the file).
+  static Reg scale_pow2(Reg p, Reg n) { return _mm512_mask_scalef_ps(p, __mmask16(0xFFFF), p, n); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
   // The larger of a and b when neither is NaN (equal values: either one),
   // b when b is NaN. One instruction (reduce_body.hpp's plain_max).
-  static Reg max_ordered(Reg a, Reg b) { return _mm512_max_ps(a, b); }
+  // Masked for GCC 12, as unpack_lo.
+  static Reg max_ordered(Reg a, Reg b) { return _mm512_mask_max_ps(a, __mmask16(0xFFFF), a, b); }
   // gemm_pack.hpp: 16 depth steps of six lines (line w at src + w*s_w,
   // contiguous along depth) written as 16 groups of six values, the packed
   // A panel of the 6-row tile from row-major A. The AVX2 register
@@ -99,20 +123,20 @@ struct F32 {
     const __m512 r4 = _mm512_loadu_ps(src + 4 * s_w), r5 = _mm512_loadu_ps(src + 5 * s_w);
     // Per chunk, as 64-bit units: t0 = (01)[0], (01)[1] where (01)[q] is
     // line 0 and line 1 at the chunk's step q; t1 = (01)[2], (01)[3].
-    const __m512d t0 = _mm512_castps_pd(_mm512_unpacklo_ps(r0, r1));
-    const __m512d t1 = _mm512_castps_pd(_mm512_unpackhi_ps(r0, r1));
-    const __m512d t2 = _mm512_castps_pd(_mm512_unpacklo_ps(r2, r3));
-    const __m512d t3 = _mm512_castps_pd(_mm512_unpackhi_ps(r2, r3));
-    const __m512d t4 = _mm512_castps_pd(_mm512_unpacklo_ps(r4, r5));
-    const __m512d t5 = _mm512_castps_pd(_mm512_unpackhi_ps(r4, r5));
+    const __m512d t0 = _mm512_castps_pd(unpack_lo(r0, r1));
+    const __m512d t1 = _mm512_castps_pd(unpack_hi(r0, r1));
+    const __m512d t2 = _mm512_castps_pd(unpack_lo(r2, r3));
+    const __m512d t3 = _mm512_castps_pd(unpack_hi(r2, r3));
+    const __m512d t4 = _mm512_castps_pd(unpack_lo(r4, r5));
+    const __m512d t5 = _mm512_castps_pd(unpack_hi(r4, r5));
     // The chunk's 24 output values as six 128-bit pieces: (01)(23)[0],
     // (45)[0](01)[1], (23)(45)[1], then the same for steps 2 and 3.
-    store_chunk_columns(dst, _mm512_castpd_ps(_mm512_unpacklo_pd(t0, t2)),
+    store_chunk_columns(dst, _mm512_castpd_ps(unpack_lo(t0, t2)),
                         _mm512_castpd_ps(_mm512_shuffle_pd(t4, t0, 0xAA)),
-                        _mm512_castpd_ps(_mm512_unpackhi_pd(t2, t4)),
-                        _mm512_castpd_ps(_mm512_unpacklo_pd(t1, t3)),
+                        _mm512_castpd_ps(unpack_hi(t2, t4)),
+                        _mm512_castpd_ps(unpack_lo(t1, t3)),
                         _mm512_castpd_ps(_mm512_shuffle_pd(t5, t1, 0xAA)),
-                        _mm512_castpd_ps(_mm512_unpackhi_pd(t3, t5)));
+                        _mm512_castpd_ps(unpack_hi(t3, t5)));
   }
 };
 
@@ -158,21 +182,21 @@ struct F64 {
   static Reg shr_mant(Reg x) { return _mm512_castsi512_pd(_mm512_maskz_srli_epi64(__mmask8(0xFF), _mm512_castpd_si512(x), 52)); }
   static Reg add_bits(Reg a, Reg b) { return _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(a), _mm512_castpd_si512(b))); }
   static bool all_true(Mask m) { return m == __mmask8(0xFF); }
-  static Reg scale_pow2(Reg p, Reg n) { return _mm512_scalef_pd(p, n); }
+  static Reg scale_pow2(Reg p, Reg n) { return _mm512_mask_scalef_pd(p, __mmask8(0xFF), p, n); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
   // The larger of a and b when neither is NaN (equal values: either one),
   // b when b is NaN. One instruction (reduce_body.hpp's plain_max).
-  static Reg max_ordered(Reg a, Reg b) { return _mm512_max_pd(a, b); }
+  static Reg max_ordered(Reg a, Reg b) { return _mm512_mask_max_pd(a, __mmask8(0xFF), a, b); }
   // As F32's: 8 depth steps of six lines as 8 groups of six values. Per
   // chunk (steps 2L, 2L + 1), t0 = lines 0 and 1 at step 2L, t1 at 2L + 1.
   static void pack_lines6(const double* src, std::int64_t s_w, double* dst) {
     const __m512d r0 = _mm512_loadu_pd(src), r1 = _mm512_loadu_pd(src + s_w);
     const __m512d r2 = _mm512_loadu_pd(src + 2 * s_w), r3 = _mm512_loadu_pd(src + 3 * s_w);
     const __m512d r4 = _mm512_loadu_pd(src + 4 * s_w), r5 = _mm512_loadu_pd(src + 5 * s_w);
-    const __m512d t0 = _mm512_unpacklo_pd(r0, r1), t1 = _mm512_unpackhi_pd(r0, r1);
-    const __m512d t2 = _mm512_unpacklo_pd(r2, r3), t3 = _mm512_unpackhi_pd(r2, r3);
-    const __m512d t4 = _mm512_unpacklo_pd(r4, r5), t5 = _mm512_unpackhi_pd(r4, r5);
+    const __m512d t0 = unpack_lo(r0, r1), t1 = unpack_hi(r0, r1);
+    const __m512d t2 = unpack_lo(r2, r3), t3 = unpack_hi(r2, r3);
+    const __m512d t4 = unpack_lo(r4, r5), t5 = unpack_hi(r4, r5);
     store_chunk_columns(reinterpret_cast<float*>(dst), _mm512_castpd_ps(t0),
                         _mm512_castpd_ps(t2), _mm512_castpd_ps(t4), _mm512_castpd_ps(t1),
                         _mm512_castpd_ps(t3), _mm512_castpd_ps(t5));
