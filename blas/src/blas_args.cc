@@ -22,6 +22,12 @@ bool parse_transpose(char c, Transpose* out) {
   }
 }
 
+Transpose checked_transpose(char c) {
+  Transpose t = Transpose::kNo;
+  parse_transpose(c, &t);
+  return t;
+}
+
 int gemm_argument_error(char transa, char transb, std::int64_t m, std::int64_t n,
                         std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc) {
   Transpose ta, tb;

@@ -40,6 +40,9 @@ void report_failure(const char* routine, const Status& status);
 // 'N'/'n' -> kNo, 'T'/'t'/'C'/'c' -> kYes (conjugation is the identity for
 // real data); anything else: false.
 bool parse_transpose(char c, Transpose* out);
+// The transpose of a character the argument checks already accepted (the
+// routines parse after checking; a rejected one never gets here).
+Transpose checked_transpose(char c);
 
 // The reference BLAS's argument checks, in its order: 0 when the arguments
 // are valid, else the number of the first bad one in the Fortran routine

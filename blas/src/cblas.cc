@@ -36,9 +36,7 @@ void gemm(const char* routine, int order, int trans_a, int trans_b, int m, int n
                        : gemm_argument_error(ta, tb, m, n, k, lda, ldb, ldc);
   if (fortran_check_failed(info, routine)) return;
   if (m == 0 || n == 0) return;
-  Transpose ota, otb;
-  parse_transpose(ta, &ota);
-  parse_transpose(tb, &otb);
+  const Transpose ota = checked_transpose(ta), otb = checked_transpose(tb);
   Status s = try_gemm(blas_context(), row ? Layout::kRowMajor : Layout::kColMajor, ota, otb, m, n,
                       k, alpha, a, lda, b, ldb, beta, c, ldc);
   if (!s.ok()) report_failure(routine, s);
@@ -58,8 +56,7 @@ void gemv(const char* routine, int order, int trans, int m, int n, T alpha, cons
                        : gemv_argument_error(t, m, n, lda, incx, incy);
   if (fortran_check_failed(info, routine)) return;
   if (m == 0 || n == 0) return;
-  Transpose ot;
-  parse_transpose(t, &ot);
+  const Transpose ot = checked_transpose(t);
   Status s = try_gemv(blas_context(), row ? Layout::kRowMajor : Layout::kColMajor, ot, m, n,
                       alpha, a, lda, x, incx, beta, y, incy);
   if (!s.ok()) report_failure(routine, s);

@@ -20,9 +20,7 @@ void gemm(const char* routine, const char* transa, const char* transb, const int
     return;
   }
   if (*m == 0 || *n == 0) return;
-  Transpose ta, tb;
-  parse_transpose(*transa, &ta);
-  parse_transpose(*transb, &tb);
+  const Transpose ta = checked_transpose(*transa), tb = checked_transpose(*transb);
   Status s = try_gemm(blas_context(), Layout::kColMajor, ta, tb, *m, *n, *k, *alpha, a, *lda, b,
                       *ldb, *beta, c, *ldc);
   if (!s.ok()) report_failure(routine, s);

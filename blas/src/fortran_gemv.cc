@@ -19,8 +19,7 @@ void gemv(const char* routine, const char* trans, const int* m, const int* n, co
     return;
   }
   if (*m == 0 || *n == 0) return;
-  Transpose t;
-  parse_transpose(*trans, &t);
+  const Transpose t = checked_transpose(*trans);
   Status s = try_gemv(blas_context(), Layout::kColMajor, t, *m, *n, *alpha, a, *lda, x, *incx,
                       *beta, y, *incy);
   if (!s.ok()) report_failure(routine, s);

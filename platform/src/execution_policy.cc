@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <set>
 #include <utility>
@@ -279,6 +280,18 @@ int class_rank(CoreClass c) {
   return 1;
 }
 
+// std::stable_partition's order (the elements `first` holds for ahead, each
+// group in its order) without its temporary buffer: libstdc++ takes that with
+// std::get_temporary_buffer, which clang flags as deprecated in C++20.
+template <class T, class Pred>
+void stable_partition_vector(std::vector<T>& v, Pred first) {
+  std::vector<T> ahead, behind;
+  for (T& x : v) (first(x) ? ahead : behind).push_back(std::move(x));
+  ahead.insert(ahead.end(), std::make_move_iterator(behind.begin()),
+               std::make_move_iterator(behind.end()));
+  v = std::move(ahead);
+}
+
 struct Core {
   std::pair<int, int> key;   // (package, core)
   CoreClass core_class = CoreClass::kUnknown;
@@ -307,20 +320,20 @@ std::vector<Core> ordered_cores(const Topology& topology, int caller_cpu, int wo
   for (auto& [key, core] : by_key) {
     std::sort(core.threads.begin(), core.threads.end());
     if (core.has_caller) {
-      std::stable_partition(core.threads.begin(), core.threads.end(),
-                            [&](int id) { return id != caller_cpu; });
+      stable_partition_vector(core.threads, [&](int id) { return id != caller_cpu; });
     }
     cores.push_back(std::move(core));
   }
-  std::stable_sort(cores.begin(), cores.end(), [](const Core& a, const Core& b) {
+  // Ties broken by key: the map's order, as a stable sort would keep it.
+  std::sort(cores.begin(), cores.end(), [](const Core& a, const Core& b) {
     if (class_rank(a.core_class) != class_rank(b.core_class)) {
       return class_rank(a.core_class) < class_rank(b.core_class);
     }
-    return !a.has_caller && b.has_caller;
+    if (a.has_caller != b.has_caller) return b.has_caller;
+    return a.key < b.key;
   });
   if (static_cast<int>(cores.size()) - 1 >= workers) {
-    std::stable_partition(cores.begin(), cores.end(),
-                          [](const Core& c) { return !c.has_caller; });
+    stable_partition_vector(cores, [](const Core& c) { return !c.has_caller; });
   }
   return cores;
 }
@@ -496,7 +509,7 @@ void resolve_affinity(const ExecutionPolicy& policy, const Topology& topology,
       // the caller's own CPU last of all, below).
       slots = policy.cpu_set;
       if (const LogicalCpu* caller = topology.find_cpu(r.caller_cpu)) {
-        std::stable_partition(slots.begin(), slots.end(), [&](int id) {
+        stable_partition_vector(slots, [&](int id) {
           const LogicalCpu* cpu = topology.find_cpu(id);
           return cpu == nullptr || cpu->package != caller->package || cpu->core != caller->core;
         });
@@ -551,8 +564,7 @@ void resolve_affinity(const ExecutionPolicy& policy, const Topology& topology,
     }
     // The caller's own logical CPU is the very last choice: a worker there
     // would share one hardware thread with the (unpinned) caller.
-    std::stable_partition(slots.begin(), slots.end(),
-                          [&](int id) { return id != r.caller_cpu; });
+    stable_partition_vector(slots, [&](int id) { return id != r.caller_cpu; });
     // Validation and the thread cap guarantee enough slots; wrap only as a
     // defence so a worker is never left without a CPU.
     for (int w = 0; w < workers && !slots.empty(); ++w) {

@@ -99,7 +99,8 @@ std::string Topology::to_string() const {
   }
   for (const CacheInfo& c : caches) {
     text += ", L" + std::to_string(c.level) + " " + bytes_text(c.size_bytes);
-    if (c.ways > 0) text += " " + std::to_string(c.ways) + "-way";
+    // append, not " " + std::to_string(...): GCC 12 warns -Wrestrict on that.
+    if (c.ways > 0) text.append(" ").append(std::to_string(c.ways)).append("-way");
     if (c.shared_by_logical > 1) {
       text += " shared by " + std::to_string(c.shared_by_logical);
     }

@@ -106,9 +106,8 @@ void check_order(const Shape& s, const EpilogueCase& e, const std::vector<T>& bi
         ok = std::fabs(static_cast<long double>(fused[idx]) - ref) <= tol;
       }
       if (!ok && bad++ == 0) {
-        first = "(" + std::to_string(i) + "," + std::to_string(j) + ") got " +
-                std::to_string(static_cast<double>(fused[idx])) + " want " +
-                std::to_string(static_cast<double>(want));
+        first = mismatch_text(i, j, static_cast<double>(fused[idx]), "want",
+                              static_cast<double>(want));
       }
     }
   }
@@ -182,9 +181,8 @@ void check_reference(const Shape& s, const Operands<T>& o, const ExactProduct& p
                                 std::numeric_limits<T>::min();
       const long double err = std::fabs(static_cast<long double>(actual[idx]) - ref);
       if (!(err <= bound) && bad++ == 0) {
-        first = "(" + std::to_string(i) + "," + std::to_string(j) + ") got " +
-                std::to_string(static_cast<double>(actual[idx])) + " ref " +
-                std::to_string(static_cast<double>(ref));
+        first = mismatch_text(i, j, static_cast<double>(actual[idx]), "ref",
+                              static_cast<double>(ref));
       }
     }
   }

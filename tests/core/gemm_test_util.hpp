@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -80,6 +81,16 @@ struct Shape {
 };
 
 // Stored element (r, c) of a matrix with leading dimension ld.
+// A check's first mismatch: "(i,j) got <got> <what> <want>", 17 digits. A
+// stream: GCC 12 warns -Wstringop-overflow on "(" + std::to_string(i).
+inline std::string mismatch_text(std::int64_t i, std::int64_t j, double got, const char* what,
+                                 double want) {
+  std::ostringstream text;
+  text.precision(17);
+  text << '(' << i << ',' << j << ") got " << got << ' ' << what << ' ' << want;
+  return text.str();
+}
+
 inline std::int64_t at(Layout layout, std::int64_t r, std::int64_t c, std::int64_t ld) {
   return layout == Layout::kRowMajor ? r * ld + c : r + c * ld;
 }
@@ -168,10 +179,9 @@ void check_close(const Shape& s, const Operands<T>& o, const std::vector<T>& act
       const Wide err = std::fabs(static_cast<Wide>(actual[idx]) - exact);
       if (!(err <= bound)) {
         if (bad++ == 0) {
-          first = "(" + std::to_string(i) + "," + std::to_string(j) + ") got " +
-                  std::to_string(static_cast<double>(actual[idx])) + " exact " +
-                  std::to_string(static_cast<double>(exact)) + " bound " +
-                  std::to_string(static_cast<double>(bound));
+          first = mismatch_text(i, j, static_cast<double>(actual[idx]), "exact",
+                                static_cast<double>(exact)) +
+                  " bound " + std::to_string(static_cast<double>(bound));
         }
       }
     }

@@ -31,11 +31,11 @@ Topology read_topology() {
 #if defined(__EMSCRIPTEN__) && !TESSERA_THREADS_USABLE
 // Module.tesseraThreadsUnavailable: its UTF-8 length, and a copy of it.
 EM_JS(int, tessera_loader_reason_length, (), {
-  var reason = (typeof Module === 'object' && Module['tesseraThreadsUnavailable']) || '';
+  var reason = (typeof Module === 'object' && Module['tesseraThreadsUnavailable']) || "";
   return lengthBytesUTF8(String(reason));
 });
 EM_JS(void, tessera_loader_reason_copy, (char* buffer, int size), {
-  var reason = (typeof Module === 'object' && Module['tesseraThreadsUnavailable']) || '';
+  var reason = (typeof Module === 'object' && Module['tesseraThreadsUnavailable']) || "";
   stringToUTF8(String(reason), buffer, size);
 });
 

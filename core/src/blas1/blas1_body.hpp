@@ -49,7 +49,11 @@ inline void dot_accumulate(const typename V::Scalar* x, const typename V::Scalar
     acc[2] = V::mul_add(V::load(x + i + 2 * kL), V::load(y + i + 2 * kL), acc[2]);
     acc[3] = V::mul_add(V::load(x + i + 3 * kL), V::load(y + i + 3 * kL), acc[3]);
   }
-  for (; i + kL <= len; i += kL) acc[0] = V::mul_add(V::load(x + i), V::load(y + i), acc[0]);
+  // Counted: GCC 12 reads `i + kL <= len` with one-lane vectors as a loop
+  // that may overrun (-Waggressive-loop-optimizations).
+  for (std::size_t left = (len - i) / kL; left > 0; --left, i += kL) {
+    acc[0] = V::mul_add(V::load(x + i), V::load(y + i), acc[0]);
+  }
   if (i < len) {
     T bx[kL] = {}, by[kL] = {};
     for (std::size_t l = 0; i + l < len; ++l) {

@@ -10,7 +10,10 @@ CacheFacts CacheFacts::from_topology(const platform::Topology& topology) {
   if (const platform::CacheInfo* c = topology.cache(1)) f.l1d_ways = c->ways;
   if (const platform::CacheInfo* c = topology.cache(2)) f.l2_ways = c->ways;
   auto kib = [](std::uint64_t bytes) { return std::to_string(bytes / 1024) + " KiB"; };
-  auto ways = [](int w) { return w > 0 ? " " + std::to_string(w) + "-way" : std::string(); };
+  // append, not " " + std::to_string(w): GCC 12 warns -Wrestrict on that.
+  auto ways = [](int w) {
+    return w > 0 ? std::string(" ").append(std::to_string(w)).append("-way") : std::string();
+  };
   if (f.l1d == 0 && f.l2 == 0) {
     f.source = "no cache sizes from the platform: defaults 32 KiB L1d, 512 KiB L2, no L3";
   } else {
