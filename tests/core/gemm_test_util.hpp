@@ -80,7 +80,6 @@ struct Shape {
   }
 };
 
-// Stored element (r, c) of a matrix with leading dimension ld.
 // A check's first mismatch: "(i,j) got <got> <what> <want>", 17 digits. A
 // stream: GCC 12 warns -Wstringop-overflow on "(" + std::to_string(i).
 inline std::string mismatch_text(std::int64_t i, std::int64_t j, double got, const char* what,
@@ -91,6 +90,7 @@ inline std::string mismatch_text(std::int64_t i, std::int64_t j, double got, con
   return text.str();
 }
 
+// Stored element (r, c) of a matrix with leading dimension ld.
 inline std::int64_t at(Layout layout, std::int64_t r, std::int64_t c, std::int64_t ld) {
   return layout == Layout::kRowMajor ? r * ld + c : r + c * ld;
 }
