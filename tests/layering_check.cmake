@@ -4,14 +4,15 @@
 #
 #   folder         may include
 #   core/include/  tessera/ (the public headers stand alone)
-#   core/          tessera/ (its public API, platform's), core/
+#   core/          tessera/ (its public API, platform's), core/, and inside
+#                  core/src only its own folder or a lower one (below)
 #   platform/      tessera/platform/
 #   native/        tessera/platform/, native/
-#   native/distributed/  tessera/ (the public API, mpi.hpp among it),
-#                  native/distributed/ (the MPI GEMM sits on the public API)
-#   wasm/src/      tessera/ (platform's and the core's public API), wasm/src/
-#   wasm/cli/      tessera/, its own files
-#   wasm/js/       tessera/, wasm/src/ (the JS module reaches the wasm pool)
+#   wasm/          tessera/platform/, wasm/
+#   mpi/           tessera/ (the public API, mpi.hpp among it), mpi/ (the
+#                  distributed GEMM sits on the public API)
+#   cli/           tessera/, its own files
+#   js/            tessera/ (the JS module is the C API plus platform seams)
 #   bench/         tessera/, its own files, the internal headers core/src/,
 #                  native/src/, wasm/src/ (bench/ links tessera::internal)
 #   examples/      tessera/, its own files
@@ -23,6 +24,12 @@
 # tests/ may include everything and is not checked. Also: core/ has no
 # platform #if outside the SIMD backend headers (core/src/simd/vec_*.hpp).
 #
+# core/src's folders stand on floors, lowest first (_core_floors below); a
+# file may include its own folder's headers and those of lower floors, never
+# a folder on its own floor or above, so no include runs upward and the ops
+# (one floor) never include each other. A folder on no floor is an error:
+# a new folder is given its place here.
+#
 # Run: cmake -DROOT=<repo> -P tests/layering_check.cmake
 # A violation names the file, the line, the rule and the include.
 cmake_minimum_required(VERSION 3.25)
@@ -32,23 +39,43 @@ endif()
 
 # Folder (relative to ROOT) -> the include path prefixes it may name. A file
 # follows the rule of the most specific folder that holds it.
-set(_folders core/include core platform native native/distributed wasm/src wasm/cli wasm/js bench examples blas)
+set(_folders core/include core platform native wasm mpi cli js bench examples blas)
 set(_allow_core/include tessera/)
 set(_allow_core tessera/ core/)
 set(_allow_platform tessera/platform/)
 set(_allow_native tessera/platform/ native/)
-set(_allow_native/distributed tessera/ native/distributed/)
-set(_allow_wasm/src tessera/ wasm/src/)
-set(_allow_wasm/cli tessera/)
-set(_allow_wasm/js tessera/ wasm/src/)
+set(_allow_wasm tessera/platform/ wasm/)
+set(_allow_mpi tessera/ mpi/)
+set(_allow_cli tessera/)
+set(_allow_js tessera/)
 set(_allow_bench tessera/ core/src/ native/src/ wasm/src/)
 set(_allow_examples tessera/)
 set(_allow_blas tessera/ blas/)
 # Folders whose files may include their neighbours by bare name.
-set(_local_ok wasm/cli bench examples)
+set(_local_ok cli bench examples)
 # Include paths that name a part of the project (anything else in <...> is a
 # standard or system header).
-set(_project_prefix "^(tessera|core|platform|native|wasm|tests|bench|examples|toolchains|blas)/")
+set(_project_prefix "^(tessera|core|platform|native|wasm|mpi|cli|js|tests|bench|examples|toolchains|blas)/")
+
+# core/src's floors, lowest first; folders on one floor (separated by
+# spaces in one entry) may not include each other. design.md §Layering says
+# what each holds.
+set(_core_floors
+  "simd parallel"                     # vector traits and vmath; resolvers, cursors, ranges
+  "kernels"                           # every op's kernel-entry types
+  "registry"                          # the kernel table, ISA levels, the registry
+  "base"                              # what every driver reads: context state, checks, splits
+  "elementwise blas1 reduce gemm"     # the operation drivers and kernel bodies
+  "isa"                               # the tables: bodies instantiated per ISA, the naive family
+  "api")                              # the C++ and C entry points, context, knobs, inventory
+set(_floor 0)
+foreach(_entry IN LISTS _core_floors)
+  string(REPLACE " " ";" _names "${_entry}")
+  foreach(_name IN LISTS _names)
+    set(_core_floor_${_name} ${_floor})
+  endforeach()
+  math(EXPR _floor "${_floor} + 1")
+endforeach()
 
 set(_platform_macros "__EMSCRIPTEN__|__wasi__|__wasm__|__wasm32__|__wasm_simd128__|_WIN32|__linux__|__APPLE__|__x86_64__|_M_X64|__aarch64__|__ARM_NEON|__i386__|__SSE2__|__AVX2__|__AVX512F__")
 
@@ -100,6 +127,19 @@ foreach(_folder IN LISTS _folders)
             endif()
             list(JOIN _allowed ", " _allowed)
             list(APPEND _violations "${_where}: includes ${_path}, but ${_folder}/ may include only ${_allowed} and system headers")
+          endif()
+          if(_ok AND _rel MATCHES "^core/src/([^/]+)/" )
+            set(_from "${CMAKE_MATCH_1}")
+            if(_path MATCHES "^core/src/([^/]+)/")
+              set(_to "${CMAKE_MATCH_1}")
+              if(NOT DEFINED _core_floor_${_from})
+                list(APPEND _violations "${_where}: core/src/${_from}/ stands on no floor of tests/layering_check.cmake (_core_floors)")
+              elseif(NOT DEFINED _core_floor_${_to})
+                list(APPEND _violations "${_where}: includes ${_path}, but core/src/${_to}/ stands on no floor (_core_floors)")
+              elseif(NOT _from STREQUAL _to AND NOT _core_floor_${_to} LESS _core_floor_${_from})
+                list(APPEND _violations "${_where}: includes ${_path}: core/src/${_to}/ is not below core/src/${_from}/ (an upward or sideways include, see _core_floors)")
+              endif()
+            endif()
           endif()
         elseif(_quote STREQUAL "\"")
           if(NOT EXISTS "${_dir}/${_path}")

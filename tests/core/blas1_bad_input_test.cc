@@ -1,4 +1,4 @@
-// dot and gemv bad input (SPEC §7): each error is invalid_argument, names
+// dot and gemv bad input (design.md §Bad input): each error is invalid_argument, names
 // the argument, and comes before anything is written.
 #include <algorithm>
 #include <string>

@@ -9,14 +9,14 @@
 // A deliberate change of the kernels' operation order changes them on every
 // target at once and must update the pins; any other difference is a broken
 // contract. Inputs are those of `tessera-cli dot|gemv --hash`
-// (wasm/cli/blas1_seeded.hpp), so what is pinned is what the CLI prints.
+// (cli/blas1_seeded.hpp), so what is pinned is what the CLI prints.
 #include <doctest/doctest.h>
 
 #include <cinttypes>
 #include <cstdio>
 
+#include "cli/blas1_seeded.hpp"
 #include "support/test_support.hpp"
-#include "wasm/cli/blas1_seeded.hpp"
 
 namespace tessera {
 namespace {

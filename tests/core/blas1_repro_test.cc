@@ -1,4 +1,4 @@
-// The reproducibility contract for dot and gemv (SPEC §3): the output of 2,
+// The reproducibility contract for dot and gemv (design.md §Reproducibility): the output of 2,
 // 3, 4, 7 and 8 workers equals the single worker's bit for bit, on an
 // executor of width 8 (real threads natively, reverse-order participants
 // elsewhere), on every level the host supports. The parallel floor is set
@@ -7,7 +7,7 @@
 #include <atomic>
 #include <memory>
 
-#include "core/src/api/context_state.hpp"
+#include "core/src/base/context_state.hpp"
 #include "support/counting_executor.hpp"
 #include "support/test_support.hpp"
 #include "tests/core/blas1_test_util.hpp"
@@ -103,7 +103,7 @@ TEST_CASE("gemv: bit-identical for 1, 2, 3, 4, 7 and 8 workers on every level") 
 namespace tessera {
 namespace {
 
-// The bandwidth resolver drives the split (SPEC §2.3): below the parallel
+// The bandwidth resolver drives the split (design.md §Bandwidth resolver): below the parallel
 // floor a call is serial even for threads(n); above it, automatic
 // parallelism splits.
 TEST_CASE("dot and gemv: serial below the parallel floor, split above it") {

@@ -1,6 +1,6 @@
 // Broadcasting binary ops (row vector, column vector, scalar, either side,
 // both sides) against the tests' own reference, and the bad inputs of
-// SPEC §7: length mismatches and bad shapes named, partial overlap, null
+// design.md §Bad input: length mismatches and bad shapes named, partial overlap, null
 // pointers; nothing written on error.
 #include <doctest/doctest.h>
 

@@ -16,8 +16,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "cli/elementwise_problem.hpp"
 #include "support/test_support.hpp"
-#include "wasm/cli/elementwise_problem.hpp"
 
 namespace tessera {
 namespace {

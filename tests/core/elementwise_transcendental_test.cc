@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "cli/elementwise_problem.hpp"
 #include "support/test_support.hpp"
 #include "tests/core/elementwise_reference.hpp"
 #include "tests/core/elementwise_widths.hpp"
-#include "wasm/cli/elementwise_problem.hpp"
 
 namespace tessera {
 namespace {

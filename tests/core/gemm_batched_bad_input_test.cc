@@ -1,4 +1,4 @@
-// Batched GEMM bad input (SPEC §7, design.md §Bad input): each case returns
+// Batched GEMM bad input (design.md §Bad input, design.md §Bad input): each case returns
 // invalid_argument naming the argument (and entry), and no C entry is
 // written.
 #include "tests/core/gemm_batched_test_util.hpp"

@@ -6,7 +6,7 @@
 // by running this code (native x86-64, TESSERA_ISA-independent: the test
 // forces each level) and are a cross-target agreement check, nothing more;
 // correctness is gemm_batched_correctness_test.cc's job. Inputs are those of
-// `tessera-cli gemm-batched 7 23 19 300 --seed 7 --hash` (wasm/cli/seeded_inputs.hpp).
+// `tessera-cli gemm-batched 7 23 19 300 --seed 7 --hash` (cli/seeded_inputs.hpp).
 #include <doctest/doctest.h>
 
 #include <cinttypes>
@@ -14,9 +14,9 @@
 #include <cstdio>
 #include <vector>
 
+#include "cli/seeded_inputs.hpp"
 #include "support/test_support.hpp"
 #include "tessera/tessera.hpp"
-#include "wasm/cli/seeded_inputs.hpp"
 
 namespace tessera {
 namespace {

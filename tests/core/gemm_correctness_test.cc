@@ -5,7 +5,7 @@
 // the internal driver with tiny blocking (every loop of the BLIS nest).
 #include <algorithm>
 
-#include "core/src/api/context_state.hpp"
+#include "core/src/base/context_state.hpp"
 #include "core/src/gemm/gemm_blocking.hpp"
 #include "core/src/gemm/gemm_call.hpp"
 #include "core/src/gemm/gemm_driver.hpp"

@@ -7,9 +7,9 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "cli/seeded_inputs.hpp"
 #include "gemm_epilogue_test_util.hpp"
 #include "tessera/tessera.h"
-#include "wasm/cli/seeded_inputs.hpp"
 
 namespace tessera::test::gemm {
 namespace {

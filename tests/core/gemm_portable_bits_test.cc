@@ -9,7 +9,7 @@
 // scalar arithmetic (tiles, kc, operation order) changes them on every
 // target at once and must update the pins; any other difference is a broken
 // contract. Inputs and hash are those of `tessera-cli gemm M N K --hash`
-// (wasm/cli/seeded_inputs.hpp, one copy for both), so the pins also guard
+// (cli/seeded_inputs.hpp, one copy for both), so the pins also guard
 // the generator the CLI's hashes depend on.
 #include <doctest/doctest.h>
 
@@ -18,9 +18,9 @@
 #include <cstdio>
 #include <vector>
 
+#include "cli/seeded_inputs.hpp"
 #include "support/test_support.hpp"
 #include "tessera/tessera.hpp"
-#include "wasm/cli/seeded_inputs.hpp"
 
 namespace tessera {
 namespace {

@@ -9,7 +9,7 @@
 // AVX-512 give the same bits.
 #include <algorithm>
 
-#include "core/src/api/context_state.hpp"
+#include "core/src/base/context_state.hpp"
 #include "support/test_support.hpp"
 #include "tests/core/gemm_test_util.hpp"
 

@@ -1,4 +1,4 @@
-// Last-axis reductions and softmax bad input (SPEC §7): each error is
+// Last-axis reductions and softmax bad input (design.md §Bad input): each error is
 // invalid_argument, names the argument, and comes before anything is
 // written.
 #include <string>

@@ -6,15 +6,15 @@
 // this code natively (x86-64, TESSERA_ISA=sse2 and scalar) and then checked
 // identical under WASI and Emscripten (SIMD128 and scalar): an agreement
 // test across targets, not a value derived by hand. The input is that of
-// `tessera-cli reduce --hash` (wasm/cli/reduce_seeded.hpp), so what is
+// `tessera-cli reduce --hash` (cli/reduce_seeded.hpp), so what is
 // pinned is what the CLI prints.
 #include <doctest/doctest.h>
 
 #include <cinttypes>
 #include <cstdio>
 
+#include "cli/reduce_seeded.hpp"
 #include "support/test_support.hpp"
-#include "wasm/cli/reduce_seeded.hpp"
 
 namespace tessera {
 namespace {

@@ -1,5 +1,5 @@
 // The reproducibility contract for the last-axis reductions and softmax
-// (SPEC §3): the output of 2, 3, 4, 7 and 8 workers equals the single
+// (design.md §Reproducibility): the output of 2, 3, 4, 7 and 8 workers equals the single
 // worker's bit for bit, on an executor of width 8 (real threads natively,
 // reverse-order participants elsewhere), on every level the host supports.
 // The parallel floor is 1 byte so that test-sized problems really split

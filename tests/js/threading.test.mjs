@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { chooseBuild, moduleSettings, threadingSupport } from '../../wasm/js/threading.mjs';
+import { chooseBuild, moduleSettings, threadingSupport } from '../../js/threading.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const launcher = path.join(root, 'wasm', 'js', 'tessera-cli.mjs');

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/src/api/context_state.hpp"
+#include "core/src/base/context_state.hpp"
 #include "native/src/pool_registry.hpp"
 #include "tessera/tessera.hpp"
 

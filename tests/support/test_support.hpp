@@ -6,15 +6,15 @@
 #include <string>
 #include <vector>
 
-#include "tessera/tessera.hpp"
 #include "tessera/platform/executor.hpp"
+#include "tessera/tessera.hpp"
 
 namespace tessera::test {
 
 inline constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 
 // The worker counts every reproducibility test compares bit for bit (the
-// contract of SPEC §3: 1, 2, 3, 4, 7 and 8 participants give the same bits).
+// contract of design.md §Reproducibility: 1, 2, 3, 4, 7 and 8 participants give the same bits).
 inline constexpr int kWorkerCounts[] = {1, 2, 3, 4, 7, 8};
 
 // The automatic request (no explicit width), by name.

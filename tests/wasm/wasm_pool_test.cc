@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/src/api/context_state.hpp"
+#include "core/src/base/context_state.hpp"
 #include "core/src/parallel/execute_ranges.hpp"
 #include "support/test_support.hpp"
 #include "tessera/execution.hpp"

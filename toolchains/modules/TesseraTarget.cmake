@@ -154,7 +154,7 @@ endforeach()
 
 # Options for every tessera target (library, tests, tools).
 # TESSERA_WASM_THREADS' default and range: one JSON file for C++
-# (build_config.h) and JS (the pthread pre-js below, wasm/js/threading.mjs).
+# (build_config.h) and JS (the pthread pre-js below, js/threading.mjs).
 file(READ "${PROJECT_SOURCE_DIR}/platform/wasm_threads.json" _wasm_threads_json)
 set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
   "${PROJECT_SOURCE_DIR}/platform/wasm_threads.json")
@@ -217,9 +217,9 @@ if(EMSCRIPTEN)
     # blocks deadlocks on the main thread); asking for more than the pool
     # fails with EAGAIN instead of hanging (PTHREAD_POOL_SIZE_STRICT=2).
     # The pool's size follows TESSERA_WASM_THREADS at load time
-    # (wasm/js/pthread_pool_size.js), plus room for application threads.
+    # (wasm/pthread_pool_size.js.in), plus room for application threads.
     set(_pool_js "${PROJECT_BINARY_DIR}/generated/js/pthread_pool_size.js")
-    configure_file("${PROJECT_SOURCE_DIR}/wasm/js/pthread_pool_size.js.in" "${_pool_js}" @ONLY)
+    configure_file("${PROJECT_SOURCE_DIR}/wasm/pthread_pool_size.js.in" "${_pool_js}" @ONLY)
     target_link_options(tessera_usage INTERFACE
       -pthread
       "SHELL:--pre-js \"${_pool_js}\""

@@ -15,7 +15,7 @@
 //    plain file path and fails ("Failed to parse URL"); with the bytes given
 //    it never fetches.
 // The library itself is not linked with this file; browsers never see it.
-//  * A launcher that require()s the program (wasm/js/tessera-cli.mjs) hands
+//  * A launcher that require()s the program (cli/tessera-cli.mjs) hands
 //    its Module settings over in globalThis.tesseraModuleSettings: the
 //    generated script's own `var Module` shadows any global Module.
 if (typeof process === 'object' && process.versions && process.versions.node &&

@@ -73,4 +73,12 @@ Status acquire_executor(const ResolvedExecutionPolicy& policy,
 #endif
 }
 
+int release_idle_pools() {
+#if TESSERA_THREADS_USABLE
+  return wasm::release_idle_wasm_pools();
+#else
+  return 0;
+#endif
+}
+
 }  // namespace tessera::platform

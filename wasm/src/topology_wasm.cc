@@ -56,7 +56,7 @@ PlatformFacts platform_facts() {
   if (!facts.threads_usable) {
     facts.threads_unusable_reason = TESSERA_TARGET_NAME " is built without threads";
 #if defined(__EMSCRIPTEN__) && !TESSERA_THREADS_USABLE
-    // The JS loader (wasm/js/threading.mjs) took this build because the host
+    // The JS loader (js/threading.mjs) took this build because the host
     // cannot run the threaded one, and says why.
     const std::string loader_reason = loader_threads_unavailable_reason();
     if (!loader_reason.empty()) {

@@ -12,7 +12,7 @@
 //    once the creating thread yields to its event loop, so a run() that
 //    waited for it would deadlock. The Emscripten module pre-starts its
 //    pthread pool (-sPTHREAD_POOL_SIZE, sized from TESSERA_WASM_THREADS by
-//    wasm/js/pthread_pool_size.js); a WASI host starts a thread per
+//    wasm/pthread_pool_size.js.in); a WASI host starts a thread per
 //    thread-spawn. A worker that could not be started (pool exhausted:
 //    EAGAIN; a host without threads) or is not running yet is simply not
 //    posted to: the caller runs that participant's body itself. Same

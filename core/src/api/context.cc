@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "core/src/api/context_state.hpp"
+#include "core/src/base/context_state.hpp"
 #include "core/src/parallel/cache_facts.hpp"
 #include "core/src/registry/kernel_registry.hpp"
 #include "tessera/platform/cpu_features.hpp"

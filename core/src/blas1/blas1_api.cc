@@ -1,15 +1,16 @@
-// dot and gemv drivers: validate every argument (SPEC §7), resolve BLAS
-// increments to a pointer at element 0 plus a signed stride, pick a worker
-// count with the bandwidth resolver (SPEC §2.3), then run the context's
-// kernels on a split that cannot change a bit (SPEC §3).
+// dot and gemv drivers: validate every argument (design.md §Bad input),
+// resolve BLAS increments to a pointer at element 0 plus a signed stride,
+// pick a worker count with the bandwidth resolver (design.md §Bandwidth
+// resolver), then run the context's kernels on a split that cannot change a
+// bit (design.md §Reproducibility).
 #include <algorithm>
 #include <cstdlib>
 #include <new>
 
-#include "core/src/api/context_state.hpp"
-#include "core/src/api/validate.hpp"
+#include "core/src/base/bandwidth_split.hpp"
+#include "core/src/base/context_state.hpp"
+#include "core/src/base/validate.hpp"
 #include "core/src/blas1/blas1_validate.hpp"
-#include "core/src/parallel/bandwidth_split.hpp"
 #include "tessera/blas1.hpp"
 
 namespace tessera {

@@ -9,7 +9,7 @@
 
 #include <cstddef>
 
-#include "core/src/blas1/blas1_kernel.hpp"
+#include "core/src/kernels/blas1_kernel.hpp"
 
 namespace tessera::core::blas1 {
 

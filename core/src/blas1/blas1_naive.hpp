@@ -2,7 +2,7 @@
 // independent of the optimized kernels (no vector traits, no blocking).
 #pragma once
 
-#include "core/src/blas1/blas1_kernel.hpp"
+#include "core/src/kernels/blas1_kernel.hpp"
 
 namespace tessera::core::naive {
 

@@ -3,13 +3,12 @@
 #include <limits>
 #include <string>
 
-#include "core/src/api/validate.hpp"
-#include "core/src/gemm/gemm_validate.hpp"
+#include "core/src/base/validate.hpp"
 
 namespace tessera::blas1_detail {
 namespace {
 
-using gemm_detail::str;
+using core::str;
 
 // A strided vector as accessed: its lowest address and byte span.
 struct Strided {
@@ -27,10 +26,10 @@ Status check_strided(Strided* v, std::size_t element) {
   if (v->len == 0) return {};
   // Elements spanned: (len - 1) * |inc| + 1; in bytes it must be addressable.
   const std::int64_t step = v->inc < 0 ? -v->inc : v->inc;  // inc > INT64_MIN below
-  const std::int64_t limit = gemm_detail::max_span_elements(element);
+  const std::int64_t limit = core::max_span_elements(element);
   std::int64_t span = 0;
   if (v->inc == std::numeric_limits<std::int64_t>::min() ||
-      !gemm_detail::mul_ok(v->len - 1, step, &span) || span >= limit) {
+      !core::mul_ok(v->len - 1, step, &span) || span >= limit) {
     return Status::invalid_argument(std::string(v->name) + " (" + str(v->len) + " elements, " +
                                     v->inc_name + " = " + str(v->inc) +
                                     ") spans more memory than this target can address");
@@ -57,8 +56,8 @@ Status check_disjoint(const void* out, std::size_t out_bytes, const char* out_na
 Status check_dot(std::int64_t n, const void* x, std::int64_t incx, const void* y,
                  std::int64_t incy, const void* result, Parallelism parallelism,
                  std::size_t element) {
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(n, "n"));
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_parallelism(parallelism));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(n, "n"));
+  TESSERA_RETURN_IF_ERROR(core::check_parallelism(parallelism));
   Strided sx{"x", "incx", x, n, incx};
   Strided sy{"y", "incy", y, n, incy};
   TESSERA_RETURN_IF_ERROR(check_strided(&sx, element));
@@ -71,16 +70,16 @@ Status check_gemv(Layout layout, Transpose trans, std::int64_t m, std::int64_t n
                   const void* a, std::int64_t lda, const void* x, std::int64_t incx,
                   const void* y, std::int64_t incy, Parallelism parallelism,
                   std::size_t element) {
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_enums(layout, nullptr, nullptr));
+  TESSERA_RETURN_IF_ERROR(core::check_enums(layout, nullptr, nullptr));
   if (trans != Transpose::kNo && trans != Transpose::kYes) {
     return Status::invalid_argument("trans is not a Transpose value (got " +
                                     str(static_cast<int>(trans)) + ")");
   }
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(m, "m"));
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(n, "n"));
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_parallelism(parallelism));
-  gemm_detail::Stored sa{"a", "lda", a, m, n, lda};
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_stored(layout, element, &sa));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(m, "m"));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(n, "n"));
+  TESSERA_RETURN_IF_ERROR(core::check_parallelism(parallelism));
+  core::Stored sa{"a", "lda", a, m, n, lda};
+  TESSERA_RETURN_IF_ERROR(core::check_stored(layout, element, &sa));
   const bool no_trans = trans == Transpose::kNo;
   Strided sx{"x", "incx", x, no_trans ? n : m, incx};
   Strided sy{"y", "incy", y, no_trans ? m : n, incy};

@@ -1,4 +1,4 @@
-// Argument checks of dot and gemv (SPEC §7): each error names the argument,
+// Argument checks of dot and gemv (design.md §Bad input): each error names the argument,
 // and all of them run before anything is written. As for GEMM
 // (gemm_validate.hpp), quick_valid_dot / quick_valid_gemv are the whole set
 // as integer tests for the hot path of small calls; the named checks run
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "core/src/gemm/gemm_validate.hpp"
+#include "core/src/base/validate.hpp"
 #include "tessera/gemm.hpp"
 #include "tessera/parallelism.hpp"
 
@@ -58,14 +58,14 @@ TESSERA_QUICK_INLINE inline bool quick_valid_gemv(Layout layout, Transpose trans
                                                   std::int64_t incy, Parallelism parallelism,
                                                   std::size_t element) {
   if ((static_cast<unsigned>(layout) | static_cast<unsigned>(trans)) > 1 ||
-      parallelism.raw() < -1 || static_cast<std::uint64_t>(m) >= gemm_detail::kQuickDimLimit ||
-      static_cast<std::uint64_t>(n) >= gemm_detail::kQuickDimLimit ||
-      static_cast<std::uint64_t>(lda) >= gemm_detail::kQuickLdLimit) {
+      parallelism.raw() < -1 || static_cast<std::uint64_t>(m) >= core::kQuickDimLimit ||
+      static_cast<std::uint64_t>(n) >= core::kQuickDimLimit ||
+      static_cast<std::uint64_t>(lda) >= core::kQuickLdLimit) {
     return false;
   }
   const bool no_trans = trans == Transpose::kNo;
   std::uint64_t ba, bx, by;
-  if (!gemm_detail::quick_stored_bytes(layout == Layout::kRowMajor, m, n, lda, a, element, &ba) ||
+  if (!core::quick_stored_bytes(layout == Layout::kRowMajor, m, n, lda, a, element, &ba) ||
       ba > std::numeric_limits<std::size_t>::max() / 2 ||
       !quick_strided_bytes(no_trans ? n : m, incx, x, element, &bx) ||
       !quick_strided_bytes(no_trans ? m : n, incy, y, element, &by)) {

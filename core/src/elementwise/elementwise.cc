@@ -11,8 +11,8 @@
 #include <limits>
 #include <string>
 
-#include "core/src/api/context_state.hpp"
-#include "core/src/api/validate.hpp"
+#include "core/src/base/context_state.hpp"
+#include "core/src/base/validate.hpp"
 #include "core/src/parallel/execute_ranges.hpp"
 
 namespace tessera {

@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-#include "core/src/registry/kernel_table.hpp"
+#include "core/src/kernels/elementwise_kernel.hpp"
 #include "core/src/simd/vmath.hpp"
 
 namespace tessera::core::elementwise {

@@ -11,7 +11,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "core/src/registry/kernel_table.hpp"
+#include "core/src/kernels/elementwise_kernel.hpp"
 
 namespace tessera::core::naive {
 namespace elementwise_def {

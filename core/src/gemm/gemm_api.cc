@@ -66,21 +66,21 @@ TESSERA_QUICK_INLINE inline Status gemm_impl(const Context& context, Layout layo
                    sizeof(T))) {
     // Something is off (or too large for the quick check): the full checks
     // find it and name it.
-    TESSERA_RETURN_IF_ERROR(check_enums(layout, &ta, &tb));
-    TESSERA_RETURN_IF_ERROR(check_dim(m, "m"));
-    TESSERA_RETURN_IF_ERROR(check_dim(n, "n"));
-    TESSERA_RETURN_IF_ERROR(check_dim(k, "k"));
-    TESSERA_RETURN_IF_ERROR(check_mnk(m, n, k));
-    TESSERA_RETURN_IF_ERROR(check_parallelism(parallelism));
+    TESSERA_RETURN_IF_ERROR(core::check_enums(layout, &ta, &tb));
+    TESSERA_RETURN_IF_ERROR(core::check_dim(m, "m"));
+    TESSERA_RETURN_IF_ERROR(core::check_dim(n, "n"));
+    TESSERA_RETURN_IF_ERROR(core::check_dim(k, "k"));
+    TESSERA_RETURN_IF_ERROR(core::check_mnk(m, n, k));
+    TESSERA_RETURN_IF_ERROR(core::check_parallelism(parallelism));
     const bool na = ta == Transpose::kNo, nb = tb == Transpose::kNo;
-    Stored sa{"a", "lda", a, na ? m : k, na ? k : m, lda};
-    Stored sb{"b", "ldb", b, nb ? k : n, nb ? n : k, ldb};
-    Stored sc{"c", "ldc", c, m, n, ldc};
-    TESSERA_RETURN_IF_ERROR(check_stored(layout, sizeof(T), &sa));
-    TESSERA_RETURN_IF_ERROR(check_stored(layout, sizeof(T), &sb));
-    TESSERA_RETURN_IF_ERROR(check_stored(layout, sizeof(T), &sc));
-    TESSERA_RETURN_IF_ERROR(check_no_alias(sc, sa));
-    TESSERA_RETURN_IF_ERROR(check_no_alias(sc, sb));
+    core::Stored sa{"a", "lda", a, na ? m : k, na ? k : m, lda};
+    core::Stored sb{"b", "ldb", b, nb ? k : n, nb ? n : k, ldb};
+    core::Stored sc{"c", "ldc", c, m, n, ldc};
+    TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sa));
+    TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sb));
+    TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sc));
+    TESSERA_RETURN_IF_ERROR(core::check_no_alias(sc, sa));
+    TESSERA_RETURN_IF_ERROR(core::check_no_alias(sc, sb));
   }
   core::GemmProblem<T> pr =
       canonical_problem(layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);

@@ -9,6 +9,9 @@
 #include "core/src/gemm/gemm_validate.hpp"
 
 namespace tessera::gemm_detail {
+
+using core::str;
+
 namespace {
 
 // One entry's accessed bytes. No default member initializers: RangeList's
@@ -60,10 +63,10 @@ std::string entry_name(const char* name, std::int64_t i) {
 }
 
 // The accessed range of every entry of one operand (one stored matrix shape
-// `proto`, already checked by check_stored), after checking each entry (or,
+// `proto`, already checked by core::check_stored), after checking each entry (or,
 // strided, the base pointer, the stride and the whole batch's span).
 template <class P>
-Status operand_ranges(Layout layout, std::size_t element, const Stored& proto,
+Status operand_ranges(Layout layout, std::size_t element, const core::Stored& proto,
                       const BatchOperand<P>& op, const char* stride_name, std::int64_t batch,
                       RangeList* out) {
   out->prepare(0);
@@ -76,8 +79,8 @@ Status operand_ranges(Layout layout, std::size_t element, const Stored& proto,
     out->prepare(static_cast<std::size_t>(batch));
     for (std::int64_t i = 0; i < batch; ++i) {
       const std::string name = entry_name(proto.name, i);
-      Stored s{name.c_str(), proto.ld_name, op.list[i], proto.rows, proto.cols, proto.ld};
-      TESSERA_RETURN_IF_ERROR(check_stored(layout, element, &s));
+      core::Stored s{name.c_str(), proto.ld_name, op.list[i], proto.rows, proto.cols, proto.ld};
+      TESSERA_RETURN_IF_ERROR(core::check_stored(layout, element, &s));
       out->push_back({reinterpret_cast<std::uintptr_t>(s.data), s.bytes, i});
     }
     return {};
@@ -93,8 +96,8 @@ Status operand_ranges(Layout layout, std::size_t element, const Stored& proto,
   // The last entry must be addressable: (batch - 1) * stride elements past
   // the base, plus one matrix.
   std::int64_t offset = 0;
-  const std::int64_t limit = max_span_elements(element);
-  if (!mul_ok(batch - 1, op.stride, &offset) ||
+  const std::int64_t limit = core::max_span_elements(element);
+  if (!core::mul_ok(batch - 1, op.stride, &offset) ||
       offset > limit - static_cast<std::int64_t>(proto.bytes / element)) {
     return Status::invalid_argument(std::string(proto.name) + ": " + str(batch) + " entries " +
                                     stride_name + " = " + str(op.stride) +
@@ -132,28 +135,28 @@ Status validate_batched(const detail::ContextState& state, BatchCall<T>* call,
                         const T** packed_data) {
   BatchCall<T>& x = *call;
   const bool packed = x.packed != nullptr;
-  TESSERA_RETURN_IF_ERROR(check_enums(x.layout, &x.ta, packed ? nullptr : &x.tb));
-  TESSERA_RETURN_IF_ERROR(check_dim(x.batch, "batch"));
+  TESSERA_RETURN_IF_ERROR(core::check_enums(x.layout, &x.ta, packed ? nullptr : &x.tb));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(x.batch, "batch"));
   if (packed) {
     TESSERA_RETURN_IF_ERROR(check_packed_rhs(state, x.layout, *x.packed, packed_data, &x.n, &x.k));
     x.tb = Transpose::kNo;
   }
-  TESSERA_RETURN_IF_ERROR(check_dim(x.m, "m"));
-  TESSERA_RETURN_IF_ERROR(check_dim(x.n, "n"));
-  TESSERA_RETURN_IF_ERROR(check_dim(x.k, "k"));
-  TESSERA_RETURN_IF_ERROR(check_mnk(x.m, x.n, x.k));
-  TESSERA_RETURN_IF_ERROR(check_parallelism(x.parallelism));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(x.m, "m"));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(x.n, "n"));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(x.k, "k"));
+  TESSERA_RETURN_IF_ERROR(core::check_mnk(x.m, x.n, x.k));
+  TESSERA_RETURN_IF_ERROR(core::check_parallelism(x.parallelism));
 
-  // The shape every entry shares; check_stored's pointer test is done per
+  // The shape every entry shares; core::check_stored's pointer test is done per
   // entry below, so the prototypes carry a non-null placeholder.
   const bool na = x.ta == Transpose::kNo, nb = x.tb == Transpose::kNo;
   const int placeholder = 0;
-  Stored sa{"a", "lda", &placeholder, na ? x.m : x.k, na ? x.k : x.m, x.lda};
-  Stored sb{"b", "ldb", &placeholder, nb ? x.k : x.n, nb ? x.n : x.k, x.ldb};
-  Stored sc{"c", "ldc", &placeholder, x.m, x.n, x.ldc};
-  TESSERA_RETURN_IF_ERROR(check_stored(x.layout, sizeof(T), &sa));
-  if (!packed) TESSERA_RETURN_IF_ERROR(check_stored(x.layout, sizeof(T), &sb));
-  TESSERA_RETURN_IF_ERROR(check_stored(x.layout, sizeof(T), &sc));
+  core::Stored sa{"a", "lda", &placeholder, na ? x.m : x.k, na ? x.k : x.m, x.lda};
+  core::Stored sb{"b", "ldb", &placeholder, nb ? x.k : x.n, nb ? x.n : x.k, x.ldb};
+  core::Stored sc{"c", "ldc", &placeholder, x.m, x.n, x.ldc};
+  TESSERA_RETURN_IF_ERROR(core::check_stored(x.layout, sizeof(T), &sa));
+  if (!packed) TESSERA_RETURN_IF_ERROR(core::check_stored(x.layout, sizeof(T), &sb));
+  TESSERA_RETURN_IF_ERROR(core::check_stored(x.layout, sizeof(T), &sc));
 
   // Strided C entries closer than one C matrix overlap each other: say so
   // in terms of the stride.

@@ -4,7 +4,7 @@
 // byte with another C entry or with any input entry.
 #pragma once
 
-#include "core/src/api/context_state.hpp"
+#include "core/src/base/context_state.hpp"
 #include "core/src/gemm/gemm_batched_impl.hpp"
 
 namespace tessera::gemm_detail {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/src/gemm/gemm_kernel.hpp"
+#include "core/src/kernels/gemm_kernel.hpp"
 #include "core/src/parallel/cache_facts.hpp"
 
 namespace tessera::core {

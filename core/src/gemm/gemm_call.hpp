@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/src/api/context_state.hpp"
+#include "core/src/base/context_state.hpp"
 #include "core/src/gemm/gemm_blocking.hpp"
 #include "core/src/gemm/gemm_driver.hpp"
 #include "core/src/gemm/gemm_naive_epilogue.hpp"

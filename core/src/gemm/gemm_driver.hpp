@@ -19,7 +19,7 @@
 #include <string>
 
 #include "core/src/gemm/gemm_blocking.hpp"
-#include "core/src/gemm/gemm_kernel.hpp"
+#include "core/src/kernels/gemm_kernel.hpp"
 #include "core/src/parallel/compute_resolver.hpp"
 #include "tessera/platform/executor.hpp"
 #include "tessera/platform/status.hpp"

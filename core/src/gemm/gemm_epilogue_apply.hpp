@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "core/src/gemm/gemm_kernel.hpp"
+#include "core/src/kernels/gemm_kernel.hpp"
 #include "core/src/simd/vmath.hpp"
 
 namespace tessera::core::gemm {

@@ -21,8 +21,8 @@
 #include <utility>
 
 #include "core/src/gemm/gemm_epilogue_apply.hpp"
-#include "core/src/gemm/gemm_kernel.hpp"
 #include "core/src/gemm/gemm_pack.hpp"
+#include "core/src/kernels/gemm_kernel.hpp"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TESSERA_GEMM_INLINE inline __attribute__((always_inline))
@@ -1196,40 +1196,36 @@ void direct_tiles(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
   }
 }
 
-// The kernel set of one ISA and dtype: packed tile MR x (NV vectors)
-// unrolled UNROLL depth steps, direct tile DIRECT_MR x (DIRECT_NV vectors),
-// (traits with lane masks) the serial direct path's full-panel tile
-// WIDE_MR x (WIDE_NV vectors), and the serial narrow loop nest's tail tile
-// of DIRECT_TAIL_MR rows (direct_main_rows; 0 for none).
-template <class V, int MR, int NV, int DIRECT_MR, int UNROLL = 4, int DIRECT_NV = NV,
-          int WIDE_MR = DIRECT_MR, int WIDE_NV = DIRECT_NV, int DIRECT_TAIL_MR = 0>
-constexpr GemmKernelSet<typename V::Scalar> make_kernel_set(GemmBlockingRule rule) {
-  constexpr int kPanel = NV * V::kLanes;
+// The kernel set of one ISA and dtype from its named tiles (GemmTiles,
+// kernels/gemm_kernel.hpp).
+template <class V, GemmTiles S>
+constexpr GemmKernelSet<typename V::Scalar> make_kernel_set() {
+  static_assert(S.mr > 0 && S.nr_vectors > 0 && S.unroll > 0, "a packed tile of at least 1 x 1");
+  static_assert(S.direct_mr > 0 && S.direct_nr_vectors > 0 && S.nr_vectors % S.direct_nr_vectors == 0,
+                "the direct tile's width divides the packed panel's");
+  static_assert(S.wide_mr > 0 && S.wide_nr_vectors > 0 && S.nr_vectors % S.wide_nr_vectors == 0,
+                "the wide direct tile's width divides the packed panel's");
+  static_assert(S.direct_tail_mr >= 0 && S.direct_tail_mr < S.direct_mr,
+                "the tail tile has fewer rows than the direct tile");
+  constexpr int kPanel = S.nr_vectors * V::kLanes;
   GemmKernelSet<typename V::Scalar> set;
-  set.mr = MR;
-  set.direct_mr = DIRECT_MR;
-  set.direct_nr = DIRECT_NV * V::kLanes;
-  set.direct_wide_mr = WIDE_MR;
-  set.direct_wide_nr = WIDE_NV * V::kLanes;
+  set.mr = S.mr;
+  set.nr = kPanel;
+  set.blocking = S.blocking;
+  set.direct_mr = S.direct_mr;
+  set.direct_nr = S.direct_nr_vectors * V::kLanes;
+  set.direct_wide_mr = S.wide_mr;
+  set.direct_wide_nr = S.wide_nr_vectors * V::kLanes;
   set.lanes = V::kLanes;
   set.direct_masks_edges = HasLaneMasks<V>;
-  static_assert(DIRECT_TAIL_MR < DIRECT_MR, "the tail tile has fewer rows than the direct tile");
-  set.direct = &direct<V, DIRECT_MR, DIRECT_NV, kPanel, WIDE_MR, WIDE_NV, DIRECT_TAIL_MR>;
-  set.direct_tiles = &direct_tiles<V, DIRECT_MR, DIRECT_NV, kPanel>;
-  set.nr = kPanel;
-  set.blocking = rule;
-  set.pack_a = &pack_a<V, MR>;
-  set.pack_b = &pack_b<V, NV * V::kLanes>;
-  set.column_tile = &column_tile<V, MR, NV, UNROLL>;
+  set.direct_pack_b_bytes = S.direct_pack_b_bytes;
+  set.direct = &direct<V, S.direct_mr, S.direct_nr_vectors, kPanel, S.wide_mr, S.wide_nr_vectors,
+                       S.direct_tail_mr>;
+  set.direct_tiles = &direct_tiles<V, S.direct_mr, S.direct_nr_vectors, kPanel>;
+  set.pack_a = &pack_a<V, S.mr>;
+  set.pack_b = &pack_b<V, kPanel>;
+  set.column_tile = &column_tile<V, S.mr, S.nr_vectors, S.unroll>;
   set.epilogue_only = &epilogue_only<V>;
-  return set;
-}
-
-// A kernel set whose direct path packs a B larger than `bytes` (see
-// GemmKernelSet::direct_pack_b_bytes).
-template <class T>
-constexpr GemmKernelSet<T> with_direct_pack_b_bytes(GemmKernelSet<T> set, std::int64_t bytes) {
-  set.direct_pack_b_bytes = bytes;
   return set;
 }
 

@@ -1,7 +1,7 @@
 // The naive GEMM: the reference the optimized family is checked against.
 #pragma once
 
-#include "core/src/gemm/gemm_kernel.hpp"
+#include "core/src/kernels/gemm_kernel.hpp"
 
 namespace tessera::core::naive {
 

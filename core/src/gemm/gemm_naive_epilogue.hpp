@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/src/gemm/gemm_kernel.hpp"
+#include "core/src/kernels/gemm_kernel.hpp"
 
 namespace tessera::core::naive {
 

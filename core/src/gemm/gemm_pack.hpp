@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/src/gemm/gemm_kernel.hpp"
+#include "core/src/kernels/gemm_kernel.hpp"
 
 namespace tessera::core::gemm {
 

@@ -72,8 +72,8 @@ Status check_packed_rhs(const detail::ContextState& state, Layout layout, const 
   if (ks == nullptr) return Status::internal("kernel table has no gemm kernels");
   const std::int64_t kc = blocking_of(*ks).kc;
   if (kc != pb->kc) {
-    return Status::invalid_argument("b was packed with depth blocking kc = " + str(pb->kc) +
-                                    " but the context blocks with kc = " + str(kc) +
+    return Status::invalid_argument("b was packed with depth blocking kc = " + core::str(pb->kc) +
+                                    " but the context blocks with kc = " + core::str(kc) +
                                     ": pack it again with this context");
   }
   *data = static_cast<const T*>(pb->data);
@@ -95,13 +95,13 @@ Status prepack_impl(const Context& context, Layout layout, Transpose tb,
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   if (out == nullptr) return Status::invalid_argument("out is null");
-  TESSERA_RETURN_IF_ERROR(check_enums(layout, nullptr, &tb));
-  TESSERA_RETURN_IF_ERROR(check_dim(k, "k"));
-  TESSERA_RETURN_IF_ERROR(check_dim(n, "n"));
-  TESSERA_RETURN_IF_ERROR(check_mnk(1, n, k));
+  TESSERA_RETURN_IF_ERROR(core::check_enums(layout, nullptr, &tb));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(k, "k"));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(n, "n"));
+  TESSERA_RETURN_IF_ERROR(core::check_mnk(1, n, k));
   const bool nb = tb == Transpose::kNo;
-  Stored sb{"b", "ldb", b, nb ? k : n, nb ? n : k, ldb};
-  TESSERA_RETURN_IF_ERROR(check_stored(layout, sizeof(T), &sb));
+  core::Stored sb{"b", "ldb", b, nb ? k : n, nb ? n : k, ldb};
+  TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sb));
   if (state->table->family == KernelFamily::kNaive) {
     return Status::unsupported(
         "prepack_rhs: the naive family has no packed format (use an optimized context)");
@@ -121,9 +121,9 @@ Status prepack_impl(const Context& context, Layout layout, Transpose tb,
   packed->table = state->table;
   const std::int64_t elements = core::packed_size(n, k, packed->panel);
   std::int64_t bytes = 0;
-  if (!mul_ok(elements, static_cast<std::int64_t>(sizeof(T)), &bytes) ||
+  if (!core::mul_ok(elements, static_cast<std::int64_t>(sizeof(T)), &bytes) ||
       static_cast<std::uint64_t>(bytes) > std::numeric_limits<std::size_t>::max() / 2) {
-    return Status::invalid_argument("b (" + str(k) + " x " + str(n) +
+    return Status::invalid_argument("b (" + core::str(k) + " x " + core::str(n) +
                                     ") is too large to pack on this target");
   }
   packed->bytes = static_cast<std::size_t>(bytes);
@@ -131,7 +131,7 @@ Status prepack_impl(const Context& context, Layout layout, Transpose tb,
     packed->data = ::operator new(packed->bytes, std::align_val_t{64}, std::nothrow);
     if (packed->data == nullptr) {
       return Status(StatusCode::kOutOfMemory,
-                    "prepack_rhs: cannot allocate " + str(bytes) + " bytes");
+                    "prepack_rhs: cannot allocate " + core::str(bytes) + " bytes");
     }
     std::int64_t rs, cs;  // op(B)(p, j) = b[p*rs + j*cs]
     op_strides(layout, tb, ldb, &rs, &cs);
@@ -151,19 +151,19 @@ Status packed_gemm_impl(const Context& context, Layout layout, Transpose ta,
                         const GemmEpilogue<T>* epilogue = nullptr) {
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
-  TESSERA_RETURN_IF_ERROR(check_enums(layout, &ta, nullptr));
+  TESSERA_RETURN_IF_ERROR(core::check_enums(layout, &ta, nullptr));
   const T* data = nullptr;
   std::int64_t n = 0, k = 0;
   TESSERA_RETURN_IF_ERROR(check_packed_rhs(*state, layout, packed, &data, &n, &k));
-  TESSERA_RETURN_IF_ERROR(check_dim(m, "m"));
-  TESSERA_RETURN_IF_ERROR(check_mnk(m, n, k));
-  TESSERA_RETURN_IF_ERROR(check_parallelism(parallelism));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(m, "m"));
+  TESSERA_RETURN_IF_ERROR(core::check_mnk(m, n, k));
+  TESSERA_RETURN_IF_ERROR(core::check_parallelism(parallelism));
   const bool na = ta == Transpose::kNo;
-  Stored sa{"a", "lda", a, na ? m : k, na ? k : m, lda};
-  Stored sc{"c", "ldc", c, m, n, ldc};
-  TESSERA_RETURN_IF_ERROR(check_stored(layout, sizeof(T), &sa));
-  TESSERA_RETURN_IF_ERROR(check_stored(layout, sizeof(T), &sc));
-  TESSERA_RETURN_IF_ERROR(check_no_alias(sc, sa));
+  core::Stored sa{"a", "lda", a, na ? m : k, na ? k : m, lda};
+  core::Stored sc{"c", "ldc", c, m, n, ldc};
+  TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sa));
+  TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sc));
+  TESSERA_RETURN_IF_ERROR(core::check_no_alias(sc, sa));
 
   // The packed operand is canonical B (row-major) or canonical A
   // (column-major, computed transposed); the other side is `a`.

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "core/src/api/context_state.hpp"
+#include "core/src/base/context_state.hpp"
 #include "tessera/gemm.hpp"
 
 namespace tessera::gemm_detail {

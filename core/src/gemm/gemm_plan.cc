@@ -5,7 +5,7 @@
 
 namespace tessera {
 
-using gemm_detail::str;
+using core::str;
 
 std::string GemmPlan::to_string() const {
   std::string s;
@@ -74,15 +74,15 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   if (out == nullptr) return Status::invalid_argument("out is null");
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_enums(layout, nullptr, nullptr));
+  TESSERA_RETURN_IF_ERROR(core::check_enums(layout, nullptr, nullptr));
   if (dtype != Dtype::kF32 && dtype != Dtype::kF64) {
     return Status::invalid_argument("dtype is not a Dtype value");
   }
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(m, "m"));
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(n, "n"));
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(k, "k"));
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_mnk(m, n, k));
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_parallelism(parallelism));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(m, "m"));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(n, "n"));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(k, "k"));
+  TESSERA_RETURN_IF_ERROR(core::check_mnk(m, n, k));
+  TESSERA_RETURN_IF_ERROR(core::check_parallelism(parallelism));
   GemmPlan plan;
   plan.dtype = dtype;
   plan.isa = state->table->isa;

@@ -30,7 +30,7 @@
 //    GFLOP/s; one step per iteration allocates cleanly.
 #pragma once
 
-#include "core/src/gemm/gemm_kernel.hpp"
+#include "core/src/kernels/gemm_kernel.hpp"
 
 namespace tessera::core::avx512 {
 

@@ -27,13 +27,20 @@ namespace {
 // (direct_main_rows): 128 = 20 x 6 + 2 x 4 rows, not 21 x 6 and a 6-row
 // tile computing 2. The direct path packs a B of more than half a 32 KiB
 // L1d that more than eight row tiles re-read (direct_packs_b).
-constexpr std::int64_t kDirectPackBBytes = 16 * 1024;
-constinit const GemmKernelSet<float> kGemmF32 = gemm::with_direct_pack_b_bytes(
-    gemm::make_kernel_set<simd::avx2::F32, 6, 2, 6, 1, 2, 6, 2, 4>(GemmBlockingRule::kCacheModel),
-    kDirectPackBBytes);
-constinit const GemmKernelSet<double> kGemmF64 = gemm::with_direct_pack_b_bytes(
-    gemm::make_kernel_set<simd::avx2::F64, 6, 2, 6, 1, 2, 6, 2, 4>(GemmBlockingRule::kCacheModel),
-    kDirectPackBBytes);
+constexpr GemmTiles kTiles = {
+    .mr = 6,
+    .nr_vectors = 2,
+    .unroll = 1,
+    .direct_mr = 6,
+    .direct_nr_vectors = 2,
+    .wide_mr = 6,
+    .wide_nr_vectors = 2,
+    .direct_tail_mr = 4,
+    .blocking = GemmBlockingRule::kCacheModel,
+    .direct_pack_b_bytes = 16 * 1024,
+};
+constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::avx2::F32, kTiles>();
+constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::avx2::F64, kTiles>();
 
 }  // namespace
 

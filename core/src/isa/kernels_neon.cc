@@ -8,7 +8,7 @@
 // GEMM kernel sets of the neon backend: 8 x 3-vector tiles (8 x 12 f32,
 // 8 x 6 f64): 24 FMA accumulators, 3 B vectors and broadcasts in the 32 v
 // registers; the direct path uses the same tile. One depth step per loop
-// iteration (the last template argument): with four unrolled steps GCC 12
+// iteration (unroll): with four unrolled steps GCC 12
 // spilled 16 values to the stack among the 96 fmla of each iteration; one
 // step spills none (ctest aarch64.neon_spills reads the disassembly). The
 // per-element order of the sums is the same either way.
@@ -22,10 +22,20 @@
 namespace tessera::core::neon {
 namespace {
 
-constinit const GemmKernelSet<float> kGemmF32 =
-    gemm::make_kernel_set<simd::neon::F32, 8, 3, 8, 1>(GemmBlockingRule::kCacheModel);
-constinit const GemmKernelSet<double> kGemmF64 =
-    gemm::make_kernel_set<simd::neon::F64, 8, 3, 8, 1>(GemmBlockingRule::kCacheModel);
+constexpr GemmTiles kTiles = {
+    .mr = 8,
+    .nr_vectors = 3,
+    .unroll = 1,
+    .direct_mr = 8,
+    .direct_nr_vectors = 3,
+    .wide_mr = 8,
+    .wide_nr_vectors = 3,
+    .direct_tail_mr = 0,
+    .blocking = GemmBlockingRule::kCacheModel,
+    .direct_pack_b_bytes = 0,
+};
+constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::neon::F32, kTiles>();
+constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::neon::F64, kTiles>();
 
 }  // namespace
 

@@ -19,10 +19,20 @@
 namespace tessera::core::scalar {
 namespace {
 
-constinit const GemmKernelSet<float> kGemmF32 =
-    gemm::make_kernel_set<simd::scalar::F32, 4, 4, 4>(GemmBlockingRule::kFixedPortable);
-constinit const GemmKernelSet<double> kGemmF64 =
-    gemm::make_kernel_set<simd::scalar::F64, 4, 4, 4>(GemmBlockingRule::kFixedPortable);
+constexpr GemmTiles kTiles = {
+    .mr = 4,
+    .nr_vectors = 4,
+    .unroll = 4,
+    .direct_mr = 4,
+    .direct_nr_vectors = 4,
+    .wide_mr = 4,
+    .wide_nr_vectors = 4,
+    .direct_tail_mr = 0,
+    .blocking = GemmBlockingRule::kFixedPortable,
+    .direct_pack_b_bytes = 0,
+};
+constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::scalar::F32, kTiles>();
+constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::scalar::F64, kTiles>();
 
 }  // namespace
 

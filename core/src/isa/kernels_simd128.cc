@@ -5,13 +5,13 @@
 // toolchains/modules/TesseraTarget.cmake; CMake adds them by the file-name
 // suffix).
 //
-// GEMM kernel sets of the simd128 backend: the same tiles (2 x 16 f32,
-// 2 x 8 f64), blocking table and operation order as sse2 (see
-// kernels_sse2.cc), so a wasm run and a native SSE2 run give the same
-// bits.
+// GEMM kernel sets of the simd128 backend: the 128-bit levels' shared tiles
+// (gemm_tiles_128.hpp), blocking table and operation order, so a wasm run
+// and a native SSE2 run give the same bits.
 #include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
+#include "core/src/isa/gemm_tiles_128.hpp"
 #include "core/src/reduce/reduce_body.hpp"
 #include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_simd128.hpp"
@@ -20,9 +20,9 @@ namespace tessera::core::simd128 {
 namespace {
 
 constinit const GemmKernelSet<float> kGemmF32 =
-    gemm::make_kernel_set<simd::simd128::F32, 2, 4, 2, 1>(GemmBlockingRule::kFixedPortable);
+    gemm::make_kernel_set<simd::simd128::F32, kGemmTiles128>();
 constinit const GemmKernelSet<double> kGemmF64 =
-    gemm::make_kernel_set<simd::simd128::F64, 2, 4, 2, 1>(GemmBlockingRule::kFixedPortable);
+    gemm::make_kernel_set<simd::simd128::F64, kGemmTiles128>();
 
 }  // namespace
 

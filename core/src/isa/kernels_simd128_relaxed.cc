@@ -4,11 +4,12 @@
 // them by. Built only in a module made with TESSERA_WASM_RELAXED_SIMD (the
 // wasi-relaxed preset), with -mrelaxed-simd on this file alone.
 //
-// GEMM: simd128's tiles (2 x 16 f32, 2 x 8 f64) and fixed blocking table,
-// one fused multiply-add per step where simd128 has a multiply and an add.
+// GEMM: simd128's tiles (gemm_tiles_128.hpp) and fixed blocking table, one
+// fused multiply-add per step where simd128 has a multiply and an add.
 #include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
+#include "core/src/isa/gemm_tiles_128.hpp"
 #include "core/src/reduce/reduce_body.hpp"
 #include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_simd128_relaxed.hpp"
@@ -19,10 +20,8 @@ namespace {
 using simd::simd128_relaxed::F32;
 using simd::simd128_relaxed::F64;
 
-constinit const GemmKernelSet<float> kGemmF32 =
-    gemm::make_kernel_set<F32, 2, 4, 2, 1>(GemmBlockingRule::kFixedPortable);
-constinit const GemmKernelSet<double> kGemmF64 =
-    gemm::make_kernel_set<F64, 2, 4, 2, 1>(GemmBlockingRule::kFixedPortable);
+constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<F32, kGemmTiles128>();
+constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<F64, kGemmTiles128>();
 
 }  // namespace
 

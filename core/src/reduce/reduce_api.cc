@@ -1,14 +1,15 @@
-// Last-axis reductions and softmax drivers: validate every argument (SPEC
-// §7), pick a worker count with the bandwidth resolver (SPEC §2.3), then run
-// the context's block kernels on the fixed partition of each row (SPEC §3):
-// blocks of kReduceBlock elements, partials combined in block order by the
-// same code whoever computed them.
+// Last-axis reductions and softmax drivers: validate every argument
+// (design.md §Bad input), pick a worker count with the bandwidth resolver
+// (design.md §Bandwidth resolver), then run the context's block kernels on
+// the fixed partition of each row (design.md §Reproducibility): blocks of
+// kReduceBlock elements, partials combined in block order by the same code
+// whoever computed them.
 #include <algorithm>
 #include <limits>
 #include <memory>
 #include <new>
 
-#include "core/src/parallel/bandwidth_split.hpp"
+#include "core/src/base/bandwidth_split.hpp"
 #include "core/src/reduce/reduce_validate.hpp"
 #include "core/src/simd/vec_scalar.hpp"
 #include "tessera/reduce.hpp"

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <limits>
 
-#include "core/src/reduce/reduce_kernel.hpp"
+#include "core/src/kernels/reduce_kernel.hpp"
 #include "core/src/simd/vec_scalar.hpp"
 #include "core/src/simd/vmath.hpp"
 

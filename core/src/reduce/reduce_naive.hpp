@@ -3,7 +3,7 @@
 // optimized kernels (no vector traits, no blocks).
 #pragma once
 
-#include "core/src/reduce/reduce_kernel.hpp"
+#include "core/src/kernels/reduce_kernel.hpp"
 
 namespace tessera::core::naive {
 

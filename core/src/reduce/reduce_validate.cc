@@ -2,21 +2,20 @@
 
 #include <string>
 
-#include "core/src/api/validate.hpp"
-#include "core/src/gemm/gemm_validate.hpp"
+#include "core/src/base/validate.hpp"
 
 namespace tessera::reduce_detail {
 
-using gemm_detail::str;
+using core::str;
 
 Status check_reduce(const char* op, std::int64_t rows, std::int64_t cols, const void* x,
                     std::int64_t ldx, const void* out, std::size_t out_element,
                     bool needs_value, Parallelism parallelism, std::size_t element) {
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(rows, "rows"));
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(cols, "cols"));
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_parallelism(parallelism));
-  gemm_detail::Stored sx{"x", "ldx", x, rows, cols, ldx};
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_stored(Layout::kRowMajor, element, &sx));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(rows, "rows"));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(cols, "cols"));
+  TESSERA_RETURN_IF_ERROR(core::check_parallelism(parallelism));
+  core::Stored sx{"x", "ldx", x, rows, cols, ldx};
+  TESSERA_RETURN_IF_ERROR(core::check_stored(Layout::kRowMajor, element, &sx));
   // As NumPy: max / argmax of an empty sequence is an error, not a value.
   if (needs_value && rows > 0 && cols == 0) {
     return Status::invalid_argument(std::string("cols is 0: ") + op +
@@ -34,13 +33,13 @@ Status check_reduce(const char* op, std::int64_t rows, std::int64_t cols, const 
 Status check_softmax(std::int64_t rows, std::int64_t cols, const void* x, std::int64_t ldx,
                      const void* y, std::int64_t ldy, Parallelism parallelism,
                      std::size_t element) {
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(rows, "rows"));
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_dim(cols, "cols"));
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_parallelism(parallelism));
-  gemm_detail::Stored sx{"x", "ldx", x, rows, cols, ldx};
-  gemm_detail::Stored sy{"y", "ldy", y, rows, cols, ldy};
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_stored(Layout::kRowMajor, element, &sx));
-  TESSERA_RETURN_IF_ERROR(gemm_detail::check_stored(Layout::kRowMajor, element, &sy));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(rows, "rows"));
+  TESSERA_RETURN_IF_ERROR(core::check_dim(cols, "cols"));
+  TESSERA_RETURN_IF_ERROR(core::check_parallelism(parallelism));
+  core::Stored sx{"x", "ldx", x, rows, cols, ldx};
+  core::Stored sy{"y", "ldy", y, rows, cols, ldy};
+  TESSERA_RETURN_IF_ERROR(core::check_stored(Layout::kRowMajor, element, &sx));
+  TESSERA_RETURN_IF_ERROR(core::check_stored(Layout::kRowMajor, element, &sy));
   if (x == y && ldx == ldy) return {};  // exactly in place
   if (core::ranges_overlap(y, sy.bytes, x, sx.bytes)) {
     return Status::invalid_argument(

@@ -1,4 +1,4 @@
-// Argument checks of the last-axis reductions and softmax (SPEC §7): each
+// Argument checks of the last-axis reductions and softmax (design.md §Bad input): each
 // error names the argument, and all of them run before anything is written.
 // quick_valid_reduce / quick_valid_softmax are the same checks as integer
 // tests for the hot path of small calls; the named checks run only when
@@ -9,8 +9,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "core/src/api/validate.hpp"
-#include "core/src/gemm/gemm_validate.hpp"
+#include "core/src/base/validate.hpp"
 #include "tessera/parallelism.hpp"
 #include "tessera/reduce.hpp"
 
@@ -27,17 +26,17 @@ Status check_softmax(std::int64_t rows, std::int64_t cols, const void* x, std::i
                      const void* y, std::int64_t ldy, Parallelism parallelism,
                      std::size_t element);
 
-// Whether rows x cols (row-major, ld) passes check_stored within the quick
+// Whether rows x cols (row-major, ld) passes core::check_stored within the quick
 // checks' limits, with its accessed byte span in *bytes (which then fits a
 // size_t with room, on wasm32 too).
 TESSERA_QUICK_INLINE inline bool quick_rows_bytes(std::int64_t rows, std::int64_t cols,
                                                   const void* p, std::int64_t ld,
                                                   std::size_t element, std::uint64_t* bytes) {
   // Unsigned compares also reject negative values.
-  return static_cast<std::uint64_t>(rows) < gemm_detail::kQuickDimLimit &&
-         static_cast<std::uint64_t>(cols) < gemm_detail::kQuickDimLimit &&
-         static_cast<std::uint64_t>(ld) < gemm_detail::kQuickLdLimit &&
-         gemm_detail::quick_stored_bytes(true, static_cast<std::uint64_t>(rows),
+  return static_cast<std::uint64_t>(rows) < core::kQuickDimLimit &&
+         static_cast<std::uint64_t>(cols) < core::kQuickDimLimit &&
+         static_cast<std::uint64_t>(ld) < core::kQuickLdLimit &&
+         core::quick_stored_bytes(true, static_cast<std::uint64_t>(rows),
                                          static_cast<std::uint64_t>(cols),
                                          static_cast<std::uint64_t>(ld), p, element, bytes) &&
          *bytes <= std::numeric_limits<std::size_t>::max() / 2;

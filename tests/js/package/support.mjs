@@ -1,5 +1,5 @@
 // Shared by the package tests: the seeded inputs and output hash of
-// tessera-cli gemm (wasm/cli/seeded_inputs.hpp, restated here in
+// tessera-cli gemm (cli/seeded_inputs.hpp, restated here in
 // JavaScript so the package's hash can be compared with the native one),
 // and an independent double-precision reference GEMM.
 

@@ -33,4 +33,12 @@ namespace tessera::platform {
 Status acquire_executor(const ResolvedExecutionPolicy& policy,
                         std::shared_ptr<Executor>* out);
 
+// Ends the threads of every pool that no context leases any more, joining
+// them, and returns how many such pools could not be released. Native pools
+// end with their last lease already (the registry holds weak references):
+// 0. The wasm threads pool is kept for the process (design.md §Pool
+// ownership); a JavaScript host calls this before it terminates the
+// pthreads' Workers, so they are idle when it does.
+int release_idle_pools();
+
 }  // namespace tessera::platform

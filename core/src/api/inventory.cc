@@ -1,0 +1,91 @@
+#include "tessera/inventory.hpp"
+
+#include "core/src/base/context_state.hpp"
+#include "core/src/registry/kernel_registry.hpp"
+#include "tessera/platform/cpu_features.hpp"
+
+namespace tessera {
+namespace {
+
+struct Entry {
+  const char* op;
+  const char* dtype;
+  bool present;
+};
+
+// Every operation a table may provide, in inventory order.
+std::vector<Entry> entries_of(const core::KernelTable& t) {
+  std::vector<Entry> entries;
+  // Every elementwise op with every operand form, per dtype (the scalar
+  // and broadcast forms are entries of the same table).
+  const auto add_elementwise = [&](const char* dtype, const auto& ops) {
+    for (int i = 0; i < kBinaryOpCount; ++i) {
+      entries.push_back({binary_op_name(static_cast<BinaryOp>(i)), dtype,
+                         ops.binary[i] != nullptr && ops.binary_scalar_rhs[i] != nullptr &&
+                             ops.binary_scalar_lhs[i] != nullptr});
+    }
+    for (int i = 0; i < kUnaryOpCount; ++i) {
+      entries.push_back({unary_op_name(static_cast<UnaryOp>(i)), dtype, ops.unary[i] != nullptr});
+    }
+  };
+  add_elementwise("f32", t.elementwise.f32);
+  add_elementwise("f64", t.elementwise.f64);
+  entries.insert(entries.end(), {
+      {"gemm", "f32", t.gemm.f32 != nullptr || t.gemm.naive_f32 != nullptr},
+      {"gemm", "f64", t.gemm.f64 != nullptr || t.gemm.naive_f64 != nullptr},
+      // Fused bias/activation epilogues: the kernel set's store path (and
+      // its epilogue-only routine for k == 0 / alpha == 0).
+      {"gemm_epilogue", "f32",
+       (t.gemm.f32 != nullptr && t.gemm.f32->epilogue_only != nullptr) ||
+           t.gemm.naive_f32 != nullptr},
+      {"gemm_epilogue", "f64",
+       (t.gemm.f64 != nullptr && t.gemm.f64->epilogue_only != nullptr) ||
+           t.gemm.naive_f64 != nullptr},
+      // Batched GEMM runs single gemm's kernels entry by entry.
+      {"gemm_batched", "f32", t.gemm.f32 != nullptr || t.gemm.naive_f32 != nullptr},
+      {"gemm_batched", "f64", t.gemm.f64 != nullptr || t.gemm.naive_f64 != nullptr},
+      {"dot", "f32", t.blas1.f32.dot != nullptr || t.blas1.f32.naive_dot != nullptr},
+      {"dot", "f64", t.blas1.f64.dot != nullptr || t.blas1.f64.naive_dot != nullptr},
+      {"gemv", "f32", (t.blas1.f32.gemv_rows != nullptr && t.blas1.f32.gemv_cols != nullptr) ||
+                          t.blas1.f32.naive_gemv != nullptr},
+      {"gemv", "f64", (t.blas1.f64.gemv_rows != nullptr && t.blas1.f64.gemv_cols != nullptr) ||
+                          t.blas1.f64.naive_gemv != nullptr},
+  });
+  // Last-axis reductions (argmax runs the max kernels) and softmax.
+  const auto add_reduce = [&](const char* dtype, const auto& set) {
+    for (int i = 0; i < kReduceOpCount; ++i) {
+      const bool max = static_cast<ReduceOp>(i) == ReduceOp::kMax;
+      entries.push_back({reduce_op_name(static_cast<ReduceOp>(i)), dtype,
+                         (max ? set.max : set.sum) != nullptr || set.naive_reduce != nullptr});
+    }
+    entries.push_back({"argmax", dtype, set.max != nullptr || set.naive_argmax != nullptr});
+    const bool softmax = (set.max != nullptr && set.exp_sum != nullptr &&
+                          set.divide != nullptr && set.log_finish != nullptr &&
+                          set.log != nullptr) ||
+                         set.naive_softmax != nullptr;
+    entries.push_back({"softmax", dtype, softmax});
+    entries.push_back({"log_softmax", dtype, softmax});
+  };
+  add_reduce("f32", t.reduce.f32);
+  add_reduce("f64", t.reduce.f64);
+  return entries;
+}
+
+}  // namespace
+
+std::vector<KernelRecord> kernel_inventory(const Context& context) {
+  const core::KernelTable* selected =
+      context.state() != nullptr ? context.state()->table : nullptr;
+  std::vector<KernelRecord> records;
+  for (const core::KernelTable* table : core::registered_tables()) {
+    for (const Entry& e : entries_of(*table)) {
+      if (!e.present) continue;
+      records.push_back({e.op, e.dtype, table->family, table->isa,
+                         core::table_runnable(*table, platform::cpu_features()),
+                         table == selected});
+    }
+  }
+  return records;
+}
+
+}  // namespace tessera

@@ -1,0 +1,589 @@
+// The inline instance: the module runs on this thread (Node, a Worker, or a
+// page that asked for mode 'inline'). Kernels are bound from the table in
+// generated.js (js/bindings.json): one marshalling routine per kind of
+// kernel, none per kernel.
+import { TesseraError, invalid, statusCodes } from './errors.js';
+import { bindings } from './generated.js';
+
+const dtypes = {
+  f32: { Array: Float32Array, bytes: 4, heap: 'HEAPF32', shift: 2 },
+  f64: { Array: Float64Array, bytes: 8, heap: 'HEAPF64', shift: 3 },
+};
+const dtypeOf = (x) => (x instanceof Float32Array ? 'f32' : x instanceof Float64Array ? 'f64' : undefined);
+
+// A tensor: `length` elements in the module's heap, reused across calls
+// without copies. `data` is a view that stays valid when the heap grows
+// (it is re-created on the new buffer).
+export class Tensor {
+  #owner;
+  #view = null;
+  constructor(owner, dtype, ptr, length) {
+    this.#owner = owner;
+    this.dtype = dtype;
+    this.ptr = ptr;
+    this.length = length;
+  }
+  get data() {
+    const module = this.#owner.module;
+    if (this.ptr === 0) throw new TesseraError('disposed', 'tensor.data: the tensor was disposed');
+    if (this.#owner.disposed) throw new TesseraError('disposed', 'tensor.data: its tessera instance was disposed');
+    const buffer = module.HEAPU8.buffer;
+    if (this.#view === null || this.#view.buffer !== buffer) {
+      this.#view = new dtypes[this.dtype].Array(buffer, this.ptr, this.length);
+    }
+    return this.#view;
+  }
+  get owner() { return this.#owner; }
+  dispose() {
+    if (this.ptr !== 0 && !this.#owner.disposed) this.#owner.module._free(this.ptr);
+    this.ptr = 0;
+    this.#view = null;
+  }
+}
+
+export class InlineTessera {
+  constructor(module, context, info) {
+    this.module = module;
+    this.context = context;
+    this.info = info;
+    this.disposed = false;
+    this.scratchPtr = 0;
+    this.scratchBytes = 0;
+    for (const [name, entry] of Object.entries(bindings.kernels)) {
+      const run = kinds[entry.kind];
+      if (!run) throw new TesseraError('internal', `bindings: kernel ${name} has unknown kind ${entry.kind}`);
+      this[`${name}Sync`] = (...args) => run(this, name, entry, args);
+      this[name] = (...args) => {
+        try {
+          return Promise.resolve(run(this, name, entry, args));
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      };
+    }
+  }
+
+  #live(what) {
+    if (this.disposed) throw new TesseraError('disposed', `${what}: this tessera instance was disposed`);
+  }
+
+  // Throws a TesseraError for a non-zero tsr_status, with the C message.
+  check(status, what) {
+    if (status === 0) return;
+    const code = statusCodes[status] ?? 'internal';
+    const message = this.module.UTF8ToString(this.module._tsr_last_error_message());
+    throw new TesseraError(code, `${what}: ${message}`);
+  }
+
+  malloc(bytes, what) {
+    const ptr = this.module._malloc(Math.max(1, bytes));
+    if (ptr === 0) {
+      throw new TesseraError('out-of-memory', `${what}: cannot allocate ${bytes} bytes in the wasm heap`);
+    }
+    return ptr;
+  }
+
+  // The scratch block for typed-array operands: at least `bytes`, grown (and
+  // kept) as calls need it; given back above 64 MiB so one large call does
+  // not hold the heap forever.
+  scratch(bytes, what) {
+    if (bytes > this.scratchBytes) {
+      if (this.scratchPtr) this.module._free(this.scratchPtr);
+      this.scratchPtr = 0;
+      this.scratchBytes = 0;
+      this.scratchPtr = this.malloc(bytes, what);
+      this.scratchBytes = bytes;
+    }
+    return this.scratchPtr;
+  }
+
+  releaseLargeScratch() {
+    if (this.scratchBytes > (64 << 20)) {
+      this.module._free(this.scratchPtr);
+      this.scratchPtr = 0;
+      this.scratchBytes = 0;
+    }
+  }
+
+  alloc(Type, length) {
+    this.#live('alloc');
+    const dtype = Type === Float32Array ? 'f32' : Type === Float64Array ? 'f64' : undefined;
+    if (!dtype) throw invalid('alloc(Type, length): Type must be Float32Array or Float64Array');
+    if (!(Number.isInteger(length) && length >= 0 && length <= 2 ** 31 / dtypes[dtype].bytes)) {
+      throw invalid(`alloc(Type, length): length must be an integer in [0, ${2 ** 31 / dtypes[dtype].bytes}] (got ${String(length)})`);
+    }
+    const ptr = this.malloc(length * dtypes[dtype].bytes, 'alloc');
+    return new Tensor(this, dtype, ptr, length);
+  }
+
+  resolvedPolicy() {
+    this.#live('resolvedPolicy');
+    const m = this.module;
+    const out = this.malloc(4, 'resolvedPolicy');
+    try {
+      this.check(m._tsr_context_resolved_policy_json(this.context, out), 'resolvedPolicy');
+      return JSON.parse(m.UTF8ToString(m.HEAPU32[out >> 2]));
+    } finally {
+      m._free(out);
+    }
+  }
+
+  counters() {
+    this.#live('counters');
+    const m = this.module;
+    const names = ['dispatches', 'serialFallbacks', 'spins', 'parks', 'wakeups', 'callerWaits', 'workerActiveNs'];
+    const out = this.malloc(8 * names.length, 'counters');
+    try {
+      this.check(m._tsr_context_counters(this.context, out), 'counters');
+      const view = new DataView(m.HEAPU8.buffer, out, 8 * names.length);
+      return Object.fromEntries(names.map((n, i) => [n, Number(view.getBigUint64(8 * i, true))]));
+    } finally {
+      m._free(out);
+    }
+  }
+
+  dispose() {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.module._tsr_context_destroy(this.context);
+    // The pool's threads end first (joined), so the Workers terminated next
+    // are idle; the pthread Workers keep a Node process (and a page's
+    // threads) alive until terminated.
+    this.module._tsr_js_release_threads();
+    if (this.module.PThread) this.module.PThread.terminateAllThreads();
+  }
+}
+
+// ---- Operands ---------------------------------------------------------------
+
+// The operands of one call, as the C function sees them: pointers into the
+// heap. A Tensor of this instance is used in place; typed arrays are copied
+// into the instance's scratch block (one block, grown as needed and kept,
+// instead of a malloc and free per operand per call) and outputs copied
+// back after success.
+class Operands {
+  constructor(owner, what) {
+    this.owner = owner;
+    this.what = what;
+    this.copyBack = [];
+  }
+
+  // specs: [x, name, dtype, needed elements, output?, read? (default true)]
+  // per operand, in order; returns their pointers.
+  place(specs) {
+    const owner = this.owner;
+    const pointers = new Array(specs.length);
+    const copies = [];  // [spec index, byte offset in the scratch block]
+    let bytes = 0;
+    specs.forEach(([x, name, dtype, needed], i) => {
+      if (x instanceof Tensor) {
+        if (x.owner !== owner) throw invalid(`${this.what}: ${name} is a tensor of another tessera instance`);
+        if (x.ptr === 0) throw new TesseraError('disposed', `${this.what}: ${name} is a disposed tensor`);
+        if (x.dtype !== dtype) throw invalid(`${this.what}: ${name} is a ${x.dtype} tensor but the call is ${dtype}`);
+        if (x.length < needed) throw invalid(`${this.what}: ${name} has ${x.length} elements but needs ${needed}`);
+        pointers[i] = x.ptr;
+        return;
+      }
+      if (dtypeOf(x) !== dtype) {
+        throw invalid(`${this.what}: ${name} must be a ${dtypes[dtype].Array.name} or a tensor (got ${x?.constructor?.name ?? typeof x})`);
+      }
+      if (x.length < needed) throw invalid(`${this.what}: ${name} has ${x.length} elements but needs ${needed}`);
+      const same = copies.find(([j]) => specs[j][0] === x);
+      if (same) {
+        // The same array twice (in place): one copy.
+        copies.push([i, same[1]]);
+        return;
+      }
+      copies.push([i, bytes]);
+      bytes += Math.ceil((needed * dtypes[dtype].bytes) / 64) * 64;
+    });
+    if (copies.length > 0) {
+      const base = owner.scratch(bytes, this.what);
+      const copied = [];
+      for (const [i, offset] of copies) {
+        const [x, , dtype, needed, output, read = true] = specs[i];
+        const ptr = base + offset;
+        pointers[i] = ptr;
+        // Copied in once per array, and only if the kernel reads it (an
+        // output it only writes is not). Module.HEAPF32/HEAPF64 are re-made
+        // by the runtime when the heap grows (scratch() may have grown it),
+        // so they are read here, after it.
+        if (read && !copied.includes(x)) {
+          owner.module[dtypes[dtype].heap].set(x.length === needed ? x : x.subarray(0, needed),
+                                               ptr >> dtypes[dtype].shift);
+          copied.push(x);
+        }
+        if (output) this.copyBack.push({ array: x, ptr, needed, dtype });
+      }
+    }
+    return pointers;
+  }
+
+  finish() {
+    const m = this.owner.module;
+    for (const { array, ptr, needed, dtype } of this.copyBack) {
+      const at = ptr >> dtypes[dtype].shift;
+      array.set(m[dtypes[dtype].heap].subarray(at, at + needed));
+    }
+  }
+}
+
+// Typed arrays that share memory but are not the same array: partial overlap
+// between an output and an input is an error (exact aliasing is in-place).
+function checkNoPartialOverlap(what, named) {
+  const arrays = named.filter(([, x]) => ArrayBuffer.isView(x));
+  for (let i = 0; i < arrays.length; ++i) {
+    for (let j = i + 1; j < arrays.length; ++j) {
+      const [na, a] = arrays[i];
+      const [nb, b] = arrays[j];
+      if (a === b || a.buffer !== b.buffer) continue;
+      const overlap = a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
+      if (overlap) throw invalid(`${what}: ${na} and ${nb} overlap in memory (only the very same array may be both input and output)`);
+    }
+  }
+}
+
+function elementCount(x, what, name) {
+  if (x instanceof Tensor) return x.length;
+  if (ArrayBuffer.isView(x) && dtypeOf(x)) return x.length;
+  throw invalid(`${what}: ${name} must be a Float32Array, a Float64Array or a tensor (got ${x === null ? 'null' : x?.constructor?.name ?? typeof x})`);
+}
+const dtypeOfOperand = (x) => (x instanceof Tensor ? x.dtype : dtypeOf(x));
+
+function functionFor(owner, entry, dtype, what) {
+  const name = entry[dtype];
+  if (!name) throw invalid(`${what}: no ${dtype} kernel (available: ${Object.keys(entry).filter((k) => k in dtypes).join(', ')})`);
+  return owner.module[`_${name}`];
+}
+
+function checkKeys(what, object, known) {
+  for (const key of Object.keys(object)) {
+    if (!known.includes(key)) throw invalid(`${what}: unknown option "${key}" (known: ${known.join(', ')})`);
+  }
+}
+
+// The C API's threads argument: -1 serial, 0 automatic, n participants.
+function threadsOption(what, threads = 0) {
+  if (threads === 'serial') return -1;
+  if (Number.isInteger(threads) && threads >= 0) return threads;
+  throw invalid(`${what}: threads must be 'serial' or an integer >= 0 (0: automatic)`);
+}
+
+// BLAS increments: any non-zero integer (the C API rejects 0 and names it;
+// here it must at least be an integer to size the copies).
+function checkIncrement(what, key, inc) {
+  if (!Number.isInteger(inc)) throw invalid(`${what}: ${key} must be a non-zero integer (got ${String(inc)})`);
+}
+
+// Elements a BLAS vector of `count` entries with increment `inc` spans.
+const stridedSpan = (count, inc) => (count === 0 ? 0 : (count - 1) * Math.max(1, Math.abs(inc)) + 1);
+
+function call(owner, what, body) {
+  if (owner.disposed) throw new TesseraError('disposed', `${what}: this tessera instance was disposed`);
+  const ops = new Operands(owner, what);
+  try {
+    const result = body(ops);
+    ops.finish();
+    return result;
+  } finally {
+    owner.releaseLargeScratch();
+  }
+}
+
+// ---- Kinds of kernels -------------------------------------------------------
+
+const kinds = {
+  // name(a, b, out?): out[i] = a[i] op b[i].
+  binary(owner, name, entry, [a, b, out, ...rest]) {
+    const what = name;
+    if (rest.length > 0) throw invalid(`${what}(a, b, out?): too many arguments`);
+    const n = elementCount(a, what, 'a');
+    if (elementCount(b, what, 'b') !== n) throw invalid(`${what}: b has ${elementCount(b, what, 'b')} elements but a has ${n}`);
+    const dtype = dtypeOfOperand(a);
+    if (dtypeOfOperand(b) !== dtype) throw invalid(`${what}: a is ${dtype} but b is ${dtypeOfOperand(b)}`);
+    const fn = functionFor(owner, entry, dtype, what);
+    if (out === undefined) out = new dtypes[dtype].Array(n);
+    if (elementCount(out, what, 'out') !== n) throw invalid(`${what}: out has ${elementCount(out, what, 'out')} elements but a has ${n}`);
+    if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like a`);
+    checkNoPartialOverlap(what, [['a', a], ['b', b], ['out', out]]);
+    return call(owner, what, (ops) => {
+      const [pa, pb, po] = ops.place([[a, 'a', dtype, n, false], [b, 'b', dtype, n, false],
+                                      [out, 'out', dtype, n, true, false]]);
+      owner.check(fn(owner.context, pa, pb, po, n), what);
+      return out;
+    });
+  },
+
+  // name(x, out?): out[i] = op(x[i]).
+  unary(owner, name, entry, [x, out, ...rest]) {
+    const what = name;
+    if (rest.length > 0) throw invalid(`${what}(x, out?): too many arguments`);
+    const n = elementCount(x, what, 'x');
+    const dtype = dtypeOfOperand(x);
+    const fn = functionFor(owner, entry, dtype, what);
+    if (out === undefined) out = new dtypes[dtype].Array(n);
+    if (elementCount(out, what, 'out') !== n) throw invalid(`${what}: out has ${elementCount(out, what, 'out')} elements but x has ${n}`);
+    if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like x`);
+    checkNoPartialOverlap(what, [['x', x], ['out', out]]);
+    return call(owner, what, (ops) => {
+      const [px, po] = ops.place([[x, 'x', dtype, n, false], [out, 'out', dtype, n, true, false]]);
+      owner.check(fn(owner.context, px, po, n), what);
+      return out;
+    });
+  },
+
+  // name(x, y, { n, incx, incy, threads }?): the dot product
+  // sum over i < n of x[i * incx] * y[i * incy] (BLAS strides; a negative
+  // increment walks the array from its far end), as a number.
+  dot(owner, name, entry, [x, y, options = {}, ...rest]) {
+    const what = name;
+    if (rest.length > 0 || options === null || typeof options !== 'object') {
+      throw invalid(`${what}(x, y, { n, incx, incy, threads }?): bad arguments`);
+    }
+    checkKeys(what, options, ['n', 'incx', 'incy', 'threads']);
+    const lengthX = elementCount(x, what, 'x');
+    const dtype = dtypeOfOperand(x);
+    if (dtypeOfOperand(y) !== dtype) throw invalid(`${what}: x is ${dtype} but y is ${dtypeOfOperand(y) ?? typeof y}`);
+    const incx = options.incx ?? 1, incy = options.incy ?? 1;
+    checkIncrement(what, 'incx', incx);
+    checkIncrement(what, 'incy', incy);
+    const n = options.n ?? (lengthX === 0 ? 0 : Math.floor((lengthX - 1) / Math.abs(incx)) + 1);
+    if (!(Number.isInteger(n) && n >= 0)) throw invalid(`${what}: n must be an integer >= 0 (got ${String(n)})`);
+    const threads = threadsOption(what, options.threads);
+    const fn = functionFor(owner, entry, dtype, what);
+    const result = new dtypes[dtype].Array(1);
+    return call(owner, what, (ops) => {
+      const [px, py, pr] = ops.place([[x, 'x', dtype, stridedSpan(n, incx), false],
+                                      [y, 'y', dtype, stridedSpan(n, incy), false],
+                                      [result, 'result', dtype, 1, true, false]]);
+      owner.check(fn(owner.context, BigInt(n), px, BigInt(incx), py, BigInt(incy), pr, threads), what);
+      return result;
+    })[0];
+  },
+
+  // gemv({ m, n, a, x, y, alpha, beta, trans, lda, incx, incy, threads }):
+  // y <- alpha op(A) x + beta y, A m x n row-major (BLAS strides for x and y).
+  gemv(owner, name, entry, [args, ...rest]) {
+    const what = name;
+    if (rest.length > 0 || args === null || typeof args !== 'object') {
+      throw invalid(`${what}({ m, n, a, x, y, ... }): one options object`);
+    }
+    checkKeys(what, args, ['m', 'n', 'a', 'x', 'y', 'alpha', 'beta', 'trans', 'lda', 'incx', 'incy', 'threads']);
+    const { m, n, a, x } = args;
+    for (const [key, v] of [['m', m], ['n', n]]) {
+      if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
+    }
+    const trans = args.trans ?? false;
+    if (typeof trans !== 'boolean') throw invalid(`${what}: trans must be a boolean`);
+    const lda = args.lda ?? n;
+    if (!(Number.isInteger(lda) && lda >= Math.max(1, n))) {
+      throw invalid(`${what}: lda must be an integer >= ${Math.max(1, n)} (the row length; got ${String(lda)})`);
+    }
+    const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
+    if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
+    if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
+    const incx = args.incx ?? 1, incy = args.incy ?? 1;
+    checkIncrement(what, 'incx', incx);
+    checkIncrement(what, 'incy', incy);
+    const threads = threadsOption(what, args.threads);
+    elementCount(a, what, 'a');
+    const dtype = dtypeOfOperand(a);
+    if (dtypeOfOperand(x) !== dtype) throw invalid(`${what}: a is ${dtype} but x is ${dtypeOfOperand(x) ?? typeof x}`);
+    const lengthX = trans ? m : n, lengthY = trans ? n : m;
+    const needA = m === 0 || n === 0 ? 0 : (m - 1) * lda + n;
+    const needX = stridedSpan(lengthX, incx), needY = stridedSpan(lengthY, incy);
+    let y = args.y;
+    if (y === undefined) {
+      if (beta !== 0) throw invalid(`${what}: y is required when beta != 0`);
+      y = new dtypes[dtype].Array(needY);
+    }
+    elementCount(y, what, 'y');
+    if (dtypeOfOperand(y) !== dtype) throw invalid(`${what}: y must be ${dtype} like a`);
+    checkNoPartialOverlap(what, [['a', a], ['x', x], ['y', y]]);
+    if (ArrayBuffer.isView(y) && (y === a || y === x)) throw invalid(`${what}: y must not be the same array as a or x`);
+    const fn = functionFor(owner, entry, dtype, what);
+    return call(owner, what, (ops) => {
+      // y is read when beta != 0, and when it is strided (the elements
+      // between the strides are copied back unchanged).
+      const [pa, px, py] = ops.place([[a, 'a', dtype, needA, false], [x, 'x', dtype, needX, false],
+                                      [y, 'y', dtype, needY, true, beta !== 0 || Math.abs(incy) !== 1]]);
+      const big = BigInt;
+      owner.check(fn(owner.context, 0, trans ? 1 : 0, big(m), big(n), alpha, pa, big(lda),
+                     px, big(incx), beta, py, big(incy), threads), what);
+      return y;
+    });
+  },
+
+  // gemm({ m, n, k, a, b, c, alpha, beta, transA, transB, lda, ldb, ldc,
+  // threads }): C <- alpha op(A) op(B) + beta C, row-major.
+  gemm(owner, name, entry, [args, ...rest]) {
+    const what = name;
+    if (rest.length > 0 || args === null || typeof args !== 'object') {
+      throw invalid(`${what}({ m, n, k, a, b, c, ... }): one options object`);
+    }
+    checkKeys(what, args, ['m', 'n', 'k', 'a', 'b', 'c', 'alpha', 'beta', 'transA', 'transB', 'lda', 'ldb', 'ldc',
+                           'bias', 'biasKind', 'activation', 'threads']);
+    const { m, n, k, a, b } = args;
+    for (const [key, v] of [['m', m], ['n', n], ['k', k]]) {
+      if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
+    }
+    const transA = args.transA ?? false, transB = args.transB ?? false;
+    if (typeof transA !== 'boolean') throw invalid(`${what}: transA must be a boolean`);
+    if (typeof transB !== 'boolean') throw invalid(`${what}: transB must be a boolean`);
+    const lda = args.lda ?? (transA ? m : k), ldb = args.ldb ?? (transB ? k : n), ldc = args.ldc ?? n;
+    for (const [key, v, line] of [['lda', lda, transA ? m : k], ['ldb', ldb, transB ? k : n], ['ldc', ldc, n]]) {
+      if (!(Number.isInteger(v) && v >= Math.max(1, line))) {
+        throw invalid(`${what}: ${key} must be an integer >= ${Math.max(1, line)} (the row length; got ${String(v)})`);
+      }
+    }
+    const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
+    if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
+    if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
+    const threads = threadsOption(what, args.threads);
+    elementCount(a, what, 'a');
+    const dtype = dtypeOfOperand(a);
+    if (dtypeOfOperand(b) !== dtype) throw invalid(`${what}: a is ${dtype} but b is ${dtypeOfOperand(b) ?? typeof b}`);
+    // The fused epilogue: C = activation(alpha op(A) op(B) + beta C + bias).
+    const activation = args.activation ?? 'none';
+    if (!(activation in activations)) {
+      throw invalid(`${what}: activation must be one of ${Object.keys(activations).join(', ')} (got ${String(activation)})`);
+    }
+    const bias = args.bias ?? null;
+    const biasKind = args.biasKind ?? (bias === null ? 'none' : 'column');
+    if (!(biasKind in biasKinds)) {
+      throw invalid(`${what}: biasKind must be one of ${Object.keys(biasKinds).join(', ')} (got ${String(biasKind)})`);
+    }
+    if ((biasKind === 'none') !== (bias === null)) {
+      throw invalid(`${what}: ${bias === null ? `bias is required with biasKind '${biasKind}'` : "bias is given with biasKind 'none'"}`);
+    }
+    const needBias = biasKind === 'column' ? n : biasKind === 'row' ? m : 0;
+    if (bias !== null) {
+      if (elementCount(bias, what, 'bias') < needBias) {
+        throw invalid(`${what}: bias has ${elementCount(bias, what, 'bias')} elements but a ${biasKind} bias needs ${needBias}`);
+      }
+      if (dtypeOfOperand(bias) !== dtype) throw invalid(`${what}: bias must be ${dtype} like a`);
+    }
+    let c = args.c;
+    // Elements each operand spans (row-major): (rows - 1) * ld + cols.
+    const span = (rows, cols, ld) => (rows === 0 || cols === 0 ? 0 : (rows - 1) * ld + cols);
+    const needA = span(transA ? k : m, transA ? m : k, lda);
+    const needB = span(transB ? n : k, transB ? k : n, ldb);
+    const needC = span(m, n, ldc);
+    if (c === undefined) {
+      if (beta !== 0) throw invalid(`${what}: c is required when beta != 0`);
+      c = new dtypes[dtype].Array(needC);
+    }
+    elementCount(c, what, 'c');
+    if (dtypeOfOperand(c) !== dtype) throw invalid(`${what}: c must be ${dtype} like a`);
+    checkNoPartialOverlap(what, [['a', a], ['b', b], ['c', c], ['bias', bias]]);
+    if (ArrayBuffer.isView(c) && (c === a || c === b || c === bias)) {
+      throw invalid(`${what}: c must not be the same array as a, b or bias`);
+    }
+    const fn = functionFor(owner, entry, dtype, what);
+    return call(owner, what, (ops) => {
+      const specs = [[a, 'a', dtype, needA, false], [b, 'b', dtype, needB, false],
+                     [c, 'c', dtype, needC, true, beta !== 0 || ldc !== n]];
+      if (bias !== null) specs.push([bias, 'bias', dtype, needBias, false]);
+      const [pa, pb, pc, pbias = 0] = ops.place(specs);
+      const big = BigInt;
+      owner.check(fn(owner.context, 0, transA ? 1 : 0, transB ? 1 : 0, big(m), big(n), big(k), alpha,
+                     pa, big(lda), pb, big(ldb), beta, pc, big(ldc), pbias, biasKinds[biasKind],
+                     activations[activation], threads), what);
+      return c;
+    });
+  },
+
+  // name(x, { cols, rows?, ld?, out?, threads }): one value per row of the
+  // rows x cols row-major matrix x (row stride ld, default cols): sum, max,
+  // mean, or (entry.index) the first index of the maximum as an Int32Array.
+  rows(owner, name, entry, [x, options, ...rest]) {
+    const what = name;
+    if (rest.length > 0 || options === null || typeof options !== 'object') {
+      throw invalid(`${what}(x, { cols, rows?, ld?, out?, threads? }): bad arguments`);
+    }
+    checkKeys(what, options, entry.index ? ['rows', 'cols', 'ld', 'threads'] : ['rows', 'cols', 'ld', 'out', 'threads']);
+    const { rows, cols, ld, needX } = matrixShape(what, x, options);
+    const dtype = dtypeOfOperand(x);
+    const threads = threadsOption(what, options.threads);
+    const fn = functionFor(owner, entry, dtype, what);
+    if (entry.index) {
+      // int64 indices in the heap, read back as 8-byte slots (exact: wasm32
+      // rows have fewer than 2^31 elements).
+      const slots = new Float64Array(rows);
+      call(owner, what, (ops) => {
+        const [px, po] = ops.place([[x, 'x', dtype, needX, false], [slots, 'out', 'f64', rows, true, false]]);
+        owner.check(fn(owner.context, BigInt(rows), BigInt(cols), px, BigInt(ld), po, threads), what);
+      });
+      return Int32Array.from(new BigInt64Array(slots.buffer), Number);
+    }
+    let out = options.out;
+    if (out === undefined) out = new dtypes[dtype].Array(rows);
+    if (elementCount(out, what, 'out') < rows) throw invalid(`${what}: out has ${elementCount(out, what, 'out')} elements but there are ${rows} rows`);
+    if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like x`);
+    checkNoPartialOverlap(what, [['x', x], ['out', out]]);
+    if (ArrayBuffer.isView(out) && out === x) throw invalid(`${what}: out must not be x`);
+    return call(owner, what, (ops) => {
+      const [px, po] = ops.place([[x, 'x', dtype, needX, false], [out, 'out', dtype, rows, true, false]]);
+      owner.check(fn(owner.context, BigInt(rows), BigInt(cols), px, BigInt(ld), po, threads), what);
+      return out;
+    });
+  },
+
+  // name(x, { cols, rows?, ld?, out?, ldOut?, threads }): softmax or
+  // log-softmax of each row (max subtracted first); out may be x (in place).
+  softmax(owner, name, entry, [x, options, ...rest]) {
+    const what = name;
+    if (rest.length > 0 || options === null || typeof options !== 'object') {
+      throw invalid(`${what}(x, { cols, rows?, ld?, out?, ldOut?, threads? }): bad arguments`);
+    }
+    checkKeys(what, options, ['rows', 'cols', 'ld', 'out', 'ldOut', 'threads']);
+    const { rows, cols, ld, needX } = matrixShape(what, x, options);
+    const dtype = dtypeOfOperand(x);
+    const threads = threadsOption(what, options.threads);
+    const ldOut = options.ldOut ?? ld;
+    if (!(Number.isInteger(ldOut) && ldOut >= Math.max(1, cols))) {
+      throw invalid(`${what}: ldOut must be an integer >= ${Math.max(1, cols)} (got ${String(ldOut)})`);
+    }
+    const needOut = rows === 0 || cols === 0 ? 0 : (rows - 1) * ldOut + cols;
+    let out = options.out;
+    if (out === undefined) out = new dtypes[dtype].Array(needOut);
+    if (elementCount(out, what, 'out') < needOut) throw invalid(`${what}: out has ${elementCount(out, what, 'out')} elements but needs ${needOut}`);
+    if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like x`);
+    checkNoPartialOverlap(what, [['x', x], ['out', out]]);
+    const fn = functionFor(owner, entry, dtype, what);
+    return call(owner, what, (ops) => {
+      // out is read when it is x (in place) or strided (the gaps are copied
+      // back unchanged).
+      const [px, po] = ops.place([[x, 'x', dtype, needX, false],
+                                  [out, 'out', dtype, needOut, true, out === x || ldOut !== cols]]);
+      owner.check(fn(owner.context, BigInt(rows), BigInt(cols), px, BigInt(ld), po, BigInt(ldOut), threads), what);
+      return out;
+    });
+  },
+};
+
+const activations = { none: 0, relu: 1, gelu: 2, sigmoid: 3 };
+const biasKinds = { none: 0, column: 1, row: 2 };
+
+// rows, cols and ld of a row-major matrix operand x: cols is required, ld
+// defaults to cols and rows to the whole rows x holds.
+function matrixShape(what, x, options) {
+  const length = elementCount(x, what, 'x');
+  const { cols } = options;
+  if (!(Number.isInteger(cols) && cols >= 0)) throw invalid(`${what}: cols must be an integer >= 0 (got ${String(cols)})`);
+  const ld = options.ld ?? Math.max(1, cols);
+  if (!(Number.isInteger(ld) && ld >= Math.max(1, cols))) {
+    throw invalid(`${what}: ld must be an integer >= ${Math.max(1, cols)} (got ${String(ld)})`);
+  }
+  let rows = options.rows;
+  if (rows === undefined) {
+    if (cols === 0 || length % ld !== 0 && length % ld !== cols) {
+      throw invalid(`${what}: rows is required (x has ${length} elements, not whole rows of ${cols} at stride ${ld})`);
+    }
+    rows = Math.ceil(length / ld);
+  }
+  if (!(Number.isInteger(rows) && rows >= 0)) throw invalid(`${what}: rows must be an integer >= 0 (got ${String(rows)})`);
+  const needX = rows === 0 || cols === 0 ? 0 : (rows - 1) * ld + cols;
+  if (length < needX) throw invalid(`${what}: x has ${length} elements but ${rows} rows of ${cols} at stride ${ld} need ${needX}`);
+  return { rows, cols, ld, needX };
+}
