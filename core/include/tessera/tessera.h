@@ -270,9 +270,11 @@ TSR_API tsr_status tsr_context_counters(const tsr_context* context,
  * semantics: beta == 0 never reads C; m == 0 or n == 0 does nothing; k == 0
  * or alpha == 0 sets C = beta * C without reading A or B. Every argument is
  * validated before anything is written; errors name the argument.
- * threads: -1 serial, 0 automatic, n > 0 exactly n participants (capped by
- * the context's width and the work). Results are bit-for-bit the same for
- * every thread count. */
+ * threads: -1 serial (TSR_THREADS_SERIAL), 0 automatic (TSR_THREADS_AUTO),
+ * n > 0 exactly n participants (capped by the context's width and the
+ * work). Results are bit-for-bit the same for every thread count. */
+#define TSR_THREADS_SERIAL (-1)
+#define TSR_THREADS_AUTO 0
 /* The *_ENUM_MIN_ / *_ENUM_MAX_ values only widen the enums to all of int,
  * so any value a caller passes, negative ones included, is representable in
  * C++ too (and rejected as an error), never undefined. */

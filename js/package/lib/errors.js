@@ -10,9 +10,6 @@ export class TesseraError extends Error {
   }
 }
 
-// tsr_status values, by number (tessera.h).
-export const statusCodes = ['ok', 'invalid-argument', 'unsupported', 'out-of-memory', 'internal'];
-
 export function invalid(message) {
   return new TesseraError('invalid-argument', message);
 }

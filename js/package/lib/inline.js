@@ -1,6 +1,7 @@
 // Loads the module on this thread and makes the instance's context.
 import { platform } from './platform.js';
 
+import { checkModuleAbi, fieldOffset, statusCode, structSize } from './abi.js';
 import { TesseraError } from './errors.js';
 import { checkWasm } from './fetch-binary.js';
 import { InlineTessera } from './instance.js';
@@ -73,22 +74,29 @@ export async function loadInline(o, mode) {
       `loading the ${build} build failed: ${error?.message ?? String(error)}`, { cause: error });
   }
 
-  // The context: isa, counters and max_threads_per_kernel through the C API
-  // structs (tessera.h; wasm32 offsets).
   const m = module;
-  const optionsPtr = m._malloc(12);
-  const policyPtr = m._malloc(64);
+  try {
+    checkModuleAbi(m, build);
+  } catch (error) {
+    m.PThread?.terminateAllThreads();
+    throw error;
+  }
+  // The context: isa, counters and max_threads_per_kernel through the C API
+  // structs (tessera.h), at the offsets the module reported (lib/abi.js).
+  const optionsPtr = m._malloc(structSize('tsr_context_options'));
+  const policyPtr = m._malloc(structSize('tsr_execution_policy'));
   const outPtr = m._malloc(4);
   const isaPtr = o.isa !== undefined ? writeString(m, o.isa) : 0;
   let context = 0;
   let status;
   try {
-    m.HEAPU32[optionsPtr >> 2] = isaPtr;  // isa
-    m.HEAP32[(optionsPtr >> 2) + 1] = 0;  // naive
-    m.HEAP32[(optionsPtr >> 2) + 2] = 0;  // ignore_environment
+    const field = (struct, name, bytes) => fieldOffset(struct, name, bytes) >> 2;
+    m.HEAPU32[(optionsPtr >> 2) + field('tsr_context_options', 'isa', 4)] = isaPtr;
+    m.HEAP32[(optionsPtr >> 2) + field('tsr_context_options', 'naive', 4)] = 0;
+    m.HEAP32[(optionsPtr >> 2) + field('tsr_context_options', 'ignore_environment', 4)] = 0;
     m._tsr_execution_policy_init(policyPtr);
-    m.HEAP32[(policyPtr + 44) >> 2] = o.maxThreadsPerKernel;  // max_threads_per_kernel
-    m.HEAP32[(policyPtr + 48) >> 2] = o.counters ? 1 : 0;     // counters
+    m.HEAP32[(policyPtr >> 2) + field('tsr_execution_policy', 'max_threads_per_kernel', 4)] = o.maxThreadsPerKernel;
+    m.HEAP32[(policyPtr >> 2) + field('tsr_execution_policy', 'counters', 4)] = o.counters ? 1 : 0;
     status = m._tsr_context_create_with_policy(optionsPtr, policyPtr, outPtr);
     context = m.HEAPU32[outPtr >> 2];
   } finally {
@@ -97,7 +105,7 @@ export async function loadInline(o, mode) {
   if (status !== 0) {
     const message = m.UTF8ToString(m._tsr_last_error_message());
     m.PThread?.terminateAllThreads();
-    throw new TesseraError(status === 1 ? 'invalid-argument' : 'unsupported', `load: ${message}`);
+    throw new TesseraError(statusCode(status), `load: ${message}`);
   }
   const isaOut = m._malloc(4);
   m._tsr_context_isa(context, isaOut);

@@ -2,7 +2,8 @@
 // page that asked for mode 'inline'). Kernels are bound from the table in
 // generated.js (js/bindings.json): one marshalling routine per kind of
 // kernel, none per kernel.
-import { TesseraError, invalid, statusCodes } from './errors.js';
+import { fieldOffset, statusCode, structSize, values } from './abi.js';
+import { TesseraError, invalid } from './errors.js';
 import { bindings } from './generated.js';
 
 const dtypes = {
@@ -70,7 +71,7 @@ export class InlineTessera {
   // Throws a TesseraError for a non-zero tsr_status, with the C message.
   check(status, what) {
     if (status === 0) return;
-    const code = statusCodes[status] ?? 'internal';
+    const code = statusCode(status);
     const message = this.module.UTF8ToString(this.module._tsr_last_error_message());
     throw new TesseraError(code, `${what}: ${message}`);
   }
@@ -131,12 +132,12 @@ export class InlineTessera {
   counters() {
     this.#live('counters');
     const m = this.module;
-    const names = ['dispatches', 'serialFallbacks', 'spins', 'parks', 'wakeups', 'callerWaits', 'workerActiveNs'];
-    const out = this.malloc(8 * names.length, 'counters');
+    const out = this.malloc(structSize('tsr_counters'), 'counters');
     try {
       this.check(m._tsr_context_counters(this.context, out), 'counters');
-      const view = new DataView(m.HEAPU8.buffer, out, 8 * names.length);
-      return Object.fromEntries(names.map((n, i) => [n, Number(view.getBigUint64(8 * i, true))]));
+      const view = new DataView(m.HEAPU8.buffer, out, structSize('tsr_counters'));
+      return Object.fromEntries(Object.entries(counterFields).map(([name, field]) =>
+        [name, Number(view.getBigUint64(fieldOffset('tsr_counters', field, 8), true))]));
     } finally {
       m._free(out);
     }
@@ -264,7 +265,7 @@ function checkKeys(what, object, known) {
 
 // The C API's threads argument: -1 serial, 0 automatic, n participants.
 function threadsOption(what, threads = 0) {
-  if (threads === 'serial') return -1;
+  if (threads === 'serial') return values.TSR_THREADS_SERIAL;
   if (Number.isInteger(threads) && threads >= 0) return threads;
   throw invalid(`${what}: threads must be 'serial' or an integer >= 0 (0: automatic)`);
 }
@@ -408,8 +409,8 @@ const kinds = {
       const [pa, px, py] = ops.place([[a, 'a', dtype, needA, false], [x, 'x', dtype, needX, false],
                                       [y, 'y', dtype, needY, true, beta !== 0 || Math.abs(incy) !== 1]]);
       const big = BigInt;
-      owner.check(fn(owner.context, 0, trans ? 1 : 0, big(m), big(n), alpha, pa, big(lda),
-                     px, big(incx), beta, py, big(incy), threads), what);
+      owner.check(fn(owner.context, values.TSR_ROW_MAJOR, transpose(trans), big(m), big(n), alpha,
+                     pa, big(lda), px, big(incx), beta, py, big(incy), threads), what);
       return y;
     });
   },
@@ -486,8 +487,9 @@ const kinds = {
       if (bias !== null) specs.push([bias, 'bias', dtype, needBias, false]);
       const [pa, pb, pc, pbias = 0] = ops.place(specs);
       const big = BigInt;
-      owner.check(fn(owner.context, 0, transA ? 1 : 0, transB ? 1 : 0, big(m), big(n), big(k), alpha,
-                     pa, big(lda), pb, big(ldb), beta, pc, big(ldc), pbias, biasKinds[biasKind],
+      owner.check(fn(owner.context, values.TSR_ROW_MAJOR, transpose(transA), transpose(transB),
+                     big(m), big(n), big(k), alpha, pa, big(lda), pb, big(ldb), beta, pc, big(ldc),
+                     pbias, biasKinds[biasKind],
                      activations[activation], threads), what);
       return c;
     });
@@ -562,8 +564,16 @@ const kinds = {
   },
 };
 
-const activations = { none: 0, relu: 1, gelu: 2, sigmoid: 3 };
-const biasKinds = { none: 0, column: 1, row: 2 };
+// The JS names of the C API's enumerators (values from the module, lib/abi.js).
+const activations = {
+  none: values.TSR_ACT_NONE, relu: values.TSR_ACT_RELU, gelu: values.TSR_ACT_GELU, sigmoid: values.TSR_ACT_SIGMOID,
+};
+const biasKinds = { none: values.TSR_BIAS_NONE, column: values.TSR_BIAS_PER_COLUMN, row: values.TSR_BIAS_PER_ROW };
+const transpose = (t) => (t ? values.TSR_TRANS : values.TSR_NO_TRANS);
+const counterFields = {
+  dispatches: 'dispatches', serialFallbacks: 'serial_fallbacks', spins: 'spins', parks: 'parks',
+  wakeups: 'wakeups', callerWaits: 'caller_waits', workerActiveNs: 'worker_active_ns',
+};
 
 // rows, cols and ld of a row-major matrix operand x: cols is required, ld
 // defaults to cols and rows to the whole rows x holds.
