@@ -79,25 +79,14 @@ set(CMAKE_CXX_COMPILER_TARGET ${TESSERA_WASI_TRIPLE})
 # the still-experimental wasm EH): errors travel as statuses on wasm.
 set(CMAKE_CXX_FLAGS_INIT "-fno-exceptions")
 
-# find_*: headers and libraries only from the sysroot, programs from the host.
+# find_* from the sysroot; tests and tools run under node:wasi. Node 20 runs
+# relaxed SIMD only behind a flag (Chromium and wasmtime by default).
 set(CMAKE_FIND_ROOT_PATH "${TESSERA_WASI_SYSROOT}")
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
-
-# Run .wasm programs (tests, tessera-cli) with Node's node:wasi. Node 20
-# runs relaxed SIMD only behind a flag (Chromium and wasmtime by default).
-find_program(TESSERA_NODE NAMES node nodejs)
-if(TESSERA_NODE)
-  set(_node_flags "")
-  if(TESSERA_WASM_RELAXED_SIMD)
-    set(_node_flags "--experimental-wasm-relaxed-simd")
-  endif()
-  set(CMAKE_CROSSCOMPILING_EMULATOR
-    "${TESSERA_NODE};${_node_flags};${CMAKE_CURRENT_LIST_DIR}/runners/run-wasi.mjs")
-  list(REMOVE_ITEM CMAKE_CROSSCOMPILING_EMULATOR "")
+set(TESSERA_WASI_NODE_FLAGS "")
+if(TESSERA_WASM_RELAXED_SIMD)
+  set(TESSERA_WASI_NODE_FLAGS "--experimental-wasm-relaxed-simd")
 endif()
+include("${CMAKE_CURRENT_LIST_DIR}/wasi-host.cmake")
 
 # Relaxed SIMD: after linking, clang runs wasm-opt if one is on PATH, and
 # Debian's (binaryen 108, installed with Emscripten) cannot parse the final

@@ -92,13 +92,7 @@ set(CMAKE_CXX_FLAGS_INIT "-fno-exceptions")
 # headers per file here.
 set(CMAKE_DISABLE_PRECOMPILE_HEADERS ON)
 
-# find_*: Zig brings its own headers and libraries; programs from the host.
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
-
-find_program(TESSERA_NODE NAMES node nodejs)
-if(TESSERA_NODE)
-  set(CMAKE_CROSSCOMPILING_EMULATOR "${TESSERA_NODE};${CMAKE_CURRENT_LIST_DIR}/runners/run-wasi.mjs")
-endif()
+# find_*: Zig brings its own headers and libraries; tests and tools run
+# under node:wasi.
+set(TESSERA_WASI_NODE_FLAGS "")
+include("${CMAKE_CURRENT_LIST_DIR}/wasi-host.cmake")

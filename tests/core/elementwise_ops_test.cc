@@ -76,24 +76,14 @@ std::size_t binary_mismatches(const Context& c, BinaryOp op, Form form, const st
   return bad;
 }
 
-std::vector<Context> contexts_under_test() {
-  std::vector<Context> contexts = {test::naive_context()};
-  for (Isa isa : test::host_isas()) contexts.push_back(test::context_for(isa));
-  return contexts;
-}
-
-std::string label(const Context& c) {
-  return c.family() == KernelFamily::kNaive ? "naive" : isa_name(c.isa());
-}
-
 template <class T>
 void check_binary_lengths() {
-  for (const Context& c : contexts_under_test()) {
+  for (const Context& c : test::contexts_under_test()) {
     for (BinaryOp op : kBinaryOps) {
       for (std::size_t n : kOpLengths) {
         const auto a = random_values<T>(n, 100 + n), b = random_values<T>(n, 200 + n);
         const T s = static_cast<T>(-1.375);
-        CAPTURE(label(c));
+        CAPTURE(test::level_label(c));
         CAPTURE(std::string(binary_op_name(op)));
         CAPTURE(n);
         CHECK(binary_mismatches(c, op, Form::kSame, a, b, s) == 0);
@@ -108,7 +98,7 @@ template <class T>
 void check_binary_special_pairs() {
   const auto sp = test::ew::specials<T>();
   const std::size_t k = sp.size();
-  for (const Context& c : contexts_under_test()) {
+  for (const Context& c : test::contexts_under_test()) {
     for (BinaryOp op : kBinaryOps) {
       // Every ordered pair, shifted so each pair meets every lane position
       // and the scalar tail.
@@ -118,7 +108,7 @@ void check_binary_special_pairs() {
           a[shift + i] = sp[i % k];
           b[shift + i] = sp[i / k];
         }
-        CAPTURE(label(c));
+        CAPTURE(test::level_label(c));
         CAPTURE(std::string(binary_op_name(op)));
         CAPTURE(shift);
         CHECK(binary_mismatches(c, op, Form::kSame, a, b, T(0)) == 0);
@@ -134,7 +124,7 @@ void check_binary_special_pairs() {
 
 template <class T>
 void check_unary() {
-  for (const Context& c : contexts_under_test()) {
+  for (const Context& c : test::contexts_under_test()) {
     for (UnaryOp op : kUnaryOps) {
       std::vector<std::vector<T>> inputs;
       for (std::size_t n : kOpLengths) inputs.push_back(random_values<T>(n, 300 + n));
@@ -153,7 +143,7 @@ void check_unary() {
           }
         }
         CAPTURE(first);
-        CAPTURE(label(c));
+        CAPTURE(test::level_label(c));
         CAPTURE(std::string(unary_op_name(op)));
         CAPTURE(x.size());
         CHECK(bad == 0);
@@ -179,8 +169,8 @@ TEST_CASE("unary ops match the reference on every level, lengths and specials") 
 
 TEST_CASE("min and max: NaN propagates and -0 < +0, in either operand order") {
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  for (const Context& c : contexts_under_test()) {
-    CAPTURE(label(c));
+  for (const Context& c : test::contexts_under_test()) {
+    CAPTURE(test::level_label(c));
     const std::vector<float> a = {-0.0f, 0.0f, nan, 1.0f, 2.0f, -3.0f, nan};
     const std::vector<float> b = {0.0f, -0.0f, 1.0f, nan, 2.0f, 3.0f, -nan};
     std::vector<float> lo(a.size()), hi(a.size());
@@ -204,8 +194,8 @@ TEST_CASE("min and max: NaN propagates and -0 < +0, in either operand order") {
 TEST_CASE("div is a true IEEE division and sqrt is correctly rounded") {
   // 1/3 and sqrt(2) to the last bit; a reciprocal estimate (rcpps) or an
   // approximate sqrt gets these wrong.
-  for (const Context& c : contexts_under_test()) {
-    CAPTURE(label(c));
+  for (const Context& c : test::contexts_under_test()) {
+    CAPTURE(test::level_label(c));
     std::vector<float> one(17, 1.0f), three(17, 3.0f), two(17, 2.0f), q(17), r(17);
     REQUIRE(try_div(c, one, three, q).ok());
     REQUIRE(try_sqrt(c, two, r).ok());

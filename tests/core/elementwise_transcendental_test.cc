@@ -24,15 +24,6 @@ namespace {
 const UnaryOp kOps[] = {UnaryOp::kExp, UnaryOp::kLog, UnaryOp::kTanh, UnaryOp::kSigmoid,
                         UnaryOp::kGelu};
 
-std::vector<Context> contexts_under_test() {
-  std::vector<Context> contexts = {test::naive_context()};
-  for (Isa isa : test::host_isas()) contexts.push_back(test::context_for(isa));
-  return contexts;
-}
-std::string label(const Context& c) {
-  return c.family() == KernelFamily::kNaive ? "naive" : isa_name(c.isa());
-}
-
 // Dense samples of the range that matters for op (plus its far tails), an
 // odd count so the vector tails are exercised.
 template <class T>
@@ -80,7 +71,7 @@ std::vector<T> samples(UnaryOp op, std::size_t n) {
 
 template <class T>
 void check_bounds() {
-  for (const Context& c : contexts_under_test()) {
+  for (const Context& c : test::contexts_under_test()) {
     for (UnaryOp op : kOps) {
       auto x = samples<T>(op, 40001);
       for (T s : test::ew::specials<T>()) x.push_back(s);
@@ -95,11 +86,11 @@ void check_bounds() {
           worst_x = x[i];
         }
       }
-      CAPTURE(label(c));
+      CAPTURE(test::level_label(c));
       CAPTURE(std::string(unary_op_name(op)));
       CAPTURE(worst_x);
       CHECK(worst <= unary_op_ulp_bound(op, sizeof(T) == 8));
-      if (std::getenv("TESSERA_PRINT_ULP")) MESSAGE(label(c) << " " << unary_op_name(op) << " f" << 8 * sizeof(T) << " max ulp " << worst << " at " << worst_x);
+      if (std::getenv("TESSERA_PRINT_ULP")) MESSAGE(test::level_label(c) << " " << unary_op_name(op) << " f" << 8 * sizeof(T) << " max ulp " << worst << " at " << worst_x);
     }
     // gelu away from its ill-conditioned negative tail.
     const auto x = samples<T>(UnaryOp::kGelu, 40001);
@@ -114,7 +105,7 @@ void check_bounds() {
       const double d = cli::ulp_distance(test::ew::ref_unary(UnaryOp::kGelu, core_x[i]), out[i]);
       worst = d > worst ? d : worst;
     }
-    CAPTURE(label(c));
+    CAPTURE(test::level_label(c));
     CHECK(worst <= kGeluCoreUlpBound);
   }
 }
@@ -150,13 +141,13 @@ void check_specials() {
       {UnaryOp::kGelu, inf, inf},         {UnaryOp::kGelu, -inf, -T(0)},
       {UnaryOp::kGelu, T(0), T(0)},       {UnaryOp::kGelu, -T(0), -T(0)},
   };
-  for (const Context& c : contexts_under_test()) {
+  for (const Context& c : test::contexts_under_test()) {
     for (const Case& k : cases) {
       // At lane 0, in a full vector and in the tail.
       std::vector<T> x(37, T(1)), out(37);
       x[0] = x[17] = x[36] = k.x;
       REQUIRE(try_unary(c, k.op, x, out).ok());
-      CAPTURE(label(c));
+      CAPTURE(test::level_label(c));
       CAPTURE(std::string(unary_op_name(k.op)));
       CAPTURE(k.x);
       for (std::size_t i : {0u, 17u, 36u}) {

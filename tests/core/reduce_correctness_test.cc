@@ -43,15 +43,11 @@ void check_shape(const Context& context, const Context& naive, const RowShape& s
 }
 
 TEST_CASE("reduce: sum, max, mean, argmax match the reference on edge shapes, every level") {
-  const bool slow = test::gemm::slow_target();
-  const Context naive = test::naive_context();
-  for (Isa isa : test::host_isas()) {
-    const Context context = test::context_for(isa);
-    for (const RowShape& s : test::reduce::edge_shapes(slow)) {
-      check_shape<float>(context, naive, s);
-      check_shape<double>(context, naive, s);
-    }
-  }
+  test::reduce::on_levels_and_edge_shapes(
+      [](const Context& context, const Context& naive, const RowShape& s) {
+        check_shape<float>(context, naive, s);
+        check_shape<double>(context, naive, s);
+      });
 }
 
 // A row holding `values` (a NaN, infinities, signed zeros) put at position

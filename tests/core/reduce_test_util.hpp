@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "support/test_support.hpp"
+#include "tests/core/gemm_test_util.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera::test::reduce {
@@ -41,6 +42,18 @@ inline std::vector<RowShape> edge_shapes(bool slow) {
   }
   if (!slow) shapes.push_back({2, 3 * 4096 + 1, 3});
   return shapes;
+}
+
+// check<float> and check<double> (context, naive, shape) for every level
+// the host runs and every edge shape (fewer on slow targets).
+template <class Check>
+void on_levels_and_edge_shapes(Check&& check) {
+  const bool slow = test::gemm::slow_target();
+  const Context naive = test::naive_context();
+  for (Isa isa : test::host_isas()) {
+    const Context context = test::context_for(isa);
+    for (const RowShape& s : edge_shapes(slow)) check(context, naive, s);
+  }
 }
 
 template <class T>

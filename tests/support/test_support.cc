@@ -66,6 +66,16 @@ Context naive_context() {
 
 std::vector<Isa> host_isas() { return supported_isas(); }
 
+std::vector<Context> contexts_under_test() {
+  std::vector<Context> contexts = {naive_context()};
+  for (Isa isa : host_isas()) contexts.push_back(context_for(isa));
+  return contexts;
+}
+
+std::string level_label(const Context& context) {
+  return context.family() == KernelFamily::kNaive ? "naive" : isa_name(context.isa());
+}
+
 void ReverseSerialExecutor::run(int participants,
                                 FunctionRef<void(int)> body) {
   ++runs_;

@@ -52,6 +52,11 @@ Context naive_context();
 // Every ISA level this build supports on this CPU.
 std::vector<Isa> host_isas();
 
+// The naive family and a context for each of host_isas(), and the label a
+// test message gives one of them ("naive", "avx2").
+std::vector<Context> contexts_under_test();
+std::string level_label(const Context& context);
+
 // The 128-bit levels without FMA that share their bits across targets
 // (sse2 natively, simd128 in wasm) among host_isas(); a MESSAGE when there
 // is none, so a pin test says it had nothing to check.

@@ -34,6 +34,27 @@
 
 namespace tessera::core::avx512 {
 
+// f64: packed 6 x 4 vectors, direct 8 x 2 everywhere (no wide direct tile).
+inline constexpr GemmTiles kGemmTilesF64 = {
+    .mr = 6,
+    .nr_vectors = 4,
+    .unroll = 1,
+    .direct_mr = 8,
+    .direct_nr_vectors = 2,
+    .wide_mr = 8,
+    .wide_nr_vectors = 2,
+    .direct_tail_mr = 0,
+    .blocking = GemmBlockingRule::kCacheModel,
+    .direct_pack_b_bytes = 0,
+};
+// f32: the same, and one worker's full panels on the wide 6 x 4 tile.
+inline constexpr GemmTiles kGemmTilesF32 = [] {
+  GemmTiles tiles = kGemmTilesF64;
+  tiles.wide_mr = 6;
+  tiles.wide_nr_vectors = 4;
+  return tiles;
+}();
+
 extern const GemmKernelSet<float> kGemmF32;
 extern const GemmKernelSet<double> kGemmF64;
 

@@ -5,20 +5,7 @@
 
 namespace tessera::core::avx512 {
 
-// Packed 6 x 4 vectors, direct 8 x 2 everywhere: f64 has no wide direct
-// tile (avx512_gemm_sets.hpp says why).
-constexpr GemmTiles kTiles = {
-    .mr = 6,
-    .nr_vectors = 4,
-    .unroll = 1,
-    .direct_mr = 8,
-    .direct_nr_vectors = 2,
-    .wide_mr = 8,
-    .wide_nr_vectors = 2,
-    .direct_tail_mr = 0,
-    .blocking = GemmBlockingRule::kCacheModel,
-    .direct_pack_b_bytes = 0,
-};
-constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::avx512::F64, kTiles>();
+constinit const GemmKernelSet<double> kGemmF64 =
+    gemm::make_kernel_set<simd::avx512::F64, kGemmTilesF64>();
 
 }  // namespace tessera::core::avx512
