@@ -283,6 +283,49 @@ TEST_CASE("validation: num_threads above the size of an explicit cpu_set is impo
   CHECK(resolve_ok(p, synthetic_machine(4), linux_facts()).effective_threads == 2);
 }
 
+TEST_CASE("validation: of several bad fields, the first in checking order is the error") {
+  // Every field bad at once; mending them one at a time walks the order in
+  // which validate_execution_policy checks them (C and JS callers see the
+  // same message for the same policy).
+  ExecutionPolicy p;
+  p.num_threads = -1;
+  p.spin_policy = static_cast<SpinPolicy>(9);
+  p.spin_budget = -1;
+  p.affinity_policy = static_cast<AffinityPolicy>(200);
+  p.idle_policy = static_cast<IdlePolicy>(3);
+  p.idle_release_ms = -1;
+  p.max_threads_per_kernel = -1;
+  p.cpu_set = {-1};
+  const auto first_error_names = [&](const char* field) {
+    return resolve_error(p, synthetic_machine(4)).starts_with(
+        std::string("ExecutionPolicy::") + field + " ");
+  };
+  CHECK(first_error_names("num_threads"));
+  p.num_threads = 8;
+  CHECK(first_error_names("spin_policy"));
+  p.spin_policy = SpinPolicy::kAdaptive;
+  CHECK(first_error_names("spin_budget"));
+  p.spin_budget = 0;
+  CHECK(first_error_names("affinity_policy"));
+  p.affinity_policy = AffinityPolicy::kExplicit;
+  CHECK(first_error_names("idle_policy"));
+  p.idle_policy = IdlePolicy::kReleaseWhenIdle;
+  CHECK(first_error_names("idle_release_ms"));
+  p.idle_release_ms = 10;
+  CHECK(first_error_names("max_threads_per_kernel"));
+  p.max_threads_per_kernel = 0;
+  // The CPU set: its ids in list order, then the thread count it allows,
+  // then whether the ids are visible.
+  p.cpu_set = {1, 1, -1};
+  CHECK(contains(resolve_error(p, synthetic_machine(4)), "cpu_set lists CPU 1 twice"));
+  p.cpu_set = {-1, 99};
+  CHECK(contains(resolve_error(p, synthetic_machine(4)), "cpu_set contains -1"));
+  p.cpu_set = {98, 99};
+  CHECK(first_error_names("num_threads"));
+  p.num_threads = 2;
+  CHECK(contains(resolve_error(p, synthetic_machine(4)), "cpu_set contains CPU 98"));
+}
+
 TEST_CASE("validation: cpu_set without affinity_policy means explicit") {
   ExecutionPolicy p;
   p.cpu_set = {2, 3};

@@ -7,7 +7,8 @@
 // same inputs give the same result on every machine, so tests inject
 // topologies and facts and check every rule.
 //
-// Decisions (the "why" lives next to the code in execution_policy.cc):
+// Decisions (the "why" lives next to the code in execution_policy_resolve.cc;
+// validation is a table of rules in execution_policy_validate.cc):
 //  - num_threads = 0 uses the topology's usable width: one participant per
 //    physical core, lowered by a cgroup CPU quota ("cgroup quota limits to
 //    N CPUs").

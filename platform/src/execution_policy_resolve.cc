@@ -1,3 +1,7 @@
+// Resolution: an ExecutionPolicy (the request) and the machine's facts in,
+// the ResolvedExecutionPolicy (what will run) out, with every fallback and
+// its reason. A pure function of its inputs, so tests inject topologies and
+// facts; the public header lists the decisions, the why of each is here.
 #include "tessera/platform/execution_policy.hpp"
 
 #include <algorithm>
@@ -5,270 +9,18 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
-#include "tessera/platform/json_writer.hpp"
+#include "tessera/platform/execution_policy_internal.hpp"
 #include "tessera/platform/pool_tiers.hpp"
 
 namespace tessera::platform {
-
-// ---------------------------------------------------------------------------
-// Names
-
 namespace {
 
-template <typename Enum>
-struct NameRow {
-  Enum value;
-  const char* name;
-};
-
-constexpr NameRow<SpinPolicy> kSpinNames[] = {
-    {SpinPolicy::kAdaptive, "adaptive"},
-    {SpinPolicy::kFixedIterations, "fixed_iterations"},
-    {SpinPolicy::kFixedDuration, "fixed_duration"},
-    {SpinPolicy::kParkImmediately, "park_immediately"},
-};
-constexpr NameRow<AffinityPolicy> kAffinityNames[] = {
-    {AffinityPolicy::kNone, "none"},
-    {AffinityPolicy::kPhysicalCores, "physical_cores"},
-    {AffinityPolicy::kPerformanceCores, "performance_cores"},
-    {AffinityPolicy::kPhysicalThenSmt, "physical_then_smt"},
-    {AffinityPolicy::kExplicit, "explicit"},
-};
-constexpr NameRow<IdlePolicy> kIdleNames[] = {
-    {IdlePolicy::kKeepWorkers, "keep_workers"},
-    {IdlePolicy::kReleaseWhenIdle, "release_when_idle"},
-};
-
-template <typename Enum, std::size_t N>
-const char* name_of(const NameRow<Enum> (&rows)[N], Enum value) noexcept {
-  for (const auto& row : rows) {
-    if (row.value == value) return row.name;
-  }
-  return "unknown";
-}
-
-template <typename Enum, std::size_t N>
-bool parse_name(const NameRow<Enum> (&rows)[N], std::string_view name,
-                Enum* out) noexcept {
-  for (const auto& row : rows) {
-    if (name == row.name) {
-      *out = row.value;
-      return true;
-    }
-  }
-  return false;
-}
-
-template <typename Enum, std::size_t N>
-bool is_known(const NameRow<Enum> (&rows)[N], Enum value) noexcept {
-  for (const auto& row : rows) {
-    if (row.value == value) return true;
-  }
-  return false;
-}
-
-template <typename Enum, std::size_t N>
-std::string name_list(const NameRow<Enum> (&rows)[N]) {
-  std::string text;
-  for (const auto& row : rows) {
-    if (!text.empty()) text += ", ";
-    text += row.name;
-  }
-  return text;
-}
-
-}  // namespace
-
-const char* spin_policy_name(SpinPolicy p) noexcept { return name_of(kSpinNames, p); }
-const char* affinity_policy_name(AffinityPolicy p) noexcept {
-  return name_of(kAffinityNames, p);
-}
-const char* idle_policy_name(IdlePolicy p) noexcept { return name_of(kIdleNames, p); }
-
-bool parse_spin_policy(std::string_view name, SpinPolicy* out) noexcept {
-  return parse_name(kSpinNames, name, out);
-}
-bool parse_affinity_policy(std::string_view name, AffinityPolicy* out) noexcept {
-  return parse_name(kAffinityNames, name, out);
-}
-bool parse_idle_policy(std::string_view name, IdlePolicy* out) noexcept {
-  return parse_name(kIdleNames, name, out);
-}
-
-// ---------------------------------------------------------------------------
-// Validation
-
-namespace {
-
-std::string plural(long long n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-Status field_error(const char* field, const std::string& what) {
-  return Status::invalid_argument(std::string("ExecutionPolicy::") + field + " " + what);
-}
-
-// The affinity the request means: unset + cpu_set = explicit; unset alone =
-// the platform default.
-AffinityPolicy requested_affinity(const ExecutionPolicy& policy,
-                                  const PlatformFacts& facts) {
-  if (policy.affinity_policy) return *policy.affinity_policy;
-  if (!policy.cpu_set.empty()) return AffinityPolicy::kExplicit;
-  return facts.affinity_supported ? AffinityPolicy::kPhysicalCores
-                                  : AffinityPolicy::kNone;
-}
-
-}  // namespace
-
-Status validate_execution_policy(const ExecutionPolicy& policy,
-                                 const Topology& topology,
-                                 const PlatformFacts& facts) {
-  if (policy.num_threads < 0) {
-    return field_error("num_threads",
-                       "= " + std::to_string(policy.num_threads) +
-                           " is negative: expected 0 (topology default), 1 "
-                           "(serial) or a participant count");
-  }
-  if (policy.num_threads > kMaxNumThreads) {
-    return field_error("num_threads", "= " + std::to_string(policy.num_threads) +
-                                          " is out of range: expected at most " +
-                                          std::to_string(kMaxNumThreads));
-  }
-
-  if (!is_known(kSpinNames, policy.spin_policy)) {
-    return field_error("spin_policy",
-                       "has unknown value " +
-                           std::to_string(static_cast<int>(policy.spin_policy)) +
-                           ": expected one of " + name_list(kSpinNames));
-  }
-  if (policy.spin_budget < 0) {
-    return field_error("spin_budget", "= " + std::to_string(policy.spin_budget) +
-                                          " is negative");
-  }
-  switch (policy.spin_policy) {
-    case SpinPolicy::kFixedIterations:
-      if (policy.spin_budget > kMaxSpinIterations) {
-        return field_error("spin_budget",
-                           "= " + std::to_string(policy.spin_budget) +
-                               " iterations is absurd: expected at most " +
-                               std::to_string(kMaxSpinIterations));
-      }
-      break;
-    case SpinPolicy::kFixedDuration:
-      if (policy.spin_budget > kMaxSpinDurationUs) {
-        return field_error("spin_budget",
-                           "= " + std::to_string(policy.spin_budget) +
-                               " microseconds is absurd: expected at most " +
-                               std::to_string(kMaxSpinDurationUs) + " (1 s)");
-      }
-      break;
-    case SpinPolicy::kAdaptive:
-    case SpinPolicy::kParkImmediately:
-      if (policy.spin_budget != 0) {
-        return field_error(
-            "spin_budget",
-            "= " + std::to_string(policy.spin_budget) +
-                " is impossible with spin_policy = " +
-                spin_policy_name(policy.spin_policy) +
-                ": only fixed_iterations and fixed_duration take a budget");
-      }
-      break;
-  }
-
-  if (policy.affinity_policy && !is_known(kAffinityNames, *policy.affinity_policy)) {
-    return field_error(
-        "affinity_policy",
-        "has unknown value " +
-            std::to_string(static_cast<int>(*policy.affinity_policy)) +
-            ": expected one of " + name_list(kAffinityNames));
-  }
-  if (!is_known(kIdleNames, policy.idle_policy)) {
-    return field_error("idle_policy",
-                       "has unknown value " +
-                           std::to_string(static_cast<int>(policy.idle_policy)) +
-                           ": expected one of " + name_list(kIdleNames));
-  }
-  if (policy.idle_release_ms < 0 ||
-      (policy.idle_release_ms == 0 &&
-       policy.idle_policy == IdlePolicy::kReleaseWhenIdle)) {
-    return field_error("idle_release_ms",
-                       "= " + std::to_string(policy.idle_release_ms) +
-                           " must be > 0 (milliseconds without work before "
-                           "workers are released)");
-  }
-  if (policy.idle_release_ms > kMaxIdleReleaseMs) {
-    return field_error("idle_release_ms",
-                       "= " + std::to_string(policy.idle_release_ms) +
-                           " is absurd: expected at most " +
-                           std::to_string(kMaxIdleReleaseMs) + " (one day)");
-  }
-  if (policy.max_threads_per_kernel < 0) {
-    return field_error("max_threads_per_kernel",
-                       "= " + std::to_string(policy.max_threads_per_kernel) +
-                           " is negative: expected 0 (no limit) or a count");
-  }
-  if (policy.max_threads_per_kernel > kMaxNumThreads) {
-    return field_error("max_threads_per_kernel",
-                       "= " + std::to_string(policy.max_threads_per_kernel) +
-                           " is out of range: expected at most " +
-                           std::to_string(kMaxNumThreads));
-  }
-
-  // The CPU set: an empty explicit request is an error (distinct from an
-  // unsupported platform, which is a fallback of resolution).
-  const AffinityPolicy affinity = requested_affinity(policy, facts);
-  if (!policy.cpu_set.empty() && affinity != AffinityPolicy::kExplicit) {
-    return field_error("cpu_set", "is given but affinity_policy = " +
-                                      std::string(affinity_policy_name(affinity)) +
-                                      ": a CPU set needs affinity_policy = explicit");
-  }
-  if (affinity == AffinityPolicy::kExplicit) {
-    if (policy.cpu_set.empty()) {
-      return field_error("cpu_set",
-                         "is empty but affinity_policy = explicit: list the "
-                         "logical CPUs to use (affinity_policy = none means "
-                         "no pinning)");
-    }
-    std::set<int> seen;
-    for (int id : policy.cpu_set) {
-      if (id < 0) {
-        return field_error("cpu_set", "contains " + std::to_string(id) +
-                                          ": CPU ids are >= 0");
-      }
-      if (!seen.insert(id).second) {
-        return field_error("cpu_set", "lists CPU " + std::to_string(id) + " twice");
-      }
-    }
-    if (policy.num_threads > static_cast<int>(policy.cpu_set.size())) {
-      return field_error(
-          "num_threads",
-          "= " + std::to_string(policy.num_threads) + " exceeds the " +
-              plural(static_cast<long long>(policy.cpu_set.size()), "CPU", "CPUs") +
-              " of cpu_set with affinity_policy = explicit: at most one "
-              "participant per listed CPU");
-    }
-    // Where the platform cannot pin, the set cannot be checked against
-    // anything real; resolution reports that it is ignored.
-    if (facts.affinity_supported) {
-      for (int id : policy.cpu_set) {
-        if (topology.find_cpu(id) == nullptr) {
-          return field_error("cpu_set",
-                             "contains CPU " + std::to_string(id) +
-                                 ", which is not in the process-visible set {" +
-                                 format_cpu_list(topology.cpu_ids()) + "}");
-        }
-      }
-    }
-  }
-  return {};
-}
-
-// ---------------------------------------------------------------------------
-// Resolution
-
-namespace {
+using policy_detail::plural;
+using policy_detail::requested_affinity;
 
 // Classes in placement order: performance first, efficiency last.
 int class_rank(CoreClass c) {
@@ -356,19 +108,6 @@ std::vector<int> core_major_slots(const std::vector<Core>& cores) {
   }
   return slots;
 }
-
-std::string cpus_text(const std::vector<int>& ids) {
-  std::string text;
-  for (int id : ids) {
-    if (!text.empty()) text += ',';
-    text += std::to_string(id);
-  }
-  return text;
-}
-
-}  // namespace
-
-namespace {
 
 // Part 1 of resolution: how many participants, and how many one kernel may
 // use. `source` names where num_threads came from.
@@ -686,103 +425,6 @@ Status resolve_execution_policy(const ExecutionPolicy& requested,
   }
   *out = std::move(r);
   return {};
-}
-
-// ---------------------------------------------------------------------------
-// Printing
-
-std::string ResolvedExecutionPolicy::to_string() const {
-  std::string text;
-  text += "effective threads: " + std::to_string(effective_threads) + " (" +
-          threads_reason + ")\n";
-  text += "max per kernel:    " + std::to_string(max_threads_per_kernel) + "\n";
-  text += "executor:          " + executor + "\n";
-  text += std::string("affinity:          ") + affinity_policy_name(affinity_policy);
-  if (!worker_cpus.empty()) {
-    text += "; workers on CPUs " + cpus_text(worker_cpus) + " (cores " +
-            cpus_text(worker_cores) + "; classes ";
-    for (std::size_t i = 0; i < worker_classes.size(); ++i) {
-      if (i != 0) text += ',';
-      text += core_class_name(worker_classes[i]);
-    }
-    text += ")";
-  }
-  text += "; caller not pinned";
-  if (caller_cpu >= 0) text += " (on CPU " + std::to_string(caller_cpu) + ")";
-  text += std::string("; SMT siblings ") + (uses_smt_siblings ? "used" : "not used") + "\n";
-  text += std::string("spin:              ") + spin_policy_name(spin_policy);
-  if (spin_policy == SpinPolicy::kFixedIterations) {
-    text += " (" + std::to_string(spin_budget) + " iterations)";
-  } else if (spin_policy == SpinPolicy::kFixedDuration) {
-    text += " (" + std::to_string(spin_budget) + " us)";
-  }
-  text += "\n";
-  text += std::string("idle:              ") + idle_policy_name(idle_policy);
-  if (idle_policy == IdlePolicy::kReleaseWhenIdle) {
-    text += " (after " + std::to_string(idle_release_ms) + " ms)";
-  }
-  text += "\n";
-  text += std::string("nested:            ") +
-          (allow_nested_parallelism ? "allowed" : "serial") + "\n";
-  text += std::string("counters:          ") + (counters ? "on" : "off") + "\n";
-  text += "pool tiers:        " + std::to_string(pool_classes) + " below full width\n";
-  text += fallbacks.empty() ? "fallbacks:         none" : "fallbacks:";
-  for (const std::string& f : fallbacks) text += "\n  - " + f;
-  text += "\n";
-  return text;
-}
-
-std::string ResolvedExecutionPolicy::to_json() const {
-  JsonWriter json;
-  json.begin_object();
-  json.key("effective_threads").value(effective_threads);
-  json.key("max_threads_per_kernel").value(max_threads_per_kernel);
-  json.key("threads_usable").value(threads_usable);
-  json.key("threads_reason").value(threads_reason);
-  json.key("executor").value(executor);
-  json.key("affinity_policy").value(affinity_policy_name(affinity_policy));
-  json.key("worker_cpus").begin_array();
-  for (int id : worker_cpus) json.value(id);
-  json.end_array();
-  json.key("worker_cores").begin_array();
-  for (int id : worker_cores) json.value(id);
-  json.end_array();
-  json.key("worker_classes").begin_array();
-  for (CoreClass c : worker_classes) json.value(core_class_name(c));
-  json.end_array();
-  json.key("uses_smt_siblings").value(uses_smt_siblings);
-  json.key("caller_cpu").value(caller_cpu);
-  json.key("caller_pinned").value(false);
-  json.key("spin_policy").value(spin_policy_name(spin_policy));
-  json.key("spin_budget").value(spin_budget);
-  json.key("idle_policy").value(idle_policy_name(idle_policy));
-  json.key("idle_release_ms").value(idle_release_ms);
-  json.key("allow_nested_parallelism").value(allow_nested_parallelism);
-  json.key("counters").value(counters);
-  json.key("pool_classes").value(pool_classes);
-  json.key("fallbacks").begin_array();
-  for (const std::string& f : fallbacks) json.value(f);
-  json.end_array();
-  json.end_object();
-  return json.str();
-}
-
-std::string ResolvedExecutionPolicy::registry_key() const {
-  std::string key = "threads=" + std::to_string(effective_threads);
-  key += ";cpus=" + (worker_cpus.empty() ? std::string("unpinned") : cpus_text(worker_cpus));
-  key += std::string(";spin=") + spin_policy_name(spin_policy);
-  if (spin_policy == SpinPolicy::kFixedIterations ||
-      spin_policy == SpinPolicy::kFixedDuration) {
-    key += ":" + std::to_string(spin_budget);
-  }
-  key += std::string(";idle=") + idle_policy_name(idle_policy);
-  if (idle_policy == IdlePolicy::kReleaseWhenIdle) {
-    key += ":" + std::to_string(idle_release_ms);
-  }
-  key += std::string(";nested=") + (allow_nested_parallelism ? "1" : "0");
-  key += std::string(";counters=") + (counters ? "1" : "0");
-  key += ";tiers=" + std::to_string(pool_classes);
-  return key;
 }
 
 }  // namespace tessera::platform
