@@ -20,118 +20,74 @@
 #include <string>
 #include <vector>
 
+#include "arg_parser.hpp"
 #include "blas1_seeded.hpp"
 #include "check_report.hpp"
 #include "commands.hpp"
+#include "run_options.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera::cli {
 namespace {
 
-struct Blas1Options {
-  const char* op = "gemv";
-  std::vector<std::int64_t> dims;
-  Dtype dtype = Dtype::kF32;
+struct Blas1Options : RunOptions {
+  std::int64_t m = 0, n = 0;  // dot: n only
   Transpose trans = Transpose::kNo;
   Layout layout = Layout::kRowMajor;
   std::int64_t incx = 1, incy = 1;
-  int threads = 0;
-  bool threads_set = false;
-  const char* isa = nullptr;
-  int reps = 5;
-  bool check = false, hash = false;
-  std::uint64_t seed = 1;
 };
 
-int parse_blas1_args(const Args& args, std::size_t want_dims, Blas1Options* o) {
-  const std::string op = o->op;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    std::string v;
-    auto value = [&] {
-      if (i + 1 >= args.size()) return false;
-      v = args[++i];
-      return true;
-    };
-    std::int64_t x = 0;
-    auto int_option = [&](const char* name, std::int64_t lo, std::int64_t hi, std::int64_t* out) {
-      if (!value() || !parse_int64(v, &x) || x < lo || x > hi) {
-        return usage_error(op + ": " + name + " must be an integer in [" + std::to_string(lo) +
-                           ", " + std::to_string(hi) + "] (got '" + v + "')");
-      }
-      *out = x;
-      return kExitOk;
-    };
-    if (a == "--dtype") {
-      if (!value() || (v != "f32" && v != "f64")) {
-        return usage_error(op + ": --dtype must be f32 or f64 (got '" + v + "')");
-      }
-      o->dtype = v == "f32" ? Dtype::kF32 : Dtype::kF64;
-    } else if (a == "--trans" && op == "gemv") {
-      o->trans = Transpose::kYes;
-    } else if (a == "--col-major" && op == "gemv") {
-      o->layout = Layout::kColMajor;
-    } else if (a == "--incx" || a == "--incy") {
-      std::int64_t* out = a == "--incx" ? &o->incx : &o->incy;
-      if (int code = int_option(a.c_str(), -1000, 1000, out); code != kExitOk) return code;
-      if (*out == 0) return usage_error(op + ": " + a + " must not be 0");
-    } else if (a == "--threads") {
-      std::int64_t t = 0;
-      if (int code = int_option("--threads", 0, 4096, &t); code != kExitOk) return code;
-      o->threads = static_cast<int>(t);
-      o->threads_set = true;
-    } else if (a == "--isa") {
-      Isa isa;
-      if (!value() || !parse_isa(v, &isa)) {
-        return usage_error(op + ": --isa '" + v + "' is not a level name");
-      }
-      o->isa = isa_name(isa);
-    } else if (a == "--reps") {
-      std::int64_t r = 0;
-      if (int code = int_option("--reps", 1, 100000, &r); code != kExitOk) return code;
-      o->reps = static_cast<int>(r);
-    } else if (a == "--seed") {
-      std::int64_t s = 0;
-      if (int code = int_option("--seed", 0, std::numeric_limits<std::int64_t>::max(), &s);
-          code != kExitOk) {
-        return code;
-      }
-      o->seed = static_cast<std::uint64_t>(s);
-    } else if (a == "--check") {
-      o->check = true;
-    } else if (a == "--hash") {
-      o->hash = true;
-    } else if (a.size() > 1 && a[0] == '-' && !(a[1] >= '0' && a[1] <= '9')) {
-      return usage_error(op + ": unknown option '" + a + "'");
-    } else {
-      if (!parse_int64(a, &x) || x < 0) {
-        return usage_error(op + ": sizes must be integers >= 0 (got '" + a + "')");
-      }
-      o->dims.push_back(x);
-    }
+// dot's table, or with `gemv` gemv's.
+ArgTable blas1_table(bool gemv, Blas1Options* o) {
+  constexpr IntegerSyntax kSigned = IntegerSyntax::kSigned;
+  auto size = [](const char* name, std::int64_t* out) {
+    return positional(name, integer(kSigned, 0, kInt64Max, out),
+                      {.bad = "sizes must be integers >= 0 (got '{}')"});
+  };
+  auto stride = [](const char* name, std::int64_t* out) {
+    return option(name, nonzero_integer(kSigned, -1000, 1000, out),
+                  {.bad = "must be an integer in [-1000, 1000] (got '{}')",
+                   .zero = "must not be 0"});
+  };
+  std::vector<Positional> sizes;
+  if (gemv) sizes.push_back(size("M", &o->m));
+  sizes.push_back(size("N", &o->n));
+  ArgTable table{
+      .command = gemv ? "gemv" : "dot",
+      .unknown_options = UnknownOptions::kDashNotDigit,
+      .positional_check = PositionalCheck::kAsTheyCome,
+      .positionals = std::move(sizes),
+      .count_message = gemv ? "expected M N (got {} numbers)" : "expected N (got {} numbers)",
+      .options = {
+          option("--dtype", dtype(&o->dtype), {.bad = "must be f32 or f64 (got '{}')"}),
+          stride("--incx", &o->incx),
+          stride("--incy", &o->incy),
+          option("--threads", integer(kSigned, 0, 4096, &o->threads),
+                 {.bad = "must be an integer in [0, 4096] (got '{}')"}),
+          option("--isa", isa_level(&o->isa), {.bad = "'{}' is not a level name"}),
+          option("--reps", integer(kSigned, 1, 100000, &o->reps),
+                 {.bad = "must be an integer in [1, 100000] (got '{}')"}),
+          option("--seed", integer(kSigned, 0, kInt64Max, &o->seed),
+                 {.bad = "must be an integer in [0, 9223372036854775807] (got '{}')"}),
+          flag("--check", &o->check),
+          flag("--hash", &o->hash),
+      }};
+  if (gemv) {
+    table.options.push_back(flag("--trans", &o->trans, Transpose::kYes));
+    table.options.push_back(flag("--col-major", &o->layout, Layout::kColMajor));
   }
-  if (o->dims.size() != want_dims) {
-    return usage_error(op + (want_dims == 1 ? ": expected N" : ": expected M N") + " (got " +
-                       std::to_string(o->dims.size()) + " numbers)");
-  }
-  return kExitOk;
+  return table;
 }
 
 Status make_contexts(const Blas1Options& o, Context* context, Context* naive) {
   ContextOptions options;
-  if (o.isa != nullptr) {
-    Isa isa;
-    parse_isa(o.isa, &isa);
-    options.isa = isa;
-  }
+  options.isa = o.isa;
   TESSERA_RETURN_IF_ERROR(Context::create(options, context));
-  ContextOptions naive_options;
-  naive_options.family = KernelFamily::kNaive;
-  return Context::create(naive_options, naive);
+  return make_naive_context(naive);
 }
 
 Parallelism parallelism_of(const Blas1Options& o) {
-  return o.threads_set && o.threads > 0 ? Parallelism::threads(o.threads) : Parallelism();
+  return o.threads > 0 ? Parallelism::threads(o.threads) : Parallelism();
 }
 
 // Times `call` o.reps times; prints the median and the rate over `bytes`.
@@ -157,7 +113,7 @@ template <class T>
 int run_dot_typed(const Blas1Options& o) {
   Context context, naive;
   if (Status s = make_contexts(o, &context, &naive); !s.ok()) return report_failure(s);
-  const SeededDot<T> d(o.dims[0], o.incx, o.incy, o.seed);
+  const SeededDot<T> d(o.n, o.incx, o.incy, o.seed);
   T result = 0;
   std::printf("dot n=%" PRId64 " incx=%" PRId64 " incy=%" PRId64 " %s on %s\n", d.n, d.incx,
               d.incy, dtype_name(o.dtype), isa_name(context.isa()));
@@ -190,7 +146,7 @@ template <class T>
 int run_gemv_typed(const Blas1Options& o) {
   Context context, naive;
   if (Status s = make_contexts(o, &context, &naive); !s.ok()) return report_failure(s);
-  const SeededGemv<T> g(o.layout, o.trans, o.dims[0], o.dims[1], o.incx, o.incy, o.seed);
+  const SeededGemv<T> g(o.layout, o.trans, o.m, o.n, o.incx, o.incy, o.seed);
   std::vector<T> y = g.y;
   std::printf("gemv %s %s m=%" PRId64 " n=%" PRId64 " lda=%" PRId64 " incx=%" PRId64
               " incy=%" PRId64 " %s on %s\n",
@@ -244,18 +200,14 @@ int run_gemv_typed(const Blas1Options& o) {
 
 int run_dot(const Args& args) {
   Blas1Options o;
-  o.op = "dot";
-  if (const int code = parse_blas1_args(args, 1, &o); code != kExitOk) return code;
-  if (parse_only()) return kExitOk;
-  return o.dtype == Dtype::kF32 ? run_dot_typed<float>(o) : run_dot_typed<double>(o);
+  return parse_and_run(blas1_table(false, &o), args, o, &run_dot_typed<float>,
+                       &run_dot_typed<double>);
 }
 
 int run_gemv(const Args& args) {
   Blas1Options o;
-  o.op = "gemv";
-  if (const int code = parse_blas1_args(args, 2, &o); code != kExitOk) return code;
-  if (parse_only()) return kExitOk;
-  return o.dtype == Dtype::kF32 ? run_gemv_typed<float>(o) : run_gemv_typed<double>(o);
+  return parse_and_run(blas1_table(true, &o), args, o, &run_gemv_typed<float>,
+                       &run_gemv_typed<double>);
 }
 
 }  // namespace tessera::cli

@@ -15,6 +15,12 @@ int report_failure(const Status& status) {
   return status.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitFailure;
 }
 
+Status make_naive_context(Context* out) {
+  ContextOptions options;
+  options.family = KernelFamily::kNaive;
+  return Context::create(options, out);
+}
+
 void BoundTally::add(double err, double bound) {
   if (!(err <= bound)) ++outside;  // a NaN error is outside
   if (bound > 0) worst = std::max(worst, err / bound);

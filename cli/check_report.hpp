@@ -23,6 +23,9 @@ struct BoundTally {
 // invalid argument (the user's to fix), kExitFailure otherwise.
 int report_failure(const Status& status);
 
+// The naive family's context, which --check compares against.
+Status make_naive_context(Context* out);
+
 // Prints "check: ok|MISMATCH against the naive family" followed by
 // `detail` (printf-style); returns kExitOk or kExitFailure.
 int report_check(bool ok, const char* detail, ...) __attribute__((format(printf, 2, 3)));

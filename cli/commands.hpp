@@ -3,7 +3,6 @@
 // Exit codes: 0 success, 1 a check failed or the run failed, 2 usage error.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,17 +32,8 @@ int run_mpi_gemm(const Args& args);
 void set_parse_only(bool on);
 bool parse_only();
 
-// A plain decimal integer (digits only, at most 18) in [low, high] into
-// *out; false (and *out untouched) otherwise.
-bool parse_count(const std::string& text, std::int64_t low, std::int64_t high,
-                 std::int64_t* out);
-
-// A decimal integer, optionally negative (so that a command's own checks
-// get to name a negative value), that fits in int64 into *out; false (and
-// *out untouched) otherwise.
-bool parse_int64(const std::string& text, std::int64_t* out);
-
-// Prints "tessera-cli: <message>" to stderr and returns kExitUsage.
+// Prints "tessera-cli: <message>" and the pointer to `help` to stderr, and
+// returns kExitUsage.
 int usage_error(const std::string& message);
 
 }  // namespace tessera::cli

@@ -14,29 +14,25 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <limits>
 #include <string>
 #include <vector>
 
+#include "arg_parser.hpp"
 #include "check_report.hpp"
 #include "commands.hpp"
 #include "elementwise_problem.hpp"
+#include "run_options.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera::cli {
 namespace {
 
-struct ElementwiseOptions {
+// No --threads: RunOptions::threads stays automatic.
+struct ElementwiseOptions : RunOptions {
   bool binary = true;
   BinaryOp binary_op = BinaryOp::kAdd;
   UnaryOp unary_op = UnaryOp::kAbs;
   std::size_t n = 0;
-  Dtype dtype = Dtype::kF32;
-  const char* isa = nullptr;
-  int reps = 5;
-  bool check = false;
-  bool hash = false;
-  std::uint64_t seed = 1;
 };
 
 std::string op_names() {
@@ -64,57 +60,33 @@ bool parse_op(const std::string& name, ElementwiseOptions* o) {
   return false;
 }
 
-int parse_elementwise_args(const Args& args, ElementwiseOptions* o) {
-  std::vector<std::string> positional;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    const bool has_value = i + 1 < args.size();
-    const std::string v = has_value ? args[i + 1] : std::string();
-    std::int64_t x = 0;
-    if (a == "--dtype") {
-      if (v != "f32" && v != "f64") {
-        return usage_error("elementwise: --dtype must be f32 or f64 (got '" + v + "')");
-      }
-      o->dtype = v == "f32" ? Dtype::kF32 : Dtype::kF64;
-      ++i;
-    } else if (a == "--isa") {
-      Isa isa;
-      if (!parse_isa(v, &isa)) return usage_error("elementwise: --isa '" + v + "' is not a level");
-      o->isa = isa_name(isa);
-      ++i;
-    } else if (a == "--reps") {
-      if (!parse_count(v, 1, 100000, &x)) {
-        return usage_error("elementwise: --reps must be an integer in [1, 100000] (got '" + v + "')");
-      }
-      o->reps = static_cast<int>(x);
-      ++i;
-    } else if (a == "--seed") {
-      if (!parse_count(v, 0, std::numeric_limits<std::int64_t>::max(), &x)) {
-        return usage_error("elementwise: --seed must be a non-negative integer (got '" + v + "')");
-      }
-      o->seed = static_cast<std::uint64_t>(x);
-      ++i;
-    } else if (a == "--check") {
-      o->check = true;
-    } else if (a == "--hash") {
-      o->hash = true;
-    } else if (a.size() > 1 && a[0] == '-') {
-      return usage_error("elementwise: unknown option '" + a + "'");
-    } else {
-      positional.push_back(a);
-    }
-  }
-  if (positional.size() != 2) return usage_error("elementwise: expected OP N");
-  if (!parse_op(positional[0], o)) {
-    return usage_error("elementwise: unknown op '" + positional[0] + "' (" + op_names() + ")");
-  }
-  std::int64_t n = 0;
-  // 2^31 elements at most: a run of the CLI, not a memory test.
-  if (!parse_count(positional[1], 0, std::int64_t{1} << 31, &n)) {
-    return usage_error("elementwise: N must be an integer in [0, 2^31] (got '" + positional[1] + "')");
-  }
-  o->n = static_cast<std::size_t>(n);
-  return kExitOk;
+ArgTable elementwise_table(ElementwiseOptions* o) {
+  constexpr IntegerSyntax kDigits = IntegerSyntax::kDigits;
+  auto op = [o](const std::string& name) {
+    return parse_op(name, o) ? Verdict::kAccepted : Verdict::kBad;
+  };
+  return {
+      .command = "elementwise",
+      .unknown_options = UnknownOptions::kDashAndMore,
+      .positional_check = PositionalCheck::kAfterCounting,
+      .positionals =
+          {
+              positional("OP", op, {.bad = "unknown op '{}' (" + op_names() + ")"}),
+              // 2^31 elements at most: a run of the CLI, not a memory test.
+              positional("N", integer(kDigits, 0, std::int64_t{1} << 31, &o->n),
+                         {.bad = "N must be an integer in [0, 2^31] (got '{}')"}),
+          },
+      .count_message = "expected OP N",
+      .options = {
+          option("--dtype", dtype(&o->dtype), {.bad = "must be f32 or f64 (got '{}')"}),
+          option("--isa", isa_level(&o->isa), {.bad = "'{}' is not a level"}),
+          option("--reps", integer(kDigits, 1, 100000, &o->reps),
+                 {.bad = "must be an integer in [1, 100000] (got '{}')"}),
+          option("--seed", integer(kDigits, 0, kInt64Max, &o->seed),
+                 {.bad = "must be a non-negative integer (got '{}')"}),
+          flag("--check", &o->check),
+          flag("--hash", &o->hash),
+      }};
 }
 
 template <class T>
@@ -127,11 +99,7 @@ Status apply(const Context& c, const ElementwiseOptions& o, const std::vector<T>
 template <class T>
 int run_elementwise_options(const ElementwiseOptions& o) {
   ContextOptions options;
-  if (o.isa != nullptr) {
-    Isa isa;
-    parse_isa(o.isa, &isa);
-    options.isa = isa;
-  }
+  options.isa = o.isa;
   Context context;
   if (Status s = Context::create(options, &context); !s.ok()) return report_failure(s);
   std::vector<T> a(o.n), b(o.n), out(o.n);
@@ -162,10 +130,8 @@ int run_elementwise_options(const ElementwiseOptions& o) {
 
   int exit_code = kExitOk;
   if (o.check) {
-    ContextOptions naive_options;
-    naive_options.family = KernelFamily::kNaive;
     Context naive;
-    if (Status s = Context::create(naive_options, &naive); !s.ok()) return report_failure(s);
+    if (Status s = make_naive_context(&naive); !s.ok()) return report_failure(s);
     std::vector<T> expected(o.n);
     if (Status s = apply(naive, o, a, b, expected); !s.ok()) return report_failure(s);
     std::size_t bad = 0;
@@ -197,10 +163,8 @@ int run_elementwise_options(const ElementwiseOptions& o) {
 
 int run_elementwise(const Args& args) {
   ElementwiseOptions o;
-  if (const int code = parse_elementwise_args(args, &o); code != kExitOk) return code;
-  if (parse_only()) return kExitOk;
-  return o.dtype == Dtype::kF32 ? run_elementwise_options<float>(o)
-                                : run_elementwise_options<double>(o);
+  return parse_and_run(elementwise_table(&o), args, o, &run_elementwise_options<float>,
+                       &run_elementwise_options<double>);
 }
 
 }  // namespace tessera::cli

@@ -18,80 +18,53 @@
 #include <string>
 #include <vector>
 
+#include "arg_parser.hpp"
 #include "check_report.hpp"
 #include "commands.hpp"
+#include "run_options.hpp"
 #include "seeded_inputs.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera::cli {
 namespace {
 
-struct BatchedOptions {
+struct BatchedOptions : RunOptions {
   std::int64_t batch = 0, m = 0, n = 0, k = 0;
-  Dtype dtype = Dtype::kF32;
-  int threads = -2;  // -2: not given (automatic)
-  bool isa_set = false;
-  Isa isa = Isa::kScalar;
-  int reps = 5;
-  bool check = false, hash = false;
-  std::uint64_t seed = 1;
 };
 
-int parse_batched_args(const Args& args, BatchedOptions* o) {
-  std::vector<std::string> positional;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    const bool has_value = i + 1 < args.size();
-    const std::string v = has_value ? args[i + 1] : std::string();
-    std::int64_t x = 0;
-    if (a == "--dtype") {
-      if (v != "f32" && v != "f64") return usage_error("gemm-batched: --dtype must be f32 or f64");
-      o->dtype = v == "f32" ? Dtype::kF32 : Dtype::kF64;
-      ++i;
-    } else if (a == "--threads") {
-      if (!parse_count(v, 0, 4096, &x)) return usage_error("gemm-batched: --threads must be in [0, 4096]");
-      o->threads = static_cast<int>(x);
-      ++i;
-    } else if (a == "--isa") {
-      if (!parse_isa(v, &o->isa)) return usage_error("gemm-batched: --isa '" + v + "' is not a level");
-      o->isa_set = true;
-      ++i;
-    } else if (a == "--reps") {
-      if (!parse_count(v, 0, 100000, &x) || x < 1) return usage_error("gemm-batched: --reps must be in [1, 100000]");
-      o->reps = static_cast<int>(x);
-      ++i;
-    } else if (a == "--seed") {
-      if (!parse_count(v, 0, std::numeric_limits<std::int64_t>::max(), &x)) {
-        return usage_error("gemm-batched: --seed must be a non-negative integer");
-      }
-      o->seed = static_cast<std::uint64_t>(x);
-      ++i;
-    } else if (a == "--check") {
-      o->check = true;
-    } else if (a == "--hash") {
-      o->hash = true;
-    } else if (!a.empty() && a[0] == '-') {
-      return usage_error("gemm-batched: unknown option '" + a + "'");
-    } else {
-      positional.push_back(a);
-    }
-  }
-  if (positional.size() != 4) return usage_error("gemm-batched: expected B M N K");
-  std::int64_t* dims[4] = {&o->batch, &o->m, &o->n, &o->k};
-  for (int d = 0; d < 4; ++d) {
-    // Up to 2^20 each; the product is checked against the address space below.
-    if (!parse_count(positional[static_cast<std::size_t>(d)], 0, std::int64_t{1} << 20, dims[d])) {
-      return usage_error("gemm-batched: B M N K must be integers in [0, 2^20] (got '" +
-                         positional[static_cast<std::size_t>(d)] + "')");
-    }
-  }
-  return kExitOk;
+ArgTable batched_table(BatchedOptions* o) {
+  constexpr IntegerSyntax kDigits = IntegerSyntax::kDigits;
+  // Up to 2^20 each; the product is checked against the address space when
+  // the operands are allocated.
+  auto dimension = [](const char* name, std::int64_t* out) {
+    return positional(name, integer(kDigits, 0, std::int64_t{1} << 20, out),
+                      {.bad = "B M N K must be integers in [0, 2^20] (got '{}')"});
+  };
+  return {
+      .command = "gemm-batched",
+      .unknown_options = UnknownOptions::kLeadingDash,
+      .positional_check = PositionalCheck::kAfterCounting,
+      .positionals = {dimension("B", &o->batch), dimension("M", &o->m), dimension("N", &o->n),
+                      dimension("K", &o->k)},
+      .count_message = "expected B M N K",
+      .options = {
+          option("--dtype", dtype(&o->dtype), {.bad = "must be f32 or f64"}),
+          option("--threads", integer(kDigits, 0, 4096, &o->threads),
+                 {.bad = "must be in [0, 4096]"}),
+          option("--isa", isa_level(&o->isa), {.bad = "'{}' is not a level"}),
+          option("--reps", integer(kDigits, 1, 100000, &o->reps),
+                 {.bad = "must be in [1, 100000]"}),
+          option("--seed", integer(kDigits, 0, kInt64Max, &o->seed),
+                 {.bad = "must be a non-negative integer"}),
+          flag("--check", &o->check),
+          flag("--hash", &o->hash),
+      }};
 }
 
 template <class T>
 int run_batched_options(const BatchedOptions& o) {
   ContextOptions options;
-  if (o.isa_set) options.isa = o.isa;
+  options.isa = o.isa;
   if (o.threads > 0) options.policy.num_threads = o.threads;
   Context context;
   if (Status s = Context::create(options, &context); !s.ok()) return report_failure(s);
@@ -143,10 +116,8 @@ int run_batched_options(const BatchedOptions& o) {
 
   int exit_code = kExitOk;
   if (o.check) {
-    ContextOptions naive_options;
-    naive_options.family = KernelFamily::kNaive;
     Context naive;
-    if (Status s = Context::create(naive_options, &naive); !s.ok()) return report_failure(s);
+    if (Status s = make_naive_context(&naive); !s.ok()) return report_failure(s);
     // Each element within 2 (k + 4) eps sum_p |a_ip b_pj| of the naive
     // (double-accumulated) single gemm of its entry.
     const double eps = std::numeric_limits<T>::epsilon();
@@ -186,9 +157,8 @@ int run_batched_options(const BatchedOptions& o) {
 
 int run_gemm_batched(const Args& args) {
   BatchedOptions o;
-  if (const int code = parse_batched_args(args, &o); code != kExitOk) return code;
-  if (parse_only()) return kExitOk;
-  return o.dtype == Dtype::kF32 ? run_batched_options<float>(o) : run_batched_options<double>(o);
+  return parse_and_run(batched_table(&o), args, o, &run_batched_options<float>,
+                       &run_batched_options<double>);
 }
 
 }  // namespace tessera::cli

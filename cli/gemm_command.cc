@@ -26,29 +26,30 @@
 #include <string>
 #include <vector>
 
+#include "arg_parser.hpp"
 #include "check_report.hpp"
 #include "commands.hpp"
+#include "run_options.hpp"
 #include "seeded_inputs.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera::cli {
 namespace {
 
-struct GemmOptions {
+struct GemmOptions : RunOptions {
   std::int64_t m = 0, n = 0, k = 0;
-  Dtype dtype = Dtype::kF32;
   Transpose ta = Transpose::kNo, tb = Transpose::kNo;
-  int threads = 0;  // 0: automatic
-  bool threads_set = false;
-  const char* isa = nullptr;
-  int reps = 5;
-  bool check = false;
-  bool hash = false;
-  std::uint64_t seed = 1;
   BiasKind bias = BiasKind::kNone;
   Activation act = Activation::kNone;
-  bool epilogue = false;
+  bool epilogue = false;  // --bias or --act given (--act none too)
 };
+
+constexpr Named<BiasKind> kBiasNames[] = {{"col", BiasKind::kPerColumn},
+                                          {"row", BiasKind::kPerRow}};
+constexpr Named<Activation> kActivationNames[] = {{"none", Activation::kNone},
+                                                  {"relu", Activation::kRelu},
+                                                  {"gelu", Activation::kGelu},
+                                                  {"sigmoid", Activation::kSigmoid}};
 
 // "scalar, sse2, ...": every level of TESSERA_ISA_LEVELS (tessera/isa.hpp).
 std::string level_names() {
@@ -60,106 +61,45 @@ std::string level_names() {
   return text;
 }
 
-// Returns kExitOk, or the usage error's exit code.
-int parse_gemm_args(const Args& args, GemmOptions* o) {
-  std::vector<std::string> positional;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](const char* name, std::string* out) {
-      if (i + 1 >= args.size()) return false;
-      *out = args[++i];
-      (void)name;
-      return true;
-    };
-    std::string v;
-    std::int64_t x = 0;
-    if (a == "--dtype") {
-      if (!value("--dtype", &v)) return usage_error("gemm: --dtype needs f32 or f64");
-      if (v == "f32") {
-        o->dtype = Dtype::kF32;
-      } else if (v == "f64") {
-        o->dtype = Dtype::kF64;
-      } else {
-        return usage_error("gemm: --dtype must be f32 or f64 (got '" + v + "')");
-      }
-    } else if (a == "--trans-a") {
-      o->ta = Transpose::kYes;
-    } else if (a == "--trans-b") {
-      o->tb = Transpose::kYes;
-    } else if (a == "--threads") {
-      if (!value("--threads", &v) || !parse_int64(v, &x) || x < 0 || x > 4096) {
-        return usage_error("gemm: --threads must be an integer in [0, 4096] (got '" + v + "')");
-      }
-      o->threads = static_cast<int>(x);
-      o->threads_set = true;
-    } else if (a == "--isa") {
-      if (!value("--isa", &v)) return usage_error("gemm: --isa needs a level name");
-      Isa isa;
-      if (!parse_isa(v, &isa)) {
-        return usage_error("gemm: --isa '" + v + "' is not a level (" + level_names() + ")");
-      }
-      o->isa = isa_name(isa);
-    } else if (a == "--reps") {
-      if (!value("--reps", &v) || !parse_int64(v, &x) || x < 1 || x > 100000) {
-        return usage_error("gemm: --reps must be an integer in [1, 100000] (got '" + v + "')");
-      }
-      o->reps = static_cast<int>(x);
-    } else if (a == "--seed") {
-      if (!value("--seed", &v) || !parse_int64(v, &x) || x < 0) {
-        return usage_error("gemm: --seed must be a non-negative integer (got '" + v + "')");
-      }
-      o->seed = static_cast<std::uint64_t>(x);
-    } else if (a == "--bias") {
-      if (!value("--bias", &v)) return usage_error("gemm: --bias needs col or row");
-      if (v == "col") {
-        o->bias = BiasKind::kPerColumn;
-      } else if (v == "row") {
-        o->bias = BiasKind::kPerRow;
-      } else {
-        return usage_error("gemm: --bias must be col or row (got '" + v + "')");
-      }
-      o->epilogue = true;
-    } else if (a == "--act") {
-      if (!value("--act", &v)) return usage_error("gemm: --act needs none, relu, gelu or sigmoid");
-      if (v == "none") {
-        o->act = Activation::kNone;
-      } else if (v == "relu") {
-        o->act = Activation::kRelu;
-      } else if (v == "gelu") {
-        o->act = Activation::kGelu;
-      } else if (v == "sigmoid") {
-        o->act = Activation::kSigmoid;
-      } else {
-        return usage_error("gemm: --act must be none, relu, gelu or sigmoid (got '" + v + "')");
-      }
-      o->epilogue = true;
-    } else if (a == "--check") {
-      o->check = true;
-    } else if (a == "--hash") {
-      o->hash = true;
-    } else if (a.size() > 1 && a[0] == '-' && !(a[1] >= '0' && a[1] <= '9')) {
-      return usage_error("gemm: unknown option '" + a + "'");
-    } else {
-      positional.push_back(a);
-    }
-  }
-  if (positional.size() != 3) {
-    return usage_error("gemm: expected M N K (got " + std::to_string(positional.size()) +
-                       " numbers)");
-  }
-  const char* names[3] = {"M", "N", "K"};
-  std::int64_t* dims[3] = {&o->m, &o->n, &o->k};
-  for (int d = 0; d < 3; ++d) {
-    if (!parse_int64(positional[d], dims[d])) {
-      return usage_error(std::string("gemm: ") + names[d] + " must be an integer (got '" +
-                         positional[d] + "')");
-    }
-    if (*dims[d] < 0) {
-      return usage_error(std::string("gemm: ") + names[d] + " must be >= 0 (got " +
-                         positional[d] + ")");
-    }
-  }
-  return kExitOk;
+ArgTable gemm_table(GemmOptions* o) {
+  constexpr IntegerSyntax kSigned = IntegerSyntax::kSigned;
+  // M, N or K: any size >= 0 (what fits the target is checked when the
+  // operands are allocated).
+  auto dimension = [](const std::string& name, std::int64_t* out) {
+    return positional(name, integer(kSigned, 0, kInt64Max, out),
+                      {.bad = name + " must be an integer (got '{}')",
+                       .out_of_range = name + " must be >= 0 (got {})"});
+  };
+  return {
+      .command = "gemm",
+      .unknown_options = UnknownOptions::kDashNotDigit,
+      .positional_check = PositionalCheck::kAfterCounting,
+      .positionals = {dimension("M", &o->m), dimension("N", &o->n), dimension("K", &o->k)},
+      .count_message = "expected M N K (got {} numbers)",
+      .options = {
+          option("--dtype", dtype(&o->dtype),
+                 {.bad = "must be f32 or f64 (got '{}')", .missing = "needs f32 or f64"}),
+          flag("--trans-a", &o->ta, Transpose::kYes),
+          flag("--trans-b", &o->tb, Transpose::kYes),
+          option("--threads", integer(kSigned, 0, 4096, &o->threads),
+                 {.bad = "must be an integer in [0, 4096] (got '{}')"}),
+          option("--isa", isa_level(&o->isa),
+                 {.bad = "'{}' is not a level (" + level_names() + ")",
+                  .missing = "needs a level name"}),
+          option("--reps", integer(kSigned, 1, 100000, &o->reps),
+                 {.bad = "must be an integer in [1, 100000] (got '{}')"}),
+          option("--seed", integer(kSigned, 0, kInt64Max, &o->seed),
+                 {.bad = "must be a non-negative integer (got '{}')"}),
+          option("--bias", choice<BiasKind>(kBiasNames, &o->bias),
+                 {.bad = "must be col or row (got '{}')", .missing = "needs col or row"},
+                 &o->epilogue),
+          option("--act", choice<Activation>(kActivationNames, &o->act),
+                 {.bad = "must be none, relu, gelu or sigmoid (got '{}')",
+                  .missing = "needs none, relu, gelu or sigmoid"},
+                 &o->epilogue),
+          flag("--check", &o->check),
+          flag("--hash", &o->hash),
+      }};
 }
 
 // A context at the requested level that can run `threads` participants.
@@ -168,12 +108,8 @@ int parse_gemm_args(const Args& args, GemmOptions* o) {
 // to a copy of it, unpinned, so an explicit --threads N really runs N.
 Status make_context(const GemmOptions& o, Context* out, std::string* note) {
   ContextOptions options;
-  if (o.isa != nullptr) {
-    Isa isa;
-    parse_isa(o.isa, &isa);
-    options.isa = isa;
-  }
-  if (o.threads_set && o.threads > 1) {
+  options.isa = o.isa;
+  if (o.threads > 1) {
     Topology topology = platform::read_topology();
     const int have = topology.logical_count();
     if (have < o.threads) {
@@ -201,8 +137,7 @@ int run_gemm_options(const GemmOptions& o) {
   Context context;
   std::string note;
   if (Status s = make_context(o, &context, &note); !s.ok()) return report_failure(s);
-  const Parallelism parallelism =
-      o.threads_set && o.threads > 0 ? Parallelism::threads(o.threads) : Parallelism();
+  const Parallelism parallelism = o.threads > 0 ? Parallelism::threads(o.threads) : Parallelism();
 
   GemmPlan plan;
   if (Status s = try_plan_gemm(context, o.dtype, Layout::kRowMajor, o.m, o.n, o.k, parallelism,
@@ -274,10 +209,8 @@ int run_gemm_options(const GemmOptions& o) {
 
   int exit_code = kExitOk;
   if (o.check) {
-    ContextOptions naive_options;
-    naive_options.family = KernelFamily::kNaive;
     Context naive;
-    if (Status s = Context::create(naive_options, &naive); !s.ok()) return report_failure(s);
+    if (Status s = make_naive_context(&naive); !s.ok()) return report_failure(s);
     std::vector<T> expected(c.size());
     if (Status s = call(naive, expected.data(), Parallelism()); !s.ok()) {
       return report_failure(s);
@@ -317,9 +250,8 @@ int run_gemm_options(const GemmOptions& o) {
 
 int run_gemm(const Args& args) {
   GemmOptions o;
-  if (const int code = parse_gemm_args(args, &o); code != kExitOk) return code;
-  if (parse_only()) return kExitOk;
-  return o.dtype == Dtype::kF32 ? run_gemm_options<float>(o) : run_gemm_options<double>(o);
+  return parse_and_run(gemm_table(&o), args, o, &run_gemm_options<float>,
+                       &run_gemm_options<double>);
 }
 
 }  // namespace tessera::cli

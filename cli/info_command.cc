@@ -2,6 +2,7 @@
 // would use.
 #include <cstdio>
 
+#include "arg_parser.hpp"
 #include "commands.hpp"
 #include "tessera/platform/json_writer.hpp"
 #include "tessera/tessera.hpp"
@@ -137,77 +138,55 @@ int print_json(const Context& context) {
   return kExitOk;
 }
 
+// Every option but --json sets `custom`: a policy of the user's, not the
+// process default.
+ArgTable info_table(bool* as_json, bool* custom, ExecutionPolicy* policy) {
+  constexpr IntegerSyntax kSigned = IntegerSyntax::kSigned;
+  auto number = [custom](const char* name, std::int64_t low, std::int64_t high, auto* out) {
+    return option(name, integer(kSigned, low, high, out),
+                  {.bad = "'{}' is not an integer", .out_of_range = "{} is out of range"}, custom);
+  };
+  ArgTable table{
+      .command = "info",
+      .unknown_options = UnknownOptions::kEveryArgument,
+      .options = {
+          flag("--json", as_json),
+          flag("--counters", &policy->counters, custom),
+          flag("--nested", &policy->allow_nested_parallelism, custom),
+          number("--threads", -1'000'000, 1'000'000, &policy->num_threads),
+          number("--spin-budget", kInt64Min, kInt64Max, &policy->spin_budget),
+          number("--idle-release-ms", kInt64Min, kInt64Max, &policy->idle_release_ms),
+          number("--max-per-kernel", -1'000'000, 1'000'000, &policy->max_threads_per_kernel),
+          option("--affinity", text(&parse_affinity_policy, &policy->affinity_policy),
+                 {.bad = "'{}' is unknown: expected none, physical_cores, performance_cores, "
+                      "physical_then_smt or explicit"},
+                 custom),
+          option("--cpu-set", text(&parse_cpu_list, &policy->cpu_set),
+                 {.bad = "'{}' is not a CPU list (e.g. 0,2 or 0-3,8)"}, custom),
+          option("--spin", text(&parse_spin_policy, &policy->spin_policy),
+                 {.bad = "'{}' is unknown: expected adaptive, fixed_iterations, fixed_duration or "
+                      "park_immediately"},
+                 custom),
+          option("--idle", text(&parse_idle_policy, &policy->idle_policy),
+                 {.bad = "'{}' is unknown: expected keep_workers or release_when_idle"}, custom),
+      }};
+  // info words a missing value alike for every option.
+  for (Option& row : table.options) {
+    if (row.takes_value) row.messages.missing = "needs a value";
+  }
+  return table;
+}
+
 }  // namespace
 
 int run_info(const Args& args) {
   bool as_json = false;
   bool custom = false;
   ContextOptions options;
-  ExecutionPolicy& policy = options.policy;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--json") {
-      as_json = true;
-      continue;
-    }
-    if (a == "--counters") {
-      policy.counters = true;
-      custom = true;
-      continue;
-    }
-    if (a == "--nested") {
-      policy.allow_nested_parallelism = true;
-      custom = true;
-      continue;
-    }
-    const bool takes_value = a == "--threads" || a == "--affinity" || a == "--cpu-set" ||
-                             a == "--spin" || a == "--spin-budget" || a == "--idle" ||
-                             a == "--idle-release-ms" || a == "--max-per-kernel";
-    if (!takes_value) return usage_error("info: unknown option '" + a + "'");
-    if (i + 1 >= args.size()) return usage_error("info: " + a + " needs a value");
-    const std::string& v = args[++i];
-    custom = true;
-    std::int64_t number = 0;
-    if (a == "--threads" || a == "--spin-budget" || a == "--idle-release-ms" ||
-        a == "--max-per-kernel") {
-      if (!parse_int64(v, &number)) {
-        return usage_error("info: " + a + " '" + v + "' is not an integer");
-      }
-      if ((a == "--threads" || a == "--max-per-kernel") &&
-          (number < -1'000'000 || number > 1'000'000)) {
-        return usage_error("info: " + a + " " + v + " is out of range");
-      }
-      if (a == "--threads") policy.num_threads = static_cast<int>(number);
-      if (a == "--spin-budget") policy.spin_budget = number;
-      if (a == "--idle-release-ms") policy.idle_release_ms = number;
-      if (a == "--max-per-kernel") policy.max_threads_per_kernel = static_cast<int>(number);
-    } else if (a == "--affinity") {
-      AffinityPolicy affinity;
-      if (!parse_affinity_policy(v, &affinity)) {
-        return usage_error("info: --affinity '" + v +
-                           "' is unknown: expected none, physical_cores, "
-                           "performance_cores, physical_then_smt or explicit");
-      }
-      policy.affinity_policy = affinity;
-    } else if (a == "--cpu-set") {
-      if (!parse_cpu_list(v, &policy.cpu_set)) {
-        return usage_error("info: --cpu-set '" + v +
-                           "' is not a CPU list (e.g. 0,2 or 0-3,8)");
-      }
-    } else if (a == "--spin") {
-      if (!parse_spin_policy(v, &policy.spin_policy)) {
-        return usage_error("info: --spin '" + v +
-                           "' is unknown: expected adaptive, fixed_iterations, "
-                           "fixed_duration or park_immediately");
-      }
-    } else if (a == "--idle") {
-      if (!parse_idle_policy(v, &policy.idle_policy)) {
-        return usage_error("info: --idle '" + v +
-                           "' is unknown: expected keep_workers or release_when_idle");
-      }
-    }
+  if (const int code = parse_args(info_table(&as_json, &custom, &options.policy), args);
+      code != kExitOk || parse_only()) {
+    return code;
   }
-  if (parse_only()) return kExitOk;
   // Without policy options: the process default context, as a program
   // calling tessera without a Context would get.
   Context context;

@@ -22,10 +22,13 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "arg_parser.hpp"
 #include "check_report.hpp"
 #include "commands.hpp"
+#include "run_options.hpp"
 #include "seeded_inputs.hpp"
 #include "tessera/mpi.hpp"
 #include "tessera/tessera.hpp"
@@ -33,102 +36,65 @@
 namespace tessera::cli {
 namespace {
 
-struct MpiGemmOptions {
-  std::int64_t m = 0, n = 0, k = 0;
-  int grid_rows = 0, grid_cols = 0;
-  std::int64_t block = 0;  // 0: one block per grid row / column
-  Dtype dtype = Dtype::kF32;
-  Transpose ta = Transpose::kNo, tb = Transpose::kNo;
-  int threads = 0;
-  const char* isa = nullptr;
-  int reps = 3;
-  bool check = false, hash = false, policy = false;
-  std::uint64_t seed = 1;
+struct Grid {
+  int rows = 0, cols = 0;
 };
 
-int parse_mpi_gemm_args(const Args& args, MpiGemmOptions* o) {
-  std::vector<std::string> positional;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    const bool has_value = i + 1 < args.size();
-    const std::string v = has_value ? args[i + 1] : std::string();
-    std::int64_t x = 0;
-    if (a == "--grid") {
-      const std::size_t by = v.find('x');
-      std::int64_t p = 0, q = 0;
-      if (!has_value || by == std::string::npos || !parse_count(v.substr(0, by), 1, 65536, &p) ||
-          !parse_count(v.substr(by + 1), 1, 65536, &q)) {
-        return usage_error("mpi-gemm: --grid must be PxQ with P, Q >= 1 (got '" + v + "')");
-      }
-      o->grid_rows = static_cast<int>(p);
-      o->grid_cols = static_cast<int>(q);
-      ++i;
-    } else if (a == "--block") {
-      if (!has_value || !parse_count(v, 1, std::int64_t{1} << 40, &x)) {
-        return usage_error("mpi-gemm: --block must be an integer >= 1 (got '" + v + "')");
-      }
-      o->block = x;
-      ++i;
-    } else if (a == "--dtype") {
-      if (v != "f32" && v != "f64") {
-        return usage_error("mpi-gemm: --dtype must be f32 or f64 (got '" + v + "')");
-      }
-      o->dtype = v == "f32" ? Dtype::kF32 : Dtype::kF64;
-      ++i;
-    } else if (a == "--trans-a") {
-      o->ta = Transpose::kYes;
-    } else if (a == "--trans-b") {
-      o->tb = Transpose::kYes;
-    } else if (a == "--threads") {
-      if (!has_value || !parse_count(v, 0, 4096, &x)) {
-        return usage_error("mpi-gemm: --threads must be an integer in [0, 4096] (got '" + v + "')");
-      }
-      o->threads = static_cast<int>(x);
-      ++i;
-    } else if (a == "--isa") {
-      Isa isa;
-      if (!has_value || !parse_isa(v, &isa)) {
-        return usage_error("mpi-gemm: --isa '" + v + "' is not a level name");
-      }
-      o->isa = isa_name(isa);
-      ++i;
-    } else if (a == "--reps") {
-      if (!has_value || !parse_count(v, 1, 100000, &x)) {
-        return usage_error("mpi-gemm: --reps must be an integer in [1, 100000] (got '" + v + "')");
-      }
-      o->reps = static_cast<int>(x);
-      ++i;
-    } else if (a == "--seed") {
-      if (!has_value || !parse_count(v, 0, std::int64_t{1} << 40, &x)) {
-        return usage_error("mpi-gemm: --seed must be a non-negative integer (got '" + v + "')");
-      }
-      o->seed = static_cast<std::uint64_t>(x);
-      ++i;
-    } else if (a == "--check") {
-      o->check = true;
-    } else if (a == "--hash") {
-      o->hash = true;
-    } else if (a == "--policy") {
-      o->policy = true;
-    } else if (!a.empty() && a[0] == '-') {
-      return usage_error("mpi-gemm: unknown option '" + a + "'");
-    } else {
-      positional.push_back(a);
-    }
-  }
-  std::int64_t dims[3];
-  if (positional.size() != 3) return usage_error("mpi-gemm: needs M N K");
-  for (int d = 0; d < 3; ++d) {
-    if (!parse_count(positional[d], 0, std::int64_t{1} << 31, &dims[d])) {
-      return usage_error("mpi-gemm: M, N and K must be integers in [0, 2^31] (got '" +
-                         positional[d] + "')");
-    }
-  }
-  o->m = dims[0];
-  o->n = dims[1];
-  o->k = dims[2];
-  if (o->grid_rows == 0) return usage_error("mpi-gemm: needs --grid PxQ");
-  return kExitOk;
+// "PxQ", P and Q in [1, 65536].
+bool parse_grid(std::string_view text, Grid* out) {
+  const std::size_t by = text.find('x');
+  if (by == std::string_view::npos) return false;
+  std::int64_t p = 0, q = 0;
+  const auto side = [](std::string_view digits, std::int64_t* value) {
+    return judge_integer(digits, IntegerSyntax::kDigits, 1, 65536, false, value) ==
+           Verdict::kAccepted;
+  };
+  if (!side(text.substr(0, by), &p) || !side(text.substr(by + 1), &q)) return false;
+  *out = {static_cast<int>(p), static_cast<int>(q)};
+  return true;
+}
+
+struct MpiGemmOptions : RunOptions {
+  MpiGemmOptions() { reps = 3; }  // the other commands' default is 5
+  std::int64_t m = 0, n = 0, k = 0;
+  Grid grid;
+  std::int64_t block = 0;  // 0: one block per grid row / column
+  Transpose ta = Transpose::kNo, tb = Transpose::kNo;
+  bool policy = false;
+};
+
+ArgTable mpi_gemm_table(MpiGemmOptions* o) {
+  constexpr IntegerSyntax kDigits = IntegerSyntax::kDigits;
+  auto dimension = [](const char* name, std::int64_t* out) {
+    return positional(name, integer(kDigits, 0, std::int64_t{1} << 31, out),
+                      {.bad = "M, N and K must be integers in [0, 2^31] (got '{}')"});
+  };
+  return {
+      .command = "mpi-gemm",
+      .unknown_options = UnknownOptions::kLeadingDash,
+      .positional_check = PositionalCheck::kAfterCounting,
+      .positionals = {dimension("M", &o->m), dimension("N", &o->n), dimension("K", &o->k)},
+      .count_message = "needs M N K",
+      .options = {
+          required(option("--grid", text(&parse_grid, &o->grid),
+                          {.bad = "must be PxQ with P, Q >= 1 (got '{}')"}),
+                   "needs --grid PxQ"),
+          option("--block", integer(kDigits, 1, std::int64_t{1} << 40, &o->block),
+                 {.bad = "must be an integer >= 1 (got '{}')"}),
+          option("--dtype", dtype(&o->dtype), {.bad = "must be f32 or f64 (got '{}')"}),
+          flag("--trans-a", &o->ta, Transpose::kYes),
+          flag("--trans-b", &o->tb, Transpose::kYes),
+          option("--threads", integer(kDigits, 0, 4096, &o->threads),
+                 {.bad = "must be an integer in [0, 4096] (got '{}')"}),
+          option("--isa", isa_level(&o->isa), {.bad = "'{}' is not a level name"}),
+          option("--reps", integer(kDigits, 1, 100000, &o->reps),
+                 {.bad = "must be an integer in [1, 100000] (got '{}')"}),
+          option("--seed", integer(kDigits, 0, std::int64_t{1} << 40, &o->seed),
+                 {.bad = "must be a non-negative integer (got '{}')"}),
+          flag("--check", &o->check),
+          flag("--hash", &o->hash),
+          flag("--policy", &o->policy),
+      }};
 }
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a <= 0 ? 1 : (a + b - 1) / b; }
@@ -196,7 +162,7 @@ std::vector<T> gather(const std::vector<T>& local, const mpi::BlockDescriptor& d
 
 template <class T>
 int run_typed(const MpiGemmOptions& o, const Context& context, int rank, int size) {
-  const int P = o.grid_rows, Q = o.grid_cols;
+  const int P = o.grid.rows, Q = o.grid.cols;
   const int row = rank / Q, col = rank % Q;
   const bool at = o.ta == Transpose::kYes, bt = o.tb == Transpose::kYes;
   const std::int64_t mb = o.block ? o.block : ceil_div(o.m, P);
@@ -330,19 +296,16 @@ void print_policies(const Context& context, int rank, int size) {
 
 int run_mpi_gemm(const Args& args) {
   MpiGemmOptions o;
-  const int parsed = parse_mpi_gemm_args(args, &o);
-  if (parsed != kExitOk || parse_only()) return parsed;
+  if (const int code = parse_args(mpi_gemm_table(&o), args); code != kExitOk || parse_only()) {
+    return code;
+  }
 
   MPI_Init(nullptr, nullptr);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   ContextOptions options;
-  if (o.isa) {
-    Isa isa;
-    parse_isa(o.isa, &isa);
-    options.isa = isa;
-  }
+  options.isa = o.isa;
   options.policy.num_threads = o.threads;
   Context context;
   const Status made = mpi::make_rank_context(MPI_COMM_WORLD, options, &context);

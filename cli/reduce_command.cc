@@ -14,110 +14,72 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
-#include <limits>
 #include <string>
 #include <vector>
 
+#include "arg_parser.hpp"
 #include "check_report.hpp"
 #include "commands.hpp"
 #include "reduce_rows.hpp"
+#include "run_options.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera::cli {
 namespace {
 
-struct ReduceOptions {
+struct ReduceOptions : RunOptions {
   RowsOp op = RowsOp::kSum;
-  std::vector<std::int64_t> dims;
-  Dtype dtype = Dtype::kF32;
-  int threads = 0;
-  bool threads_set = false;
-  bool isa_set = false;
-  Isa isa = Isa::kScalar;
-  int reps = 5;
-  bool check = false, hash = false;
-  std::uint64_t seed = 1;
+  std::int64_t rows = 0, cols = 0;
 };
 
-int parse_reduce_args(const std::string& command, const Args& args, bool softmax,
-                      ReduceOptions* o) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    const std::string v = i + 1 < args.size() ? args[i + 1] : "";
-    std::int64_t n = 0;
-    auto bad_value = [&](const char* what) {
-      return usage_error(command + ": " + a + " " + what + " (got '" + v + "')");
-    };
-    if (a == "--dtype") {
-      if (v != "f32" && v != "f64") return bad_value("must be f32 or f64");
-      o->dtype = v == "f32" ? Dtype::kF32 : Dtype::kF64;
-      ++i;
-    } else if (a == "--log" && softmax) {
-      o->op = RowsOp::kLogSoftmax;
-    } else if (a == "--threads") {
-      if (!parse_count(v, 0, 4096, &n)) return bad_value("must be an integer in [0, 4096]");
-      o->threads = static_cast<int>(n);
-      o->threads_set = true;
-      ++i;
-    } else if (a == "--isa") {
-      if (!parse_isa(v, &o->isa)) return bad_value("is not a level name");
-      o->isa_set = true;
-      ++i;
-    } else if (a == "--reps") {
-      if (!parse_count(v, 1, 100000, &n)) return bad_value("must be an integer in [1, 100000]");
-      o->reps = static_cast<int>(n);
-      ++i;
-    } else if (a == "--seed") {
-      if (!parse_count(v, 0, std::numeric_limits<std::int64_t>::max(), &n)) {
-        return bad_value("must be an integer >= 0");
-      }
-      o->seed = static_cast<std::uint64_t>(n);
-      ++i;
-    } else if (a == "--check") {
-      o->check = true;
-    } else if (a == "--hash") {
-      o->hash = true;
-    } else if (!softmax && o->dims.empty() && a.size() > 0 && (a[0] < '0' || a[0] > '9') &&
-               a[0] != '-') {
-      if (!parse_rows_op(a, &o->op)) {
-        return usage_error(command + ": OP must be sum, max, mean or argmax (got '" + a + "')");
-      }
-      o->dims.push_back(-1);  // marks OP as given
-    } else if (a.size() > 0 && a[0] == '-') {
-      return usage_error(command + ": unknown option '" + a + "'");
-    } else {
-      if (!parse_count(a, 0, std::int64_t{1} << 40, &n)) {
-        return usage_error(command + ": sizes must be integers >= 0 (got '" + a + "')");
-      }
-      o->dims.push_back(n);
-    }
-  }
+// reduce's table, or with `softmax` softmax's.
+ArgTable reduce_table(bool softmax, ReduceOptions* o) {
+  constexpr IntegerSyntax kDigits = IntegerSyntax::kDigits;
+  auto size = [](const char* name, std::int64_t* out) {
+    return positional(name, integer(kDigits, 0, std::int64_t{1} << 40, out),
+                      {.bad = "sizes must be integers >= 0 (got '{}')"});
+  };
+  std::vector<Positional> positionals;
   if (!softmax) {
-    if (o->dims.empty() || o->dims[0] != -1) {
-      return usage_error(command + ": expected OP ROWS COLS");
-    }
-    o->dims.erase(o->dims.begin());
+    positionals.push_back(word_positional(
+        "OP", text(&parse_rows_op, &o->op),
+        {.bad = "OP must be sum, max, mean or argmax (got '{}')",
+         .missing = "expected OP ROWS COLS"}));
   }
-  if (o->dims.size() != 2) {
-    return usage_error(command + ": expected ROWS COLS (got " + std::to_string(o->dims.size()) +
-                       " numbers)");
-  }
-  return kExitOk;
+  positionals.push_back(size("ROWS", &o->rows));
+  positionals.push_back(size("COLS", &o->cols));
+  ArgTable table{
+      .command = softmax ? "softmax" : "reduce",
+      .unknown_options = UnknownOptions::kLeadingDash,
+      .positional_check = PositionalCheck::kAsTheyCome,
+      .positionals = std::move(positionals),
+      .count_message = "expected ROWS COLS (got {} numbers)",
+      .options = {
+          option("--dtype", dtype(&o->dtype), {.bad = "must be f32 or f64 (got '{}')"}),
+          option("--threads", integer(kDigits, 0, 4096, &o->threads),
+                 {.bad = "must be an integer in [0, 4096] (got '{}')"}),
+          option("--isa", isa_level(&o->isa), {.bad = "is not a level name (got '{}')"}),
+          option("--reps", integer(kDigits, 1, 100000, &o->reps),
+                 {.bad = "must be an integer in [1, 100000] (got '{}')"}),
+          option("--seed", integer(kDigits, 0, kInt64Max, &o->seed),
+                 {.bad = "must be an integer >= 0 (got '{}')"}),
+          flag("--check", &o->check),
+          flag("--hash", &o->hash),
+      }};
+  if (softmax) table.options.push_back(flag("--log", &o->op, RowsOp::kLogSoftmax));
+  return table;
 }
 
 template <class T>
 int run_typed(const ReduceOptions& o) {
   ContextOptions options;
-  if (o.isa_set) options.isa = o.isa;
+  options.isa = o.isa;
   Context context, naive;
   if (Status s = Context::create(options, &context); !s.ok()) return report_failure(s);
-  ContextOptions naive_options;
-  naive_options.family = KernelFamily::kNaive;
-  if (Status s = Context::create(naive_options, &naive); !s.ok()) return report_failure(s);
-  const Parallelism parallelism =
-      o.threads_set && o.threads > 0 ? Parallelism::threads(o.threads) : Parallelism();
+  if (Status s = make_naive_context(&naive); !s.ok()) return report_failure(s);
+  const Parallelism parallelism = o.threads > 0 ? Parallelism::threads(o.threads) : Parallelism();
 
-  const SeededRows<T> in(o.dims[0], o.dims[1], o.seed);
+  const SeededRows<T> in(o.rows, o.cols, o.seed);
   RowsOutput<T> out = make_output(o.op, in);
   std::printf("%s rows=%" PRId64 " cols=%" PRId64 " ld=%" PRId64 " %s on %s\n",
               rows_op_name(o.op), in.rows, in.cols, in.ld, dtype_name(o.dtype),
@@ -150,17 +112,16 @@ int run_typed(const ReduceOptions& o) {
   return exit_code;
 }
 
-int run_reduce_or_softmax(const std::string& command, const Args& args, bool softmax) {
+int run_reduce_or_softmax(const Args& args, bool softmax) {
   ReduceOptions o;
   if (softmax) o.op = RowsOp::kSoftmax;
-  if (const int code = parse_reduce_args(command, args, softmax, &o); code != kExitOk) return code;
-  if (parse_only()) return kExitOk;
-  return o.dtype == Dtype::kF32 ? run_typed<float>(o) : run_typed<double>(o);
+  return parse_and_run(reduce_table(softmax, &o), args, o, &run_typed<float>,
+                       &run_typed<double>);
 }
 
 }  // namespace
 
-int run_reduce(const Args& args) { return run_reduce_or_softmax("reduce", args, false); }
-int run_softmax(const Args& args) { return run_reduce_or_softmax("softmax", args, true); }
+int run_reduce(const Args& args) { return run_reduce_or_softmax(args, false); }
+int run_softmax(const Args& args) { return run_reduce_or_softmax(args, true); }
 
 }  // namespace tessera::cli

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reduce_seeded.hpp"
@@ -28,7 +29,7 @@ inline const char* rows_op_name(RowsOp op) {
   return "unknown";
 }
 
-inline bool parse_rows_op(const std::string& text, RowsOp* op) {
+inline bool parse_rows_op(std::string_view text, RowsOp* op) {
   for (RowsOp o : {RowsOp::kSum, RowsOp::kMax, RowsOp::kMean, RowsOp::kArgmax}) {
     if (text == rows_op_name(o)) {
       *op = o;

@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "arg_parser.hpp"
 #include "blas1_selftest.hpp"
 #include "commands.hpp"
 #include "elementwise_problem.hpp"
@@ -171,8 +172,9 @@ std::size_t gemm_mismatches(const Context& naive, const Context& context, bool e
 }  // namespace
 
 int run_selftest(const Args& args) {
-  if (!args.empty()) return usage_error("selftest: unknown option '" + args[0] + "'");
-  if (parse_only()) return kExitOk;
+  // No arguments: the table is empty, so the first one is unknown.
+  const ArgTable table{.command = "selftest", .unknown_options = UnknownOptions::kEveryArgument};
+  if (const int code = parse_args(table, args); code != kExitOk || parse_only()) return code;
   const Context current;
   if (Status s = current.status(); !s.ok()) {
     std::fprintf(stderr, "tessera-cli: %s\n", s.to_string().c_str());

@@ -28,7 +28,8 @@ const char* const kWords[] = {
     "--trans", "--col-major", "--incx", "--incy", "--log", "--json", "--cpu-set", "0,1",
     "0-3", "--affinity", "explicit", "none", "--spin", "fixed_iterations", "--spin-budget",
     "--idle", "release_when_idle", "--idle-release-ms", "--max-per-kernel", "--nested",
-    "--counters", "add", "sqrt", "sum", "argmax", "max", "-", "--", "",
+    "--counters", "add", "sqrt", "sum", "argmax", "max", "-", "--", "", "--bias", "col",
+    "--act", "gelu", "-0",
 };
 
 std::string pick_arg(FuzzedDataProvider& in) {
