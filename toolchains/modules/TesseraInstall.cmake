@@ -1,8 +1,8 @@
 # Install rules: the public headers, the libraries, a CMake package
 # (find_package(tessera CONFIG) -> tessera::tessera, tessera::tessera_shared)
-# with its version file, and a pkg-config file. Included by the top level
-# when TESSERA_INSTALL is on (by default only as the top-level project, as
-# fmt does). Consumer tests: tests/consumer/.
+# with its version file, a pkg-config file and the license. Included by the
+# top level when TESSERA_INSTALL is on (by default only as the top-level
+# project, as fmt does). Consumer tests: tests/consumer/.
 include(CMakePackageConfigHelpers)
 
 set(TESSERA_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/tessera"
@@ -27,6 +27,9 @@ install(FILES ${TESSERA_PLATFORM_PUBLIC_HEADERS}
 if(TESSERA_INSTALL_DATA_FILES)
   install(FILES ${TESSERA_INSTALL_DATA_FILES} DESTINATION "${CMAKE_INSTALL_DATADIR}/tessera")
 endif()
+# The license (Apache-2.0) goes with every installed tree, as the license
+# asks of a redistribution, where Debian keeps a package's documents.
+install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/tessera")
 
 install(EXPORT tesseraTargets NAMESPACE tessera:: FILE tesseraTargets.cmake
   DESTINATION "${TESSERA_INSTALL_CMAKEDIR}")
