@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { chooseBuild, moduleSettings, threadingSupport } from '../../js/threading.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const launcher = path.join(root, 'wasm', 'js', 'tessera-cli.mjs');
+const launcher = path.join(root, 'cli', 'tessera-cli.mjs');
 const builds = { threaded: 'threaded.js', single: 'single.js' };
 
 test('threading needs SharedArrayBuffer, Atomics and cross-origin isolation', () => {
