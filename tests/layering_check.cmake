@@ -65,7 +65,7 @@ set(_core_floors
   "kernels"                           # every op's kernel-entry types
   "registry"                          # the kernel table, ISA levels, the registry
   "base"                              # what every driver reads: context state, checks, splits
-  "elementwise blas1 reduce gemm"     # the operation drivers and kernel bodies
+  "elementwise blas1 reduce gemm qgemm quantize"  # the operation drivers and kernel bodies
   "isa"                               # the tables: bodies instantiated per ISA, the naive family
   "api")                              # the C++ and C entry points, context, knobs, inventory
 set(_floor 0)
@@ -149,7 +149,7 @@ foreach(_folder IN LISTS _folders)
           endif()
         endif()
       endif()
-      if(_folder MATCHES "^core" AND NOT _rel MATCHES "^core/src/simd/vec_[a-z0-9]+\\.hpp$")
+      if(_folder MATCHES "^core" AND NOT _rel MATCHES "^core/src/simd/vec_[a-z0-9_]+\\.hpp$")
         if(_line MATCHES "^[ \t]*#[ \t]*(if|ifdef|ifndef|elif)[^\n]*(${_platform_macros})")
           list(APPEND _violations "${_where}: platform conditional outside the SIMD headers (core/src/simd/vec_*.hpp)")
         endif()

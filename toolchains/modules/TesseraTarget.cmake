@@ -109,7 +109,13 @@ tessera_isa_backend(sse2    ARCH x86_64  FLAGS -msse2  HOST sse2)
 tessera_isa_backend(avx2    ARCH x86_64  FLAGS -mavx2 -mfma  HOST avx2 fma)
 tessera_isa_backend(avx512  ARCH x86_64  FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx2 -mfma
                     HOST avx512f avx512vl avx512bw avx512dq avx2 fma)
+# avx512_vnni and neon_dotprod share the level below's kernel sets (their
+# tables point at avx512's and neon's): each needs that level built too.
+tessera_isa_backend(avx512_vnni ARCH x86_64
+                    FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx512vnni -mavx2 -mfma
+                    HOST avx512f avx512vl avx512bw avx512dq avx512_vnni avx2 fma)
 tessera_isa_backend(neon    ARCH aarch64)                             # baseline on aarch64
+tessera_isa_backend(neon_dotprod ARCH aarch64 FLAGS -march=armv8.2-a+dotprod HOST asimddp)
 tessera_isa_backend(simd128 ARCH wasm32  OPTION TESSERA_WASM_SIMD)    # -msimd128 is target-wide (below)
 tessera_isa_backend(simd128_relaxed ARCH wasm32 OPTION TESSERA_WASM_RELAXED_SIMD FLAGS -mrelaxed-simd)
 foreach(_isa IN LISTS TESSERA_ISAS)
@@ -126,6 +132,15 @@ foreach(_isa IN LISTS TESSERA_ISAS)
     string(REPLACE ";" ", " _available "${TESSERA_ISA_AVAILABLE}")
     message(FATAL_ERROR "TESSERA_ISAS: '${_isa}' is not an ISA backend this target can build "
       "(${TESSERA_TARGET_NAME} has: ${_available})")
+  endif()
+endforeach()
+foreach(_pair IN ITEMS "avx512_vnni:avx512" "neon_dotprod:neon")
+  string(REPLACE ":" ";" _pair "${_pair}")
+  list(GET _pair 0 _upper_isa)
+  list(GET _pair 1 _lower_isa)
+  if(_upper_isa IN_LIST TESSERA_ISA_SUFFIXES AND NOT _lower_isa IN_LIST TESSERA_ISA_SUFFIXES)
+    message(FATAL_ERROR "TESSERA_ISAS: ${_upper_isa} runs ${_lower_isa}'s kernel sets: build "
+      "${_lower_isa} too (${TESSERA_ISAS})")
   endif()
 endforeach()
 if(TESSERA_WASM_RELAXED_SIMD)

@@ -13,20 +13,25 @@
 // spelled out: the enum, isa_name/parse_isa, the knob and error messages and
 // the kernel registry are all generated from it. Line order is rank order:
 // within one architecture a later level is a higher one and implies the
-// earlier ones (x86-64: scalar < sse2 < avx2 < avx512; aarch64: scalar <
-// neon; wasm32: scalar < simd128 < simd128_relaxed), and the registry picks
-// the highest. "simd128_relaxed" is SIMD128 plus relaxed SIMD's fused
+// earlier ones (x86-64: scalar < sse2 < avx2 < avx512 < avx512_vnni;
+// aarch64: scalar < neon < neon_dotprod; wasm32: scalar < simd128 <
+// simd128_relaxed), and the registry picks the highest. "simd128_relaxed" is SIMD128 plus relaxed SIMD's fused
 // multiply-add (f32x4/f64x2.relaxed_madd), in a module of its own (a host
 // without relaxed SIMD rejects the whole module).
 // "avx2" means AVX2 + FMA; "avx512" means AVX-512 F + VL + BW + DQ (every
-// AVX-512 CPU since Skylake-SP). Which levels a build contains, and their
+// AVX-512 CPU since Skylake-SP); "avx512_vnni" adds VNNI (vpdpbusd: Cascade
+// Lake, Ice Lake, Zen 4 and later) and "neon_dotprod" the ARMv8.2 dot
+// product (sdot): both run the lower level's f32 and f64 kernels, the same
+// code and bits, and only their integer GEMM differs. Which levels a build contains, and their
 // compiler flags, is the CMake list in toolchains/modules/TesseraTarget.cmake.
 #define TESSERA_ISA_LEVELS(X) \
   X(Scalar, scalar)           \
   X(Sse2, sse2)               \
   X(Avx2, avx2)               \
   X(Avx512, avx512)           \
+  X(Avx512Vnni, avx512_vnni)  \
   X(Neon, neon)               \
+  X(NeonDotprod, neon_dotprod) \
   X(Simd128, simd128)         \
   X(Simd128Relaxed, simd128_relaxed)
 

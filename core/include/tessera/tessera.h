@@ -413,6 +413,92 @@ TSR_API tsr_status tsr_dgemm_packed_strided_batched(
     int64_t stride_c, int64_t batch, int threads);
 
 
+/* ---- Integer GEMM on 8-bit operands (tessera/quantized.hpp) ----
+ * Exact: s(i, j) = sum_p (op(A)(i, p) - a_zero_point) * (op(B)(p, j) -
+ * b_zero_point[j]), wrapping modulo 2^32 (ONNX's MatMulInteger), the same
+ * bits on every ISA level, target and thread count. A and B are u8 or s8
+ * (tsr_int_type); B's quantization is per tensor (b_quant_count 1: element
+ * 0 of b_zero_point and b_scale) or per column (b_quant_count n). A NULL
+ * b_zero_point is a zero point of 0 (per tensor). Outputs:
+ *   tsr_gemm_integer         C (int32) = s + beta C, beta 0 or 1;
+ *   tsr_qlinear_gemm         y (y_type) = saturate(round_half_even(float(s)
+ *                            * (a_scale * b_scale[j] / y_scale)) + y_zero_point),
+ *                            onnxruntime's QLinearMatMul bit for bit;
+ *   tsr_gemm_integer_to_f32  y (f32) = act(float(s) * (a_scale * b_scale[j])
+ *                            + bias), MatMulIntegerToFloat.
+ * Every argument is validated before anything is written (zero points in
+ * their type's range, scales positive and finite, the per-column arrays'
+ * length); errors name the argument. */
+typedef enum tsr_int_type {
+  TSR_U8 = 0,
+  TSR_S8 = 1,
+  TSR_INT_TYPE_ENUM_MIN_ = -0x7fffffff - 1,
+  TSR_INT_TYPE_ENUM_MAX_ = 0x7fffffff
+} tsr_int_type;
+
+TSR_API tsr_status tsr_gemm_integer(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, tsr_transpose trans_b,
+    int64_t m, int64_t n, int64_t k, tsr_int_type a_type, const void* a, int64_t lda,
+    int32_t a_zero_point, tsr_int_type b_type, const void* b, int64_t ldb,
+    const int32_t* b_zero_point, int64_t b_quant_count, int32_t beta, int32_t* c, int64_t ldc,
+    int threads);
+/* The two common type pairs, zero points in their operands' types. */
+TSR_API tsr_status tsr_gemm_u8s8s32(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, tsr_transpose trans_b,
+    int64_t m, int64_t n, int64_t k, const uint8_t* a, int64_t lda, uint8_t a_zero_point,
+    const int8_t* b, int64_t ldb, const int8_t* b_zero_point, int64_t b_quant_count, int32_t beta,
+    int32_t* c, int64_t ldc, int threads);
+TSR_API tsr_status tsr_gemm_s8s8s32(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, tsr_transpose trans_b,
+    int64_t m, int64_t n, int64_t k, const int8_t* a, int64_t lda, int8_t a_zero_point,
+    const int8_t* b, int64_t ldb, const int8_t* b_zero_point, int64_t b_quant_count, int32_t beta,
+    int32_t* c, int64_t ldc, int threads);
+TSR_API tsr_status tsr_qlinear_gemm(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, tsr_transpose trans_b,
+    int64_t m, int64_t n, int64_t k, tsr_int_type a_type, const void* a, int64_t lda,
+    float a_scale, int32_t a_zero_point, tsr_int_type b_type, const void* b, int64_t ldb,
+    const float* b_scale, const int32_t* b_zero_point, int64_t b_quant_count, tsr_int_type y_type,
+    float y_scale, int32_t y_zero_point, void* y, int64_t ldy, int threads);
+TSR_API tsr_status tsr_gemm_integer_to_f32(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, tsr_transpose trans_b,
+    int64_t m, int64_t n, int64_t k, tsr_int_type a_type, const void* a, int64_t lda,
+    float a_scale, int32_t a_zero_point, tsr_int_type b_type, const void* b, int64_t ldb,
+    const float* b_scale, const int32_t* b_zero_point, int64_t b_quant_count, const float* bias,
+    tsr_bias_kind bias_kind, tsr_activation activation, float* y, int64_t ldy, int threads);
+
+/* op(B) (k x n) packed once for the context's level, with its column sums:
+ * a model's weights. Its zero points and scales come with each call; n and
+ * k come from it. Using it on a context of another level is an error. */
+typedef struct tsr_packed_int_rhs tsr_packed_int_rhs;
+TSR_API tsr_status tsr_prepack_integer_rhs(const tsr_context* context, tsr_layout layout,
+                                           tsr_transpose trans_b, int64_t k, int64_t n,
+                                           tsr_int_type b_type, const void* b, int64_t ldb,
+                                           tsr_packed_int_rhs** out);
+TSR_API void tsr_packed_int_rhs_destroy(tsr_packed_int_rhs* packed);
+TSR_API tsr_status tsr_gemm_integer_packed(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, int64_t m,
+    tsr_int_type a_type, const void* a, int64_t lda, int32_t a_zero_point,
+    const tsr_packed_int_rhs* b, const int32_t* b_zero_point, int64_t b_quant_count, int32_t beta,
+    int32_t* c, int64_t ldc, int threads);
+TSR_API tsr_status tsr_qlinear_gemm_packed(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, int64_t m,
+    tsr_int_type a_type, const void* a, int64_t lda, float a_scale, int32_t a_zero_point,
+    const tsr_packed_int_rhs* b, const float* b_scale, const int32_t* b_zero_point,
+    int64_t b_quant_count, tsr_int_type y_type, float y_scale, int32_t y_zero_point, void* y,
+    int64_t ldy, int threads);
+TSR_API tsr_status tsr_gemm_integer_to_f32_packed(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, int64_t m,
+    tsr_int_type a_type, const void* a, int64_t lda, float a_scale, int32_t a_zero_point,
+    const tsr_packed_int_rhs* b, const float* b_scale, const int32_t* b_zero_point,
+    int64_t b_quant_count, const float* bias, tsr_bias_kind bias_kind, tsr_activation activation,
+    float* y, int64_t ldy, int threads);
+
+/* DynamicQuantizeLinear (ONNX): x (n floats, finite) to u8 y, with the
+ * scale and zero point computed from x's range as onnxruntime does. */
+TSR_API tsr_status tsr_dynamic_quantize_linear_u8(const tsr_context* context, const float* x,
+                                                  size_t n, uint8_t* y, float* y_scale,
+                                                  uint8_t* y_zero_point, int threads);
+
 /* ---- dot and gemv (BLAS conventions; tessera/blas1.hpp) ----
  * dot:  *result = sum_{i<n} x[i*incx] * y[i*incy]
  * gemv: y = alpha * op(A) * x + beta * y, A m x n as stored (layout, lda);

@@ -11,6 +11,7 @@
 #include "tessera/inventory.hpp"
 #include "tessera/isa.hpp"
 #include "tessera/knobs.hpp"
+#include "tessera/quantized.hpp"
 #include "tessera/reduce.hpp"
 #include "tessera/platform/build_config.h"
 #include "tessera/platform/cpu_features.hpp"

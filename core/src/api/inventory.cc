@@ -28,8 +28,8 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
       entries.push_back({unary_op_name(static_cast<UnaryOp>(i)), dtype, ops.unary[i] != nullptr});
     }
   };
-  add_elementwise("f32", t.elementwise.f32);
-  add_elementwise("f64", t.elementwise.f64);
+  add_elementwise("f32", t.elementwise->f32);
+  add_elementwise("f64", t.elementwise->f64);
   entries.insert(entries.end(), {
       {"gemm", "f32", t.gemm.f32 != nullptr || t.gemm.naive_f32 != nullptr},
       {"gemm", "f64", t.gemm.f64 != nullptr || t.gemm.naive_f64 != nullptr},
@@ -44,12 +44,12 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
       // Batched GEMM runs single gemm's kernels entry by entry.
       {"gemm_batched", "f32", t.gemm.f32 != nullptr || t.gemm.naive_f32 != nullptr},
       {"gemm_batched", "f64", t.gemm.f64 != nullptr || t.gemm.naive_f64 != nullptr},
-      {"dot", "f32", t.blas1.f32.dot != nullptr || t.blas1.f32.naive_dot != nullptr},
-      {"dot", "f64", t.blas1.f64.dot != nullptr || t.blas1.f64.naive_dot != nullptr},
-      {"gemv", "f32", (t.blas1.f32.gemv_rows != nullptr && t.blas1.f32.gemv_cols != nullptr) ||
-                          t.blas1.f32.naive_gemv != nullptr},
-      {"gemv", "f64", (t.blas1.f64.gemv_rows != nullptr && t.blas1.f64.gemv_cols != nullptr) ||
-                          t.blas1.f64.naive_gemv != nullptr},
+      {"dot", "f32", t.blas1->f32.dot != nullptr || t.blas1->f32.naive_dot != nullptr},
+      {"dot", "f64", t.blas1->f64.dot != nullptr || t.blas1->f64.naive_dot != nullptr},
+      {"gemv", "f32", (t.blas1->f32.gemv_rows != nullptr && t.blas1->f32.gemv_cols != nullptr) ||
+                          t.blas1->f32.naive_gemv != nullptr},
+      {"gemv", "f64", (t.blas1->f64.gemv_rows != nullptr && t.blas1->f64.gemv_cols != nullptr) ||
+                          t.blas1->f64.naive_gemv != nullptr},
   });
   // Last-axis reductions (argmax runs the max kernels) and softmax.
   const auto add_reduce = [&](const char* dtype, const auto& set) {
@@ -66,8 +66,17 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
     entries.push_back({"softmax", dtype, softmax});
     entries.push_back({"log_softmax", dtype, softmax});
   };
-  add_reduce("f32", t.reduce.f32);
-  add_reduce("f64", t.reduce.f64);
+  add_reduce("f32", t.reduce->f32);
+  add_reduce("f64", t.reduce->f64);
+  // The integer GEMM (its outputs int32, requantized and float share the
+  // kernel set) and DynamicQuantizeLinear.
+  const bool qgemm = t.qgemm.set != nullptr || t.qgemm.naive != nullptr;
+  entries.insert(entries.end(), {
+      {"gemm_integer", "u8/s8", qgemm},
+      {"qlinear_gemm", "u8/s8", qgemm},
+      {"gemm_integer_to_f32", "u8/s8", qgemm},
+      {"dynamic_quantize_linear", "f32", t.quantize != nullptr && t.quantize->range != nullptr},
+  });
   return entries;
 }
 

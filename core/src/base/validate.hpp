@@ -114,4 +114,18 @@ TESSERA_QUICK_INLINE inline bool quick_stored_bytes(bool row_major, std::uint64_
   return *bytes == 0 || p != nullptr;
 }
 
+// Strides of op(X)(r, c) for X as stored: element at x[r*rs + c*cs].
+inline void op_strides(Layout layout, Transpose t, std::int64_t ld, std::int64_t* rs,
+                       std::int64_t* cs) {
+  const bool row = layout == Layout::kRowMajor;
+  const bool trans = t == Transpose::kYes;
+  if (row != trans) {
+    *rs = ld;
+    *cs = 1;
+  } else {
+    *rs = 1;
+    *cs = ld;
+  }
+}
+
 }  // namespace tessera::core

@@ -19,9 +19,9 @@ namespace {
 template <class T>
 const core::Blas1Set<T>& set_of(const core::KernelTable& table) {
   if constexpr (sizeof(T) == 4) {
-    return table.blas1.f32;
+    return table.blas1->f32;
   } else {
-    return table.blas1.f64;
+    return table.blas1->f64;
   }
 }
 

@@ -39,9 +39,9 @@ void run_streaming(const detail::ContextState& state, std::size_t n, Block&& blo
 template <class T>
 const core::ElementwiseOps<T>& ops_of(const core::KernelTable& table) {
   if constexpr (sizeof(T) == 4) {
-    return table.elementwise.f32;
+    return table.elementwise->f32;
   } else {
-    return table.elementwise.f64;
+    return table.elementwise->f64;
   }
 }
 

@@ -241,8 +241,8 @@ inline core::GemmProblem<T> canonical_problem(Layout layout, Transpose ta, Trans
   pr.c = c;
   pr.ldc = ldc;
   std::int64_t rs_a, cs_a, rs_b = 0, cs_b = 0;
-  op_strides(layout, ta, lda, &rs_a, &cs_a);
-  if (b != nullptr) op_strides(layout, tb, ldb, &rs_b, &cs_b);
+  core::op_strides(layout, ta, lda, &rs_a, &cs_a);
+  if (b != nullptr) core::op_strides(layout, tb, ldb, &rs_b, &cs_b);
   if (layout == Layout::kRowMajor) {
     pr.m = m;
     pr.n = n;

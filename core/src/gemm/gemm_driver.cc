@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/src/gemm/gemm_workspace.hpp"
+#include "core/src/base/workspace.hpp"
 #include "core/src/parallel/home_range_cursor.hpp"
 #include "core/src/parallel/job_cursor.hpp"
 #include "tessera/platform/executor.hpp"

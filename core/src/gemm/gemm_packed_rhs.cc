@@ -134,7 +134,7 @@ Status prepack_impl(const Context& context, Layout layout, Transpose tb,
                     "prepack_rhs: cannot allocate " + core::str(bytes) + " bytes");
     }
     std::int64_t rs, cs;  // op(B)(p, j) = b[p*rs + j*cs]
-    op_strides(layout, tb, ldb, &rs, &cs);
+    core::op_strides(layout, tb, ldb, &rs, &cs);
     // Packed along j (width) by depth p, on either side.
     core::pack_whole(*ks, packed->side_a, n, k, packed->kc, b, cs, rs,
                      static_cast<T*>(packed->data));

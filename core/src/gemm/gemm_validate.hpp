@@ -50,18 +50,4 @@ TESSERA_QUICK_INLINE inline bool quick_valid(Layout layout, Transpose ta, Transp
   return !core::ranges_overlap(c, sc, a, sa) && !core::ranges_overlap(c, sc, b, sb);
 }
 
-// Strides of op(X)(r, c) for X as stored: element at x[r*rs + c*cs].
-inline void op_strides(Layout layout, Transpose t, std::int64_t ld, std::int64_t* rs,
-                std::int64_t* cs) {
-  const bool row = layout == Layout::kRowMajor;
-  const bool trans = t == Transpose::kYes;
-  if (row != trans) {
-    *rs = ld;
-    *cs = 1;
-  } else {
-    *rs = 1;
-    *cs = ld;
-  }
-}
-
 }  // namespace tessera::gemm_detail

@@ -1,6 +1,6 @@
-// The avx512 backend's f64 GEMM kernel set (avx512_gemm_sets.hpp).
+// The avx512 backend's f64 GEMM kernel set (avx512_sets.hpp).
 #include "core/src/gemm/gemm_microkernel.hpp"
-#include "core/src/isa/avx512_gemm_sets.hpp"
+#include "core/src/isa/avx512_sets.hpp"
 #include "core/src/simd/vec_avx512.hpp"
 
 namespace tessera::core::avx512 {

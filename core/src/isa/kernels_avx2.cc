@@ -16,6 +16,8 @@
 #include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
+#include "core/src/qgemm/qgemm_microkernel.hpp"
+#include "core/src/quantize/quantize_body.hpp"
 #include "core/src/reduce/reduce_body.hpp"
 #include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_avx2.hpp"
@@ -42,16 +44,26 @@ constexpr GemmTiles kTiles = {
 constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::avx2::F32, kTiles>();
 constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::avx2::F64, kTiles>();
 
+constinit const ElementwiseKernels kElementwise =
+    elementwise::elementwise_kernels<simd::avx2::F32, simd::avx2::F64>();
+constinit const Blas1Kernels kBlas1 = blas1::blas1_kernels<simd::avx2::F32, simd::avx2::F64>();
+constinit const ReduceKernels kReduce = reduce::reduce_kernels<simd::avx2::F32, simd::avx2::F64>();
+constinit const QuantizeKernels kQuantize = quantize::quantize_kernels<simd::avx2::F32>();
+constinit const QGemmKernelSet kQGemm =
+    qgemm::make_qgemm_kernel_set<simd::avx2::I8Pairs, 6, 2>("vpmaddwd ymm");
+
 }  // namespace
 
 constinit const KernelTable kKernelTable = {
     KernelFamily::kOptimized,
     Isa::kAvx2,
     {&platform::CpuFeatures::avx2, &platform::CpuFeatures::fma},
-    elementwise::elementwise_kernels<simd::avx2::F32, simd::avx2::F64>(),
+    &kElementwise,
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
-    blas1::blas1_kernels<simd::avx2::F32, simd::avx2::F64>(),
-    reduce::reduce_kernels<simd::avx2::F32, simd::avx2::F64>(),
+    &kBlas1,
+    &kReduce,
+    {&kQGemm, nullptr},
+    &kQuantize,
 };
 
 }  // namespace tessera::core::avx2

@@ -15,6 +15,9 @@
 #include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
+#include "core/src/isa/neon_sets.hpp"
+#include "core/src/qgemm/qgemm_microkernel.hpp"
+#include "core/src/quantize/quantize_body.hpp"
 #include "core/src/reduce/reduce_body.hpp"
 #include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_neon.hpp"
@@ -34,19 +37,29 @@ constexpr GemmTiles kTiles = {
     .blocking = GemmBlockingRule::kCacheModel,
     .direct_pack_b_bytes = 0,
 };
-constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::neon::F32, kTiles>();
-constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::neon::F64, kTiles>();
 
 }  // namespace
+
+constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::neon::F32, kTiles>();
+constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::neon::F64, kTiles>();
+constinit const ElementwiseKernels kElementwise =
+    elementwise::elementwise_kernels<simd::neon::F32, simd::neon::F64>();
+constinit const Blas1Kernels kBlas1 = blas1::blas1_kernels<simd::neon::F32, simd::neon::F64>();
+constinit const ReduceKernels kReduce = reduce::reduce_kernels<simd::neon::F32, simd::neon::F64>();
+constinit const QuantizeKernels kQuantize = quantize::quantize_kernels<simd::neon::F32>();
+constinit const QGemmKernelSet kQGemm =
+    qgemm::make_qgemm_kernel_set<simd::neon::I8Pairs, 6, 3>("smull + addp");
 
 constinit const KernelTable kKernelTable = {
     KernelFamily::kOptimized,
     Isa::kNeon,
     {&platform::CpuFeatures::neon},
-    elementwise::elementwise_kernels<simd::neon::F32, simd::neon::F64>(),
+    &kElementwise,
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
-    blas1::blas1_kernels<simd::neon::F32, simd::neon::F64>(),
-    reduce::reduce_kernels<simd::neon::F32, simd::neon::F64>(),
+    &kBlas1,
+    &kReduce,
+    {&kQGemm, nullptr},
+    &kQuantize,
 };
 
 }  // namespace tessera::core::neon

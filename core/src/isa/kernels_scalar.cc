@@ -12,6 +12,8 @@
 #include "core/src/blas1/blas1_body.hpp"
 #include "core/src/elementwise/elementwise_body.hpp"
 #include "core/src/gemm/gemm_microkernel.hpp"
+#include "core/src/qgemm/qgemm_microkernel.hpp"
+#include "core/src/quantize/quantize_body.hpp"
 #include "core/src/reduce/reduce_body.hpp"
 #include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_scalar.hpp"
@@ -34,16 +36,26 @@ constexpr GemmTiles kTiles = {
 constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::scalar::F32, kTiles>();
 constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::scalar::F64, kTiles>();
 
+constinit const ElementwiseKernels kElementwise =
+    elementwise::elementwise_kernels<simd::scalar::F32, simd::scalar::F64>();
+constinit const Blas1Kernels kBlas1 = blas1::blas1_kernels<simd::scalar::F32, simd::scalar::F64>();
+constinit const ReduceKernels kReduce = reduce::reduce_kernels<simd::scalar::F32, simd::scalar::F64>();
+constinit const QuantizeKernels kQuantize = quantize::quantize_kernels<simd::scalar::F32>();
+constinit const QGemmKernelSet kQGemm =
+    qgemm::make_qgemm_kernel_set<simd::scalar::I8Pairs, 4, 4>("int16 pairs, scalar");
+
 }  // namespace
 
 constinit const KernelTable kKernelTable = {
     KernelFamily::kOptimized,
     Isa::kScalar,
     {},
-    elementwise::elementwise_kernels<simd::scalar::F32, simd::scalar::F64>(),
+    &kElementwise,
     {&kGemmF32, &kGemmF64, nullptr, nullptr},
-    blas1::blas1_kernels<simd::scalar::F32, simd::scalar::F64>(),
-    reduce::reduce_kernels<simd::scalar::F32, simd::scalar::F64>(),
+    &kBlas1,
+    &kReduce,
+    {&kQGemm, nullptr},
+    &kQuantize,
 };
 
 }  // namespace tessera::core::scalar

@@ -20,9 +20,9 @@ namespace {
 template <class T>
 const core::ReduceSet<T>& set_of(const core::KernelTable& table) {
   if constexpr (sizeof(T) == 4) {
-    return table.reduce.f32;
+    return table.reduce->f32;
   } else {
-    return table.reduce.f64;
+    return table.reduce->f64;
   }
 }
 

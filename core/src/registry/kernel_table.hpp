@@ -8,6 +8,8 @@
 #include "core/src/kernels/blas1_kernel.hpp"
 #include "core/src/kernels/elementwise_kernel.hpp"
 #include "core/src/kernels/gemm_kernel.hpp"
+#include "core/src/kernels/qgemm_kernel.hpp"
+#include "core/src/kernels/quantize_kernel.hpp"
 #include "core/src/kernels/reduce_kernel.hpp"
 #include "tessera/isa.hpp"
 #include "tessera/platform/cpu_features.hpp"
@@ -25,10 +27,15 @@ struct KernelTable {
   // entries are null. Plain data: the registry checks them before it calls
   // anything compiled with the backend's flags.
   CpuFeatureFlag required[kMaxRequiredFeatures];
-  ElementwiseKernels elementwise;
+  // The kernel sets, by address: a level that shares another's kernels
+  // (avx512_vnni has avx512's f32 and f64 ones) points at that level's,
+  // defined once, compiled once with that level's flags.
+  const ElementwiseKernels* elementwise;
   GemmKernels gemm;
-  Blas1Kernels blas1;  // dot, gemv
-  ReduceKernels reduce;  // last-axis reductions, softmax
+  const Blas1Kernels* blas1;  // dot, gemv
+  const ReduceKernels* reduce;  // last-axis reductions, softmax
+  QGemmKernels qgemm;  // integer GEMM
+  const QuantizeKernels* quantize;  // DynamicQuantizeLinear's passes
 };
 
 }  // namespace tessera::core

@@ -6,9 +6,12 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "core/src/simd/ieee_minmax.hpp"
+#include "core/src/simd/int8_packing.hpp"
 #include "core/src/simd/sum_lanes_sse.hpp"
+#include "core/src/simd/vec_scalar.hpp"
 
 namespace tessera::simd::avx2 {
 
@@ -205,6 +208,29 @@ struct F64 {
     const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
     const __m256d t4 = _mm256_unpacklo_pd(r4, r5), t5 = _mm256_unpackhi_pd(r4, r5);
     store_pair_halves(dst, t0, t2, t4, t1, t3, t5);
+  }
+};
+
+// The integer GEMM's dot traits (core/src/qgemm/qgemm_microkernel.hpp):
+// vpmaddwd on depth pairs of int16, then vpaddd (exact; vpmaddubsw's
+// 16-bit sums of two u8 x s8 products would saturate).
+struct I8Pairs {
+  using Reg = __m256i;
+  struct Lane : scalar::F32 {};
+  static constexpr int kLanes = 8;
+  static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
+  static Reg zero() { return _mm256_setzero_si256(); }
+  static Reg load(const std::uint8_t* p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  static Reg broadcast(const std::uint8_t* p) {
+    std::int32_t v;
+    std::memcpy(&v, p, 4);
+    return _mm256_set1_epi32(v);
+  }
+  static Reg dot(Reg acc, Reg a, Reg b) { return _mm256_add_epi32(acc, _mm256_madd_epi16(a, b)); }
+  static void store(std::int32_t* p, Reg v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
   }
 };
 

@@ -4,8 +4,11 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "core/src/simd/ieee_minmax.hpp"
+#include "core/src/simd/int8_packing.hpp"
+#include "core/src/simd/vec_scalar.hpp"
 
 namespace tessera::simd::avx512 {
 
@@ -201,6 +204,24 @@ struct F64 {
                         _mm512_castpd_ps(t2), _mm512_castpd_ps(t4), _mm512_castpd_ps(t1),
                         _mm512_castpd_ps(t3), _mm512_castpd_ps(t5));
   }
+};
+
+// The integer GEMM's dot traits (core/src/qgemm/qgemm_microkernel.hpp) on
+// AVX-512BW without VNNI: vpmaddwd on depth pairs of int16, then vpaddd.
+struct I8Pairs {
+  using Reg = __m512i;
+  struct Lane : scalar::F32 {};
+  static constexpr int kLanes = 16;
+  static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
+  static Reg zero() { return _mm512_setzero_si512(); }
+  static Reg load(const std::uint8_t* p) { return _mm512_loadu_si512(p); }
+  static Reg broadcast(const std::uint8_t* p) {
+    std::int32_t v;
+    std::memcpy(&v, p, 4);
+    return _mm512_set1_epi32(v);
+  }
+  static Reg dot(Reg acc, Reg a, Reg b) { return _mm512_add_epi32(acc, _mm512_madd_epi16(a, b)); }
+  static void store(std::int32_t* p, Reg v) { _mm512_storeu_si512(p, v); }
 };
 
 }  // namespace tessera::simd::avx512

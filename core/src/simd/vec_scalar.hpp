@@ -9,6 +9,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "core/src/simd/int8_packing.hpp"
+
 namespace tessera::simd::scalar {
 
 template <class T>
@@ -101,5 +103,33 @@ struct Vec {
 
 using F32 = Vec<float>;
 using F64 = Vec<double>;
+
+// The integer GEMM's dot traits (core/src/qgemm/qgemm_microkernel.hpp): one
+// lane, a depth pair of int16 in each 32-bit operand.
+struct I8Pairs {
+  using Reg = std::int32_t;
+  using Lane = F32;
+  static constexpr int kLanes = 1;
+  static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
+  static Reg zero() { return 0; }
+  static Reg load(const std::uint8_t* p) {
+    Reg v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  static Reg broadcast(const std::uint8_t* p) { return load(p); }
+  static Reg dot(Reg acc, Reg a, Reg b) {
+    // The products fit int32 (|a|, |b| <= 255); their sum and acc wrap.
+    // Multiplied as uint32 (the same bits modulo 2^32): GCC 12's aarch64
+    // loop vectorizer miscompiles the signed form of this depth loop (it
+    // widens with smlal and mixes up the groups' lanes: a 1 x 1 x 8
+    // product came out wrong at -O3, right with -fno-tree-loop-vectorize).
+    const auto al = static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<std::int16_t>(a)));
+    const auto bl = static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<std::int16_t>(b)));
+    const auto ah = static_cast<std::uint32_t>(a >> 16), bh = static_cast<std::uint32_t>(b >> 16);
+    return static_cast<Reg>(static_cast<std::uint32_t>(acc) + al * bl + ah * bh);
+  }
+  static void store(std::int32_t* p, Reg v) { *p = v; }
+};
 
 }  // namespace tessera::simd::scalar

@@ -6,7 +6,11 @@
 
 #include <wasm_simd128.h>
 
+#include <cstdint>
+
 #include "core/src/simd/ieee_minmax.hpp"
+#include "core/src/simd/int8_packing.hpp"
+#include "core/src/simd/vec_scalar.hpp"
 
 namespace tessera::simd::simd128 {
 
@@ -95,6 +99,21 @@ struct F64 {
   // The larger of a and b when neither is NaN (equal values: either one),
   // b when b is NaN. One instruction (reduce_body.hpp's plain_max).
   static Reg max_ordered(Reg a, Reg b) { return wasm_f64x2_pmax(b, a); }
+};
+
+// The integer GEMM's dot traits (core/src/qgemm/qgemm_microkernel.hpp):
+// i32x4.dot_i16x8_s on depth pairs of int16 (exact, and deterministic in
+// every engine, unlike the relaxed dot), then i32x4.add.
+struct I8Pairs {
+  using Reg = v128_t;
+  struct Lane : scalar::F32 {};
+  static constexpr int kLanes = 4;
+  static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
+  static Reg zero() { return wasm_i32x4_splat(0); }
+  static Reg load(const std::uint8_t* p) { return wasm_v128_load(p); }
+  static Reg broadcast(const std::uint8_t* p) { return wasm_v128_load32_splat(p); }
+  static Reg dot(Reg acc, Reg a, Reg b) { return wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(a, b)); }
+  static void store(std::int32_t* p, Reg v) { wasm_v128_store(p, v); }
 };
 
 }  // namespace tessera::simd::simd128

@@ -6,8 +6,13 @@
 
 #include <emmintrin.h>
 
+#include <cstdint>
+#include <cstring>
+
 #include "core/src/simd/ieee_minmax.hpp"
+#include "core/src/simd/int8_packing.hpp"
 #include "core/src/simd/sum_lanes_sse.hpp"
+#include "core/src/simd/vec_scalar.hpp"
 
 namespace tessera::simd::sse2 {
 
@@ -126,6 +131,25 @@ struct F64 {
   // The larger of a and b when neither is NaN (equal values: either one),
   // b when b is NaN. One instruction (reduce_body.hpp's plain_max).
   static Reg max_ordered(Reg a, Reg b) { return _mm_max_pd(a, b); }
+};
+
+// The integer GEMM's dot traits (core/src/qgemm/qgemm_microkernel.hpp):
+// pmaddwd on depth pairs of int16 (the 16-bit products of 8-bit values
+// never saturate; only pmaddubsw's sums of two would), then a 32-bit add.
+struct I8Pairs {
+  using Reg = __m128i;
+  struct Lane : scalar::F32 {};
+  static constexpr int kLanes = 4;
+  static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
+  static Reg zero() { return _mm_setzero_si128(); }
+  static Reg load(const std::uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+  static Reg broadcast(const std::uint8_t* p) {
+    std::int32_t v;
+    std::memcpy(&v, p, 4);
+    return _mm_set1_epi32(v);
+  }
+  static Reg dot(Reg acc, Reg a, Reg b) { return _mm_add_epi32(acc, _mm_madd_epi16(a, b)); }
+  static void store(std::int32_t* p, Reg v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
 };
 
 }  // namespace tessera::simd::sse2

@@ -1,6 +1,9 @@
-// The avx512 backend's GEMM kernel sets, each defined in its own
-// translation unit (gemm_f32_avx512.cc, gemm_f64_avx512.cc) and referenced
-// by address from the backend's kernel table (kernels_avx512.cc).
+// The avx512 backend's kernel sets, referenced by address from its kernel
+// table (kernels_avx512.cc) and from avx512_vnni's, which shares everything
+// but the integer GEMM (kernels_avx512_vnni.cc): the GEMM sets, each
+// defined in its own translation unit (gemm_f32_avx512.cc,
+// gemm_f64_avx512.cc), and the elementwise, dot/gemv and reduction sets
+// (kernels_avx512.cc).
 //
 // GEMM kernel sets of the avx512 backend: packed tiles of 6 x 4 vectors
 // (6 x 64 f32, 6 x 32 f64), direct tiles of 8 x 2 vectors (8 x 32, 8 x 16),
@@ -30,7 +33,11 @@
 //    GFLOP/s; one step per iteration allocates cleanly.
 #pragma once
 
+#include "core/src/kernels/blas1_kernel.hpp"
+#include "core/src/kernels/elementwise_kernel.hpp"
 #include "core/src/kernels/gemm_kernel.hpp"
+#include "core/src/kernels/quantize_kernel.hpp"
+#include "core/src/kernels/reduce_kernel.hpp"
 
 namespace tessera::core::avx512 {
 
@@ -57,5 +64,9 @@ inline constexpr GemmTiles kGemmTilesF32 = [] {
 
 extern const GemmKernelSet<float> kGemmF32;
 extern const GemmKernelSet<double> kGemmF64;
+extern const ElementwiseKernels kElementwise;
+extern const Blas1Kernels kBlas1;
+extern const ReduceKernels kReduce;
+extern const QuantizeKernels kQuantize;
 
 }  // namespace tessera::core::avx512

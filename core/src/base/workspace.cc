@@ -1,25 +1,15 @@
-#include "core/src/gemm/gemm_workspace.hpp"
+#include "core/src/base/workspace.hpp"
 
-#include <new>
+#include "core/src/base/buffer.hpp"
 
 namespace tessera::core {
 namespace {
-
-constexpr std::align_val_t kAlignment{64};
-
-void* allocate(std::size_t bytes) noexcept {
-  return ::operator new(bytes, kAlignment, std::nothrow);
-}
-
-void release(void* p) noexcept {
-  if (p != nullptr) ::operator delete(p, kAlignment);
-}
 
 struct ThreadCache {
   void* block = nullptr;
   std::size_t size = 0;
   bool in_use = false;
-  ~ThreadCache() { release(block); }
+  ~ThreadCache() { release_buffer(block, size); }
 };
 
 thread_local ThreadCache t_cache;
@@ -31,8 +21,8 @@ Workspace::Workspace(std::size_t bytes) noexcept {
   ThreadCache& cache = t_cache;
   if (!cache.in_use) {
     if (cache.size < bytes) {
-      release(cache.block);
-      cache.block = allocate(bytes);
+      release_buffer(cache.block, cache.size);
+      cache.block = allocate_buffer(bytes);
       cache.size = cache.block != nullptr ? bytes : 0;
     }
     if (cache.block != nullptr) {
@@ -42,14 +32,15 @@ Workspace::Workspace(std::size_t bytes) noexcept {
       return;
     }
   }
-  data_ = allocate(bytes);
+  data_ = allocate_buffer(bytes);
+  bytes_ = bytes;
 }
 
 Workspace::~Workspace() {
   if (cached_) {
     t_cache.in_use = false;
   } else {
-    release(data_);
+    release_buffer(data_, bytes_);
   }
 }
 

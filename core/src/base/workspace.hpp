@@ -1,6 +1,6 @@
-// Scratch memory for the GEMM driver's pack buffers.
+// Scratch memory for the drivers' pack buffers (GEMM, integer GEMM).
 //
-// Each thread keeps one cached, 64-byte-aligned block that grows to the
+// Each thread keeps one cached block (core/src/base/buffer.hpp) that grows to the
 // largest size it has needed, so steady-state calls allocate nothing. A
 // re-entrant acquisition on the same thread (an application executor that
 // runs another tessera call on the caller while it waits) finds the block in
@@ -23,7 +23,8 @@ class Workspace {
 
  private:
   void* data_ = nullptr;
-  bool cached_ = false;  // the thread's cached block (else a private one)
+  std::size_t bytes_ = 0;  // a private block's size
+  bool cached_ = false;    // the thread's cached block (else a private one)
 };
 
 }  // namespace tessera::core
