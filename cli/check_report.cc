@@ -42,9 +42,14 @@ int report_bounds(const BoundTally& tally, const char* scope) {
                       scope, tally.outside, tally.worst);
 }
 
-void report_hash(const void* data, std::size_t bytes, Dtype dtype, Isa isa, const char* what) {
+void report_hash(const void* data, std::size_t bytes, const char* type, Isa isa,
+                 const char* what) {
   std::printf("hash: %016" PRIx64 " (FNV-1a 64 of the %s %s bits, %s)\n", fnv1a64(data, bytes),
-              dtype_name(dtype), what, isa_name(isa));
+              type, what, isa_name(isa));
+}
+
+void report_hash(const void* data, std::size_t bytes, Dtype dtype, Isa isa, const char* what) {
+  report_hash(data, bytes, dtype_name(dtype), isa, what);
 }
 
 }  // namespace tessera::cli

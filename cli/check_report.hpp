@@ -38,5 +38,8 @@ int report_bounds(const BoundTally& tally, const char* scope = "");
 // bits, <isa>)".
 void report_hash(const void* data, std::size_t bytes, Dtype dtype, Isa isa,
                  const char* what = "output");
+// The same for an output of another element type ("int32", "u8").
+void report_hash(const void* data, std::size_t bytes, const char* type, Isa isa,
+                 const char* what = "output");
 
 }  // namespace tessera::cli

@@ -18,6 +18,7 @@ int run_info(const Args& args);
 int run_selftest(const Args& args);
 int run_gemm(const Args& args);
 int run_gemm_batched(const Args& args);
+int run_qgemm(const Args& args);
 int run_elementwise(const Args& args);
 int run_dot(const Args& args);
 int run_gemv(const Args& args);

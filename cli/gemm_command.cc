@@ -28,6 +28,7 @@
 
 #include "arg_parser.hpp"
 #include "check_report.hpp"
+#include "context_for_threads.hpp"
 #include "commands.hpp"
 #include "run_options.hpp"
 #include "seeded_inputs.hpp"
@@ -102,41 +103,11 @@ ArgTable gemm_table(GemmOptions* o) {
       }};
 }
 
-// A context at the requested level that can run `threads` participants.
-// The machine's topology is kept (its caches fix the blocking, hence the
-// bits); when it has fewer CPUs than asked for, extra logical CPUs are added
-// to a copy of it, unpinned, so an explicit --threads N really runs N.
-Status make_context(const GemmOptions& o, Context* out, std::string* note) {
-  ContextOptions options;
-  options.isa = o.isa;
-  if (o.threads > 1) {
-    Topology topology = platform::read_topology();
-    const int have = topology.logical_count();
-    if (have < o.threads) {
-      int next_id = 0;
-      for (const LogicalCpu& cpu : topology.cpus) next_id = std::max(next_id, cpu.id + 1);
-      int next_core = 0;
-      for (const LogicalCpu& cpu : topology.cpus) next_core = std::max(next_core, cpu.core + 1);
-      for (int i = have; i < o.threads; ++i) {
-        topology.cpus.push_back({next_id++, next_core++, 0, CoreClass::kUnknown});
-      }
-      topology.cpu_quota.reset();
-      topology.notes.push_back("tessera-cli: extended for --threads");
-      *note = "note: " + std::to_string(o.threads) + " participants requested on " +
-              std::to_string(have) + " visible CPUs (oversubscribed, unpinned)\n";
-      options.policy.affinity_policy = AffinityPolicy::kNone;
-    }
-    options.topology = topology;
-    options.policy.num_threads = o.threads;
-  }
-  return Context::create(options, out);
-}
-
 template <class T>
 int run_gemm_options(const GemmOptions& o) {
   Context context;
   std::string note;
-  if (Status s = make_context(o, &context, &note); !s.ok()) return report_failure(s);
+  if (Status s = make_context(o.isa, o.threads, &context, &note); !s.ok()) return report_failure(s);
   const Parallelism parallelism = o.threads > 0 ? Parallelism::threads(o.threads) : Parallelism();
 
   GemmPlan plan;

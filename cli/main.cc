@@ -35,6 +35,14 @@ constexpr const char* kUsage =
     "                    B strided products C_i = A_i B_i on seeded inputs:\n"
     "                    median time and GFLOP/s; --check (per entry) and\n"
     "                    --hash as for gemm\n"
+    "  qgemm M N K [--a-type u8|s8] [--b-type s8|u8] [--trans-a] [--trans-b]\n"
+    "       [--per-column] [--output int32|u8|s8|f32] [--prepack] [--threads N]\n"
+    "       [--isa L] [--reps R] [--check] [--hash] [--seed S]\n"
+    "                    the integer GEMM on seeded 8-bit operands: int32 sums\n"
+    "                    (MatMulInteger), u8 / s8 (QLinearMatMul) or f32\n"
+    "                    (MatMulIntegerToFloat); prints the plan and the median\n"
+    "                    GOP/s; --check compares with the naive family bit for\n"
+    "                    bit; --hash is the same on every level and target\n"
     "  elementwise OP N [--dtype f32|f64] [--isa L] [--reps R] [--check]\n"
     "       [--hash] [--seed S]\n"
     "                    one elementwise op (add sub mul div min max abs neg\n"
@@ -79,6 +87,7 @@ const Command kCommands[] = {
     {"selftest", &run_selftest},
     {"gemm", &run_gemm},
     {"gemm-batched", &run_gemm_batched},
+    {"qgemm", &run_qgemm},
     {"elementwise", &run_elementwise},
     {"dot", &run_dot},
     {"gemv", &run_gemv},

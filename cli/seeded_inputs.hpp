@@ -17,15 +17,20 @@
 
 namespace tessera::cli {
 
-// splitmix64 of (seed, stream, index) -> its top 12 bits as (k - 2048) / 2048.
-constexpr double seeded_value(std::uint64_t seed, std::uint64_t stream,
-                              std::uint64_t index) noexcept {
+// splitmix64 of (seed, stream, index).
+constexpr std::uint64_t seeded_bits(std::uint64_t seed, std::uint64_t stream,
+                                    std::uint64_t index) noexcept {
   std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull +
                     (index + 1) * 0x9E3779B97F4A7C15ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return (static_cast<double>(z >> 52) - 2048.0) / 2048.0;
+  return z ^ (z >> 31);
+}
+
+// Its top 12 bits as (k - 2048) / 2048.
+constexpr double seeded_value(std::uint64_t seed, std::uint64_t stream,
+                              std::uint64_t index) noexcept {
+  return (static_cast<double>(seeded_bits(seed, stream, index) >> 52) - 2048.0) / 2048.0;
 }
 
 // data[i] = seeded_value(seed, stream, i), i < count.
