@@ -224,20 +224,32 @@ export interface Counters {
 
 // ---- Tensors and operands ---------------------------------------------------------
 
-/** The element arrays the kernels take. */
+/** The element arrays the float kernels take. */
 export type FloatArray = Float32Array | Float64Array;
+/** Every element array a tensor can hold: the float kernels' and the integer GEMM's. */
+export type ElementArray = FloatArray | Uint8Array | Int8Array | Int32Array;
 
-/** The element type of a tensor: `'f32'` (Float32Array) or `'f64'` (Float64Array). */
-export type Dtype = 'f32' | 'f64';
+/**
+ * The element type of a tensor: `'f32'` (Float32Array), `'f64'`
+ * (Float64Array), `'u8'` (Uint8Array), `'i8'` (Int8Array) or `'i32'`
+ * (Int32Array).
+ */
+export type Dtype = 'f32' | 'f64' | 'u8' | 'i8' | 'i32';
+/** The dtype of an element array type. */
+export type DtypeOf<A extends ElementArray> = A extends Float64Array ? 'f64'
+  : A extends Float32Array ? 'f32'
+  : A extends Uint8Array ? 'u8'
+  : A extends Int8Array ? 'i8'
+  : 'i32';
 
 /**
  * `length` elements in the instance's wasm heap ({@link Tessera.alloc}).
  * Passing a tensor to a kernel uses it in place, without the copy a typed
  * array costs. A tensor belongs to the instance that made it.
  */
-export interface Tensor<A extends FloatArray = FloatArray> {
+export interface Tensor<A extends ElementArray = FloatArray> {
   /** The element type. */
-  readonly dtype: A extends Float64Array ? 'f64' : 'f32';
+  readonly dtype: DtypeOf<A>;
   /** Elements. */
   readonly length: number;
   /**
@@ -389,6 +401,72 @@ export interface SoftmaxOptions<O> extends RowsOptions<O> {
 }
 
 /** An f32 operand: a Float32Array or an f32 tensor. */
+/** An 8-bit operand of the integer GEMM: u8 or i8, as an array or a tensor. */
+export type Int8Operand = Uint8Array | Int8Array | Tensor<Uint8Array> | Tensor<Int8Array>;
+/** An int32 output of the integer GEMM. */
+export type Int32Operand = Int32Array | Tensor<Int32Array>;
+/** An 8-bit output of `qlinearMatmul`. */
+export type Int8Output = Uint8Array | Int8Array | Tensor<Uint8Array> | Tensor<Int8Array>;
+
+/**
+ * What the integer GEMM's calls share: op(A) m x k and op(B) k x n, 8-bit
+ * (u8 or i8 each), row-major as stored (leading dimensions `lda`, `ldb`),
+ * zero points per tensor, and B's per tensor (a number) or per column (n
+ * of them). The sums are exact, wrapping modulo 2^32, and the same bits on
+ * every engine and thread count.
+ */
+export interface IntegerGemmArgs {
+  m: number;
+  n: number;
+  k: number;
+  a: Int8Operand;
+  b: Int8Operand;
+  /** A's zero point, in its type's range (default 0). */
+  aZeroPoint?: number;
+  /** B's zero point: one, or n (one per column of op(B)); default 0. */
+  bZeroPoint?: number | ArrayLike<number>;
+  transA?: boolean;
+  transB?: boolean;
+  lda?: number;
+  ldb?: number;
+  /** `'serial'`, 0 (automatic, the default) or n > 0 participants. */
+  threads?: 'serial' | number;
+}
+
+/** Arguments of `matmulInteger` (ONNX MatMulInteger): C (int32) = (op(A) - aZeroPoint)(op(B) - bZeroPoint) + beta C. */
+export interface MatmulIntegerArgs<C extends Int32Operand = Int32Array> extends IntegerGemmArgs {
+  /** The output, m x n with leading dimension `ldc`; omitted: a new Int32Array (beta 0). */
+  c?: C;
+  /** 0 (default: C is overwritten) or 1 (accumulated into). */
+  beta?: 0 | 1;
+  ldc?: number;
+}
+
+/**
+ * Arguments of `qlinearMatmul` (ONNX QLinearMatMul): y =
+ * saturate(round_half_even(s * aScale * bScale[j] / yScale) + yZeroPoint),
+ * the same bits as onnxruntime.
+ */
+export interface QLinearMatmulArgs<Y extends Int8Output = Uint8Array> extends IntegerGemmArgs {
+  aScale: number;
+  /** B's scale: one, or n per column (with bZeroPoint per column too). */
+  bScale: number | ArrayLike<number>;
+  yScale: number;
+  yZeroPoint?: number;
+  /** The output, m x n with leading dimension `ldy`; omitted: a new array of `yType`. */
+  y?: Y;
+  /** 'u8' or 'i8': y's type (default: y's, else 'u8'). */
+  yType?: 'u8' | 'i8';
+  ldy?: number;
+}
+
+/** The result of `dynamicQuantizeLinear`: y and the scale and zero point it was quantized with. */
+export interface DynamicQuantized<Y extends Uint8Array | Tensor<Uint8Array> = Uint8Array> {
+  y: Y;
+  scale: number;
+  zeroPoint: number;
+}
+
 export type Operand32 = Operand<Float32Array>;
 /** An f64 operand: a Float64Array or an f64 tensor. */
 export type Operand64 = Operand<Float64Array>;
@@ -574,12 +652,32 @@ export interface Tessera {
   logSoftmax<O extends Operand64 = Float64Array>(x: Operand64, options: SoftmaxOptions<O>): Promise<O>;
 
   /**
+   * MatMulInteger: the exact integer product of 8-bit operands.
+   * @returns `c`, or a new Int32Array.
+   */
+  matmulInteger<C extends Int32Operand = Int32Array>(args: MatmulIntegerArgs<C>): Promise<C>;
+  /**
+   * QLinearMatMul: the integer product requantized to u8 or i8.
+   * @returns `y`, or a new array of `yType`.
+   */
+  qlinearMatmul(args: QLinearMatmulArgs<Int8Array> & { yType: 'i8'; y?: undefined }): Promise<Int8Array>;
+  qlinearMatmul<Y extends Int8Output = Uint8Array>(args: QLinearMatmulArgs<Y>): Promise<Y>;
+  /**
+   * DynamicQuantizeLinear: x (finite) to u8 with the scale and zero point of
+   * its range, as onnxruntime computes them.
+   */
+  dynamicQuantizeLinear<Y extends Uint8Array | Tensor<Uint8Array> = Uint8Array>(
+    x: Operand32, y?: Y, options?: { threads?: 'serial' | number }): Promise<DynamicQuantized<Y>>;
+
+  /**
    * A tensor of `length` elements in the wasm heap (contents unspecified).
-   * `Type` is Float32Array or Float64Array.
+   * `Type` is Float32Array, Float64Array, Uint8Array, Int8Array or Int32Array.
    */
   alloc(Type: Float32ArrayConstructor, length: number): Tensor<Float32Array> | Promise<Tensor<Float32Array>>;
-  /** An f64 tensor of `length` elements in the wasm heap (contents unspecified). */
   alloc(Type: Float64ArrayConstructor, length: number): Tensor<Float64Array> | Promise<Tensor<Float64Array>>;
+  alloc(Type: Uint8ArrayConstructor, length: number): Tensor<Uint8Array> | Promise<Tensor<Uint8Array>>;
+  alloc(Type: Int8ArrayConstructor, length: number): Tensor<Int8Array> | Promise<Tensor<Int8Array>>;
+  alloc(Type: Int32ArrayConstructor, length: number): Tensor<Int32Array> | Promise<Tensor<Int32Array>>;
   /** The execution counters so far (all zero unless loaded with `counters: true`). */
   counters(): Counters | Promise<Counters>;
   /** The execution policy in force. */
@@ -698,10 +796,21 @@ export interface InlineTessera extends Tessera {
   /** {@link Tessera.logSoftmax} (f64), blocking. @throws {TesseraError} */
   logSoftmaxSync<O extends Operand64 = Float64Array>(x: Operand64, options: SoftmaxOptions<O>): O;
 
+  /** {@link Tessera.matmulInteger}, blocking. @throws {TesseraError} */
+  matmulIntegerSync<C extends Int32Operand = Int32Array>(args: MatmulIntegerArgs<C>): C;
+  /** {@link Tessera.qlinearMatmul}, blocking. @throws {TesseraError} */
+  qlinearMatmulSync(args: QLinearMatmulArgs<Int8Array> & { yType: 'i8'; y?: undefined }): Int8Array;
+  qlinearMatmulSync<Y extends Int8Output = Uint8Array>(args: QLinearMatmulArgs<Y>): Y;
+  /** {@link Tessera.dynamicQuantizeLinear}, blocking. @throws {TesseraError} */
+  dynamicQuantizeLinearSync<Y extends Uint8Array | Tensor<Uint8Array> = Uint8Array>(
+    x: Operand32, y?: Y, options?: { threads?: 'serial' | number }): DynamicQuantized<Y>;
+
   /** {@link Tessera.alloc}. @throws {TesseraError} `'invalid-argument'`, `'out-of-memory'`, `'disposed'`. */
   alloc(Type: Float32ArrayConstructor, length: number): Tensor<Float32Array>;
-  /** {@link Tessera.alloc} (f64). @throws {TesseraError} */
   alloc(Type: Float64ArrayConstructor, length: number): Tensor<Float64Array>;
+  alloc(Type: Uint8ArrayConstructor, length: number): Tensor<Uint8Array>;
+  alloc(Type: Int8ArrayConstructor, length: number): Tensor<Int8Array>;
+  alloc(Type: Int32ArrayConstructor, length: number): Tensor<Int32Array>;
   /** {@link Tessera.counters}. */
   counters(): Counters;
   /** {@link Tessera.resolvedPolicy}. */
@@ -720,8 +829,10 @@ export interface WorkerTessera extends Tessera {
 
   /** {@link Tessera.alloc}. */
   alloc(Type: Float32ArrayConstructor, length: number): Promise<Tensor<Float32Array>>;
-  /** {@link Tessera.alloc} (f64). */
   alloc(Type: Float64ArrayConstructor, length: number): Promise<Tensor<Float64Array>>;
+  alloc(Type: Uint8ArrayConstructor, length: number): Promise<Tensor<Uint8Array>>;
+  alloc(Type: Int8ArrayConstructor, length: number): Promise<Tensor<Int8Array>>;
+  alloc(Type: Int32ArrayConstructor, length: number): Promise<Tensor<Int32Array>>;
   /** {@link Tessera.counters}. */
   counters(): Promise<Counters>;
   /** {@link Tessera.resolvedPolicy}. */

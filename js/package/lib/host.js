@@ -4,6 +4,7 @@
 import { TesseraError } from './errors.js';
 import { loadInline } from './inline.js';
 import { Tensor } from './instance.js';
+import { dtypes } from './operands.js';
 import { validateOptions } from './options.js';
 import { platform } from './platform.js';
 
@@ -24,7 +25,7 @@ const decode = (x) => {
 
 const methods = {
   alloc(dtype, length) {
-    const t = tessera.alloc(dtype === 'f64' ? Float64Array : Float32Array, length);
+    const t = tessera.alloc(dtypes[dtype].Array, length);
     tensors.set(t.ptr, t);
     return { id: t.ptr, ptr: t.ptr, dtype: t.dtype, length: t.length };
   },
@@ -81,6 +82,8 @@ async function handle(port, message) {
       if (typeof fn !== 'function') throw new TesseraError('invalid-argument', `unknown method ${method}`);
       result = fn.apply(tessera, args.map(decode));
       if (result instanceof Tensor) result = { __tensor: result.ptr };
+      // A result object holding a tensor (dynamicQuantizeLinear's y).
+      if (result?.y instanceof Tensor) result = { ...result, y: { __tensor: result.y.ptr } };
     }
     port.post({ id, ok: true, result });
   } catch (error) {

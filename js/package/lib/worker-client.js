@@ -8,6 +8,7 @@ import { platform } from './platform.js';
 
 import { TesseraError, invalid } from './errors.js';
 import { bindings } from './generated.js';
+import { dtypes } from './operands.js';
 
 class WorkerTensor {
   #client;
@@ -40,6 +41,13 @@ const outputOf = {
   dot: () => undefined,
   rows: (args) => args[1]?.out,
   softmax: (args) => args[1]?.out,
+  matmulInteger: (args) => args[0]?.c,
+  qlinear: (args) => args[0]?.y,
+  quantize: (args) => args[1] ?? undefined,
+};
+// Kinds whose result is an object holding the output array: where it is.
+const arrayInResult = {
+  quantize: { get: (result) => result.y, put: (result, y) => ({ ...result, y }) },
 };
 
 class WorkerTessera {
@@ -100,20 +108,25 @@ class WorkerTessera {
     const encoded = args.map((a) => this.encode(a));
     const output = outputOf[kind]?.(args);
     const result = await this.request(name, encoded);
+    const inResult = arrayInResult[kind];
+    const array = inResult ? inResult.get(result) : result;
+    const wrap = (out) => (inResult ? inResult.put(result, out) : out);
     if (output instanceof WorkerTensor) {
-      if (this.memory === null) output.local.set(result);
-      return output;
+      if (this.memory === null) output.local.set(array);
+      return wrap(output);
     }
     if (ArrayBuffer.isView(output)) {
-      output.set(result);
-      return output;
+      output.set(array);
+      return wrap(output);
     }
     return result;
   }
 
   async alloc(Type, length) {
-    const dtype = Type === Float32Array ? 'f32' : Type === Float64Array ? 'f64' : undefined;
-    if (!dtype) throw invalid('alloc(Type, length): Type must be Float32Array or Float64Array');
+    const dtype = Object.keys(dtypes).find((d) => dtypes[d].Array === Type);
+    if (!dtype) {
+      throw invalid('alloc(Type, length): Type must be Float32Array, Float64Array, Uint8Array, Int8Array or Int32Array');
+    }
     const t = await this.request('alloc', [dtype, length]);
     const view = this.memory !== null ? new Type(this.memory, t.ptr, t.length) : new Type(t.length);
     return new WorkerTensor(this, t.id, dtype, t.length, view);

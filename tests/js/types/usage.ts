@@ -203,8 +203,30 @@ export async function kernels(t: Tessera): Promise<void> {
   // @ts-expect-error an f64 gemm gives a Float64Array
   const wrong: Float32Array = await t.gemm({ m: 1, n: 1, k: 1, a: a64, b: b64 });
   void wrong;
-  // @ts-expect-error alloc takes Float32Array or Float64Array
-  await t.alloc(Int32Array, 4);
+  // @ts-expect-error alloc takes the element arrays tessera has (not Uint16Array)
+  await t.alloc(Uint16Array, 4);
+  // The integer GEMM: 8-bit operands, int32, u8 or i8 results.
+  const qa = new Uint8Array(6), qb = new Int8Array(6);
+  expectType<Int32Array>()(await t.matmulInteger({ m: 2, n: 2, k: 3, a: qa, b: qb, aZeroPoint: 3 }));
+  // A given y comes back as itself, its type included.
+  const yOut = new Int8Array(4);
+  expectType<typeof yOut>()(await t.qlinearMatmul({
+    m: 2, n: 2, k: 3, a: qa, b: qb, aScale: 0.1, bScale: [0.2, 0.3], bZeroPoint: [0, 1], yScale: 0.5,
+    y: yOut,
+  }));
+  expectType<Uint8Array>()(await t.qlinearMatmul({ m: 2, n: 2, k: 3, a: qa, b: qb, aScale: 0.1, bScale: 0.2, yScale: 0.5 }));
+  expectType<Int8Array>()(await t.qlinearMatmul({
+    m: 2, n: 2, k: 3, a: qa, b: qb, aScale: 0.1, bScale: 0.2, yScale: 0.5, yType: 'i8',
+  }));
+  const q = await t.dynamicQuantizeLinear(new Float32Array(4));
+  expectType<Uint8Array>()(q.y);
+  expectType<number>()(q.scale);
+  const ti = await t.alloc(Int32Array, 4);
+  expectType<'i32'>()(ti.dtype);
+  // @ts-expect-error an integer product takes 8-bit operands
+  await t.matmulInteger({ m: 1, n: 1, k: 1, a: new Float32Array(1), b: qb });
+  // @ts-expect-error qlinearMatmul needs its scales
+  await t.qlinearMatmul({ m: 1, n: 1, k: 1, a: qa, b: qb });
   // @ts-expect-error the blocking forms need an inline instance
   t.gemmSync({ m: 1, n: 1, k: 1, a: a32, b: b32 });
   // @ts-expect-error a tensor's dtype is read-only

@@ -1,0 +1,179 @@
+// What every kernel call shares: the element types, tensors in the
+// module's heap, and the marshalling of one call's operands (typed arrays
+// copied through the instance's scratch block, tensors used in place) and
+// its options.
+import { TesseraError, invalid } from './errors.js';
+import { values } from './abi.js';
+
+// The element types operands can have: the float kernels' f32 and f64, and
+// the integer GEMM's u8, i8 and i32.
+export const dtypes = {
+  f32: { Array: Float32Array, bytes: 4, heap: 'HEAPF32', shift: 2 },
+  f64: { Array: Float64Array, bytes: 8, heap: 'HEAPF64', shift: 3 },
+  u8: { Array: Uint8Array, bytes: 1, heap: 'HEAPU8', shift: 0 },
+  i8: { Array: Int8Array, bytes: 1, heap: 'HEAP8', shift: 0 },
+  i32: { Array: Int32Array, bytes: 4, heap: 'HEAP32', shift: 2 },
+};
+// A float typed array's dtype (the float kernels' operands), or undefined.
+export const dtypeOf = (x) => (x instanceof Float32Array ? 'f32' : x instanceof Float64Array ? 'f64' : undefined);
+// Any typed array's dtype of the table above, or undefined.
+export const typedArrayDtype = (x) =>
+  Object.keys(dtypes).find((d) => x instanceof dtypes[d].Array);
+
+// A tensor: `length` elements in the module's heap, reused across calls
+// without copies. `data` is a view that stays valid when the heap grows
+// (it is re-created on the new buffer).
+export class Tensor {
+  #owner;
+  #view = null;
+  constructor(owner, dtype, ptr, length) {
+    this.#owner = owner;
+    this.dtype = dtype;
+    this.ptr = ptr;
+    this.length = length;
+  }
+  get data() {
+    const module = this.#owner.module;
+    if (this.ptr === 0) throw new TesseraError('disposed', 'tensor.data: the tensor was disposed');
+    if (this.#owner.disposed) throw new TesseraError('disposed', 'tensor.data: its tessera instance was disposed');
+    const buffer = module.HEAPU8.buffer;
+    if (this.#view === null || this.#view.buffer !== buffer) {
+      this.#view = new dtypes[this.dtype].Array(buffer, this.ptr, this.length);
+    }
+    return this.#view;
+  }
+  get owner() { return this.#owner; }
+  dispose() {
+    if (this.ptr !== 0 && !this.#owner.disposed) this.#owner.module._free(this.ptr);
+    this.ptr = 0;
+    this.#view = null;
+  }
+}
+
+
+// The operands of one call, as the C function sees them: pointers into the
+// heap. A Tensor of this instance is used in place; typed arrays are copied
+// into the instance's scratch block (one block, grown as needed and kept,
+// instead of a malloc and free per operand per call) and outputs copied
+// back after success.
+export class Operands {
+  constructor(owner, what) {
+    this.owner = owner;
+    this.what = what;
+    this.copyBack = [];
+  }
+
+  // specs: [x, name, dtype, needed elements, output?, read? (default true)]
+  // per operand, in order; returns their pointers.
+  place(specs) {
+    const owner = this.owner;
+    const pointers = new Array(specs.length);
+    const copies = [];  // [spec index, byte offset in the scratch block]
+    let bytes = 0;
+    specs.forEach(([x, name, dtype, needed], i) => {
+      if (x instanceof Tensor) {
+        if (x.owner !== owner) throw invalid(`${this.what}: ${name} is a tensor of another tessera instance`);
+        if (x.ptr === 0) throw new TesseraError('disposed', `${this.what}: ${name} is a disposed tensor`);
+        if (x.dtype !== dtype) throw invalid(`${this.what}: ${name} is a ${x.dtype} tensor but the call is ${dtype}`);
+        if (x.length < needed) throw invalid(`${this.what}: ${name} has ${x.length} elements but needs ${needed}`);
+        pointers[i] = x.ptr;
+        return;
+      }
+      if (typedArrayDtype(x) !== dtype) {
+        throw invalid(`${this.what}: ${name} must be a ${dtypes[dtype].Array.name} or a tensor (got ${x?.constructor?.name ?? typeof x})`);
+      }
+      if (x.length < needed) throw invalid(`${this.what}: ${name} has ${x.length} elements but needs ${needed}`);
+      const same = copies.find(([j]) => specs[j][0] === x);
+      if (same) {
+        // The same array twice (in place): one copy.
+        copies.push([i, same[1]]);
+        return;
+      }
+      copies.push([i, bytes]);
+      bytes += Math.ceil((needed * dtypes[dtype].bytes) / 64) * 64;
+    });
+    if (copies.length > 0) {
+      const base = owner.scratch(bytes, this.what);
+      const copied = [];
+      for (const [i, offset] of copies) {
+        const [x, , dtype, needed, output, read = true] = specs[i];
+        const ptr = base + offset;
+        pointers[i] = ptr;
+        // Copied in once per array, and only if the kernel reads it (an
+        // output it only writes is not). Module.HEAPF32/HEAPF64 are re-made
+        // by the runtime when the heap grows (scratch() may have grown it),
+        // so they are read here, after it.
+        if (read && !copied.includes(x)) {
+          owner.module[dtypes[dtype].heap].set(x.length === needed ? x : x.subarray(0, needed),
+                                               ptr >> dtypes[dtype].shift);
+          copied.push(x);
+        }
+        if (output) this.copyBack.push({ array: x, ptr, needed, dtype });
+      }
+    }
+    return pointers;
+  }
+
+  finish() {
+    const m = this.owner.module;
+    for (const { array, ptr, needed, dtype } of this.copyBack) {
+      const at = ptr >> dtypes[dtype].shift;
+      array.set(m[dtypes[dtype].heap].subarray(at, at + needed));
+    }
+  }
+}
+
+// Typed arrays that share memory but are not the same array: partial overlap
+// between an output and an input is an error (exact aliasing is in-place).
+export function checkNoPartialOverlap(what, named) {
+  const arrays = named.filter(([, x]) => ArrayBuffer.isView(x));
+  for (let i = 0; i < arrays.length; ++i) {
+    for (let j = i + 1; j < arrays.length; ++j) {
+      const [na, a] = arrays[i];
+      const [nb, b] = arrays[j];
+      if (a === b || a.buffer !== b.buffer) continue;
+      const overlap = a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
+      if (overlap) throw invalid(`${what}: ${na} and ${nb} overlap in memory (only the very same array may be both input and output)`);
+    }
+  }
+}
+
+export function elementCount(x, what, name) {
+  if (x instanceof Tensor) return x.length;
+  if (ArrayBuffer.isView(x) && dtypeOf(x)) return x.length;
+  throw invalid(`${what}: ${name} must be a Float32Array, a Float64Array or a tensor (got ${x === null ? 'null' : x?.constructor?.name ?? typeof x})`);
+}
+export const dtypeOfOperand = (x) => (x instanceof Tensor ? x.dtype : dtypeOf(x));
+
+export function functionFor(owner, entry, dtype, what) {
+  const name = entry[dtype];
+  if (!name) throw invalid(`${what}: no ${dtype} kernel (available: ${Object.keys(entry).filter((k) => k in dtypes).join(', ')})`);
+  return owner.module[`_${name}`];
+}
+
+export function checkKeys(what, object, known) {
+  for (const key of Object.keys(object)) {
+    if (!known.includes(key)) throw invalid(`${what}: unknown option "${key}" (known: ${known.join(', ')})`);
+  }
+}
+
+// The C API's threads argument: -1 serial, 0 automatic, n participants.
+export function threadsOption(what, threads = 0) {
+  if (threads === 'serial') return values.TSR_THREADS_SERIAL;
+  if (Number.isInteger(threads) && threads >= 0) return threads;
+  throw invalid(`${what}: threads must be 'serial' or an integer >= 0 (0: automatic)`);
+}
+
+export function call(owner, what, body) {
+  if (owner.disposed) throw new TesseraError('disposed', `${what}: this tessera instance was disposed`);
+  const ops = new Operands(owner, what);
+  try {
+    const result = body(ops);
+    ops.finish();
+    return result;
+  } finally {
+    owner.releaseLargeScratch();
+  }
+}
+
+export const transpose = (t) => (t ? values.TSR_TRANS : values.TSR_NO_TRANS);
