@@ -79,4 +79,48 @@ double wait_for_quiet_threads(int quiet_ms, int max_ms) {
   return waited_ms();
 }
 
+std::vector<int> parse_count_list(const char* text) {
+  std::vector<int> out;
+  for (const char* p = text; *p;) {
+    char* end = nullptr;
+    const long v = std::strtol(p, &end, 10);
+    if (end == p || v < 1 || v > 1024) return {};
+    out.push_back(static_cast<int>(v));
+    if (*end != ',' && *end != '\0') return {};
+    p = *end == ',' ? end + 1 : end;
+  }
+  return out;
+}
+
+std::vector<Summary> alternate(const std::vector<Library>& libs, double work, int inner,
+                               int rounds, int per_round, const char* bench) {
+  inner = std::max(1, inner);
+  std::vector<std::vector<double>> round_medians(libs.size());
+  for (int round = 0; round < rounds; ++round) {
+    for (std::size_t step = 0; step < libs.size(); ++step) {
+      const std::size_t pos = (step + static_cast<std::size_t>(round)) % libs.size();
+      const std::size_t l = round % 2 == 0 ? pos : libs.size() - 1 - pos;
+      wait_for_quiet_threads();
+      bool ok = libs[l].run();
+      std::vector<double> samples;
+      for (int rep = 0; ok && rep < per_round; ++rep) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; ok && i < inner; ++i) ok = libs[l].run();
+        const double sec =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / inner;
+        samples.push_back(work / sec / 1e9);
+      }
+      if (!ok) {
+        std::fprintf(stderr, "%s: %s failed; no figure can be reported\n", bench,
+                     libs[l].name.c_str());
+        std::exit(1);
+      }
+      round_medians[l].push_back(summarize(samples).median);
+    }
+  }
+  std::vector<Summary> out;
+  for (const auto& r : round_medians) out.push_back(summarize(r));
+  return out;
+}
+
 }  // namespace tessera::bench

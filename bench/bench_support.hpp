@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,5 +42,26 @@ Summary summarize(std::vector<double> values);
 // spin loses a core it was counting on. A fixed pause is either too short
 // for one library or wasted on the others; waiting for quiet is neither.
 double wait_for_quiet_threads(int quiet_ms = 5, int max_ms = 1000);
+
+// "1,2,4": counts in 1..1024 (thread counts); empty when malformed.
+std::vector<int> parse_count_list(const char* text);
+
+// One library's runner, as the side-by-side benches alternate them: false
+// when the library reported an error.
+struct Library {
+  std::string name;
+  std::function<bool()> run;
+};
+
+// Rates (work / second / 1e9) of every library over `rounds` rounds; in
+// each round every library runs `per_round` timings of `inner` calls after
+// the other libraries' threads went quiet (wait_for_quiet_threads) and a
+// warm-up call (pools, pages, caches). The first library of a round rotates
+// and odd rounds run in reverse, so none always follows the same one. A
+// library's figure is the summary of its round medians, so a noisy
+// neighbour hits every side. A library that fails ends the process with a
+// message naming `bench` and the library: a peer that failed is no figure.
+std::vector<Summary> alternate(const std::vector<Library>& libs, double work, int inner,
+                               int rounds, int per_round, const char* bench);
 
 }  // namespace tessera::bench

@@ -62,6 +62,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using tessera::bench::summarize;
+using tessera::bench::Library;
 using tessera::bench::Summary;
 
 // ---- FMA peak: independent register-only FMA chains ----------------------
@@ -213,12 +214,6 @@ struct Operands {
   }
 };
 
-// One library's runner: false when the library reported an error.
-struct Library {
-  std::string name;
-  std::function<bool()> run;
-};
-
 struct Measured {
   std::string name;
   Summary gflops;  // over the round medians
@@ -265,41 +260,13 @@ bool run_tessera(const tessera::Context& context, const Shape& s, Operands<T>& o
   return st.ok();
 }
 
-// GFLOP/s of every library over `rounds` rounds; in each round every
-// library runs `per_round` timings after the other libraries' threads went
-// quiet (wait_for_quiet_threads) and a warm-up call (pools, pages, caches),
-// each timing covering >= ~2 ms of work per thread (--timing-ms) at
-// 100 GFLOP/s a thread. The first library of a round
-// rotates and odd rounds run in reverse, so none always follows the same
-// one.
+// GFLOP/s of every library (tessera::bench::alternate), each timing
+// covering >= ~2 ms of work per thread (--timing-ms) at 100 GFLOP/s a
+// thread.
 std::vector<Summary> alternate(const std::vector<Library>& libs, double flops, int threads,
                                int rounds, int per_round) {
-  const int inner = std::max(1, static_cast<int>(g_timing_seconds * 100e9 * threads / flops));
-  std::vector<std::vector<double>> round_medians(libs.size());
-  for (int round = 0; round < rounds; ++round) {
-    for (std::size_t step = 0; step < libs.size(); ++step) {
-      const std::size_t pos = (step + static_cast<std::size_t>(round)) % libs.size();
-      const std::size_t l = round % 2 == 0 ? pos : libs.size() - 1 - pos;
-      tessera::bench::wait_for_quiet_threads();
-      bool ok = libs[l].run();
-      std::vector<double> samples;
-      for (int rep = 0; ok && rep < per_round; ++rep) {
-        const auto t0 = Clock::now();
-        for (int i = 0; ok && i < inner; ++i) ok = libs[l].run();
-        const double sec = std::chrono::duration<double>(Clock::now() - t0).count() / inner;
-        samples.push_back(flops / sec / 1e9);
-      }
-      if (!ok) {
-        std::fprintf(stderr, "bench-gemm: %s failed; no figure can be reported\n",
-                     libs[l].name.c_str());
-        std::exit(1);
-      }
-      round_medians[l].push_back(summarize(samples).median);
-    }
-  }
-  std::vector<Summary> out;
-  for (const auto& r : round_medians) out.push_back(summarize(r));
-  return out;
+  const int inner = static_cast<int>(g_timing_seconds * 100e9 * threads / flops);
+  return tessera::bench::alternate(libs, flops, inner, rounds, per_round, "bench-gemm");
 }
 
 template <class T>
@@ -507,19 +474,6 @@ std::vector<Shape> parse_shapes(const char* text) {
   return out;
 }
 
-std::vector<int> parse_list(const char* text) {
-  std::vector<int> out;
-  for (const char* p = text; *p;) {
-    char* end = nullptr;
-    const long v = std::strtol(p, &end, 10);
-    if (end == p || v < 1 || v > 1024) return {};
-    out.push_back(static_cast<int>(v));
-    p = *end == ',' ? end + 1 : end;
-    if (*end != ',' && *end != '\0') return {};
-  }
-  return out;
-}
-
 // One SVG per dtype and thread count: the square sizes, one line per
 // library, the FMA peak (times the thread count) dashed.
 struct Row {
@@ -639,7 +593,7 @@ int main(int argc, char** argv) {
       }
       g_timing_seconds = ms * 1e-3;
     } else if (a == "--threads" && i + 1 < argc) {
-      thread_counts = parse_list(argv[++i]);
+      thread_counts = tessera::bench::parse_count_list(argv[++i]);
       if (thread_counts.empty()) {
         std::fprintf(stderr, "bench-gemm: --threads needs a list like 1,2\n");
         return 2;

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "read_bandwidth.hpp"
 #include "peer_eigen.hpp"
 #include "peer_openblas.hpp"
 #include "tessera/tessera.hpp"
@@ -54,88 +55,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using tessera::bench::Summary;
 using tessera::bench::summarize;
+using tessera::bench::Bandwidth;
+using tessera::bench::read_bandwidth;
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-// ---- read bandwidth: plain streaming sums ----------------------------------
-// One thread's pass: [p, p + n) cut into S contiguous parts read side by
-// side, four accumulators per part. A gemv reads several rows at once, and
-// several streams keep more lines in flight than one (here one stream
-// reads ~20 GB/s from DRAM, four ~28): the reference is the best of
-// S = 1, 2, 4, 8, not one stream's rate.
-template <int S>
-double sum_streams(const double* p, std::size_t n) {
-  const std::size_t part = n / S;
-  double acc[S][4] = {};
-  for (std::size_t i = 0; i + 4 <= part; i += 4) {
-    for (int s = 0; s < S; ++s) {
-      for (int l = 0; l < 4; ++l) acc[s][l] += p[s * part + i + l];
-    }
-  }
-  double total = 0;
-  for (int s = 0; s < S; ++s) total += (acc[s][0] + acc[s][1]) + (acc[s][2] + acc[s][3]);
-  return total;
-}
-
-double sum_streams(int streams, const double* p, std::size_t n) {
-  switch (streams) {
-    case 1:
-      return sum_streams<1>(p, n);
-    case 2:
-      return sum_streams<2>(p, n);
-    case 4:
-      return sum_streams<4>(p, n);
-    default:
-      return sum_streams<8>(p, n);
-  }
-}
-
-struct Bandwidth {
-  Summary gbs;      // of the best stream count
-  int streams = 1;  // that count
-};
-
-// Read rate over `bytes` (a call's footprint: the same bytes, so the same
-// share of them in the caches), each of `threads` threads passing over its
-// own slice, passes repeated for >= ~4 ms a sample. Per stream count the
-// median of `samples`; the best median wins.
-Bandwidth read_bandwidth(std::size_t bytes, int threads, int samples) {
-  const std::size_t n = std::max<std::size_t>(bytes / sizeof(double), 64);
-  std::vector<double> buffer(n);
-  for (std::size_t i = 0; i < n; ++i) buffer[i] = static_cast<double>(i & 1023);
-  const int passes =
-      std::clamp(static_cast<int>(4e-3 * 20e9 / static_cast<double>(bytes)), 1, 100000);
-  std::atomic<double> sink{0};
-  // Read through a volatile pointer: the compiler may not fold the repeated
-  // passes of a pure function over unchanged memory into one.
-  const double* volatile data = buffer.data();
-  auto slice_passes = [&](int streams, std::size_t begin, std::size_t end) {
-    double s = 0;
-    for (int r = 0; r < passes; ++r) s += sum_streams(streams, data + begin, end - begin);
-    sink.store(sink.load() + s);
-  };
-  Bandwidth best;
-  for (int streams : {1, 2, 4, 8}) {
-    std::vector<double> gbs;
-    for (int r = 0; r < samples + 1; ++r) {
-      const auto t0 = Clock::now();
-      std::vector<std::thread> pool;
-      const std::size_t slice = n / static_cast<std::size_t>(threads);
-      for (int t = 1; t < threads; ++t) {
-        pool.emplace_back(slice_passes, streams, slice * t, t + 1 == threads ? n : slice * (t + 1));
-      }
-      slice_passes(streams, 0, threads == 1 ? n : slice);
-      for (std::thread& t : pool) t.join();
-      const double sec = seconds_since(t0);
-      if (r > 0) gbs.push_back(static_cast<double>(n * sizeof(double)) * passes / sec / 1e9);
-    }
-    const Summary sum = summarize(gbs);
-    if (sum.median > best.gbs.median) best = {sum, streams};
-  }
-  if (sink.load() == -1) std::puts("");
-  return best;
 }
 
 struct Case {
@@ -246,19 +170,6 @@ Result measure(const Case& c, int threads, int samples) {
   return r;
 }
 
-std::vector<int> parse_list(const char* text) {
-  std::vector<int> out;
-  for (const char* p = text; *p;) {
-    char* end = nullptr;
-    const long v = std::strtol(p, &end, 10);
-    if (end == p || v < 1 || v > 1024) return {};
-    out.push_back(static_cast<int>(v));
-    if (*end != ',' && *end != '\0') return {};
-    p = *end == ',' ? end + 1 : end;
-  }
-  return out;
-}
-
 void print_row(const Case& c, int threads, const Result& r, const Bandwidth& bw) {
   char shape[32];
   if (c.m == 0) {
@@ -314,7 +225,7 @@ int main(int argc, char** argv) {
     if (a == "--quick") {
       quick = true;
     } else if (a == "--threads" && i + 1 < argc) {
-      thread_counts = parse_list(argv[++i]);
+      thread_counts = tessera::bench::parse_count_list(argv[++i]);
       if (thread_counts.empty()) {
         std::fprintf(stderr, "bench-gemv: --threads needs a list like 1,2\n");
         return 2;

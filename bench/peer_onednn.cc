@@ -57,11 +57,28 @@ bool sgemm(const float* a, const float* b, float* c, int m, int n, int k, int th
   return dnnl_sgemm('N', 'N', m, n, k, 1.0f, a, k, b, n, 0.0f, c, n) == dnnl_success;
 }
 
+bool gemm_u8s8s32(const std::uint8_t* a, std::uint8_t a_zero, const std::int8_t* b,
+                  std::int32_t* c, int m, int n, int k, int threads) {
+#if defined(_OPENMP)
+  omp_set_num_threads(threads);
+#else
+  (void)threads;
+#endif
+  // 'F': one fixed offset added to C, here zero.
+  const std::int32_t c_offset = 0;
+  return dnnl_gemm_u8s8s32('N', 'N', 'F', m, n, k, 1.0f, a, k, a_zero, b, n, 0, 0.0f, c, n,
+                           &c_offset) == dnnl_success;
+}
+
 #else
 
 bool available() { return false; }
 std::string describe() { return "oneDNN: not found at configure time (libdnnl-dev; not measured)"; }
 bool sgemm(const float*, const float*, float*, int, int, int, int) { return false; }
+bool gemm_u8s8s32(const std::uint8_t*, std::uint8_t, const std::int8_t*, std::int32_t*, int, int,
+                  int, int) {
+  return false;
+}
 
 #endif
 

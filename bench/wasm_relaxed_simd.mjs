@@ -1,7 +1,9 @@
 // The relaxed-SIMD level's sgemm against the SIMD128 level's, next to the
 // 128-bit multiply-add peak of each (tessera-simd-peak, bench/wasm): the
 // speed-up relaxed SIMD can give is the fused peak over the unfused one
-// times what each kernel reaches of its own peak.
+// times what each kernel reaches of its own peak. And the two levels'
+// integer GEMM (u8 x s8, int32 output: i32x4.dot_i16x8_s on int16 pairs
+// against the relaxed i8 x i7 dot on 7-bit planes), the same N^3, in GOP/s.
 //
 //   node --experimental-wasm-relaxed-simd bench/wasm_relaxed_simd.mjs
 //     [--size N] [--rounds R] [--reps K >= 5]
@@ -55,12 +57,16 @@ for (const [file, preset] of [[simd128, 'wasi'], [relaxed, 'wasi-relaxed'], [pea
 const nodeFlags = process.execArgv.filter((f) => f.startsWith('--experimental-wasm'));
 
 const gemm = ['gemm', String(size), String(size), String(size), '--reps', String(reps)];
+const qgemm = ['qgemm', String(size), String(size), String(size), '--reps', String(reps)];
+const gops = (output) => figure(output, 'GOP/s: ');
 const configs = [
   { run: () => gflops(runWasiModule(simd128, gemm, { nodeFlags })) },
   { run: () => gflops(runWasiModule(relaxed, gemm, { nodeFlags })) },
   { run: () => runWasiModule(peak, ['--runs', '5'], { nodeFlags }) },  // its output
+  { run: () => gops(runWasiModule(simd128, qgemm, { nodeFlags })) },
+  { run: () => gops(runWasiModule(relaxed, qgemm, { nodeFlags })) },
 ];
-const [gemm128, gemmRelaxed, peakOutputs] = rotatedRounds(configs, rounds);
+const [gemm128, gemmRelaxed, peakOutputs, qgemm128, qgemmRelaxed] = rotatedRounds(configs, rounds);
 const peaks = {
   unfused: peakOutputs.map((out) => figure(out, 'peak f32x4 mul+add: ')),
   fused: peakOutputs.map((out) => figure(out, 'peak f32x4 relaxed_madd: ')),
@@ -78,3 +84,7 @@ row('sgemm simd128', gemm128, peaks.unfused);
 row('sgemm simd128_relaxed', gemmRelaxed, peaks.fused);
 console.log(`relaxed / simd128, sgemm: ${pairedRatio(gemmRelaxed, gemm128)}`);
 console.log(`relaxed / simd128, peak:  ${pairedRatio(peaks.fused, peaks.unfused)}`);
+console.log(`\ninteger GEMM u8 x s8 ${size}^3, one thread     GOP/s median   range`);
+row('qgemm simd128', qgemm128);
+row('qgemm simd128_relaxed', qgemmRelaxed);
+console.log(`relaxed / simd128, qgemm: ${pairedRatio(qgemmRelaxed, qgemm128)}`);

@@ -19,27 +19,21 @@
 // B resident (tf.tensor2d once) and copies C out (dataSync). Every peer runs its best kernel in
 // Node: tfjs-backend-wasm its SIMD build (its threads are disabled in Node),
 // onnxruntime-web its SIMD threaded build.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { alternateRounds, arg, median, runChild, summary } from './bench-support.mjs';
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-};
 const sizes = arg('--sizes', '64,256,1024').split(',').map(Number);
 const threadCounts = arg('--threads', '1,2,4').split(',').map(Number);
 const rounds = Number(arg('--rounds', '5'));
 const childThreads = arg('--child', null);
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 // Calls per library per round: about 0.2 GFLOP of work, at least 3.
 const repsFor = (n) => Math.max(3, Math.round(2e8 / (2 * n ** 3)));
 
@@ -77,7 +71,7 @@ async function child(threads) {
     });
   }
   const ort = await import('onnxruntime-web');
-  const { matmulModel } = await import('./onnx-matmul.mjs');
+  const { matmulModel } = await import('../../tests/js/package/onnx-models.mjs');
   ort.env.wasm.numThreads = threads;
   ort.env.wasm.simd = true;
   const sessions = new Map();
@@ -96,27 +90,10 @@ async function child(threads) {
     const a = Float32Array.from({ length: n * n }, (_, i) => ((i * 7) % 13) / 13 - 0.5);
     const b = Float32Array.from({ length: n * n }, (_, i) => ((i * 5) % 11) / 11 - 0.5);
     const runs = libraries.map((lib) => ({ lib, fn: lib.prepare(n, a, b), medians: [] }));
-    const reps = repsFor(n);
-    for (const r of runs) await r.fn();  // warm-up
-    for (let round = 0; round < rounds; ++round) {
-      // The order rotates each round, and each library starts after a
-      // pause: a pool that spins after its call (onnxruntime-web's does for
-      // a while) must not take the cores from whichever library comes next.
-      for (let j = 0; j < runs.length; ++j) {
-        const r = runs[(round + j) % runs.length];
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        const times = [];
-        for (let i = 0; i < reps; ++i) {
-          const t0 = performance.now();
-          await r.fn();
-          times.push(performance.now() - t0);
-        }
-        r.medians.push(2 * n ** 3 / median(times) / 1e6);  // GFLOP/s
-      }
-    }
+    await alternateRounds(runs, { rounds, reps: repsFor(n), work: 2 * n ** 3 });
     for (const r of runs) {
-      results.push({ n, threads, library: r.lib.name, gflops: median(r.medians),
-                     min: Math.min(...r.medians), max: Math.max(...r.medians) });
+      const f = summary(r.medians);
+      results.push({ n, threads, library: r.lib.name, gflops: f.value, min: f.min, max: f.max });
     }
   }
 
@@ -168,14 +145,7 @@ async function parent() {
   let tiny = {};
   let tfInfo = '';
   for (const threads of threadCounts) {
-    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', String(threads),
-      '--sizes', sizes.join(','), '--rounds', String(rounds)], { encoding: 'utf8', cwd: root, maxBuffer: 1 << 24 });
-    if (r.status !== 0) {
-      console.error(r.stderr);
-      process.exit(1);
-    }
-    const line = r.stdout.trim().split('\n').pop();
-    const data = JSON.parse(line);
+    const data = runChild(import.meta.url, threads, ['--sizes', sizes.join(','), '--rounds', String(rounds)]);
     all.push(...data.results);
     if (threads === 1) {
       tiny = { inline: data.tinyInline, worker: data.tinyWorker };
