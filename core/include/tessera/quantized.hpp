@@ -186,6 +186,44 @@ Status try_gemm_integer_to_f32(const Context& context, Layout layout, std::int64
                                const QuantParams& qb, float* y, std::int64_t ldy,
                                const GemmEpilogue<float>& epilogue, Parallelism parallelism = {});
 
+// Batched MatMulInteger (ONNX MatMulInteger on [batch, m, k] x [batch, k,
+// n]): C_i = (op(A_i) - qa.zero_point) (op(B_i) - zb) + beta C_i for i <
+// batch, every entry with one shape, types, quantization, layout, transposes
+// and leading dimensions. Strided: A_i = a.data + i * stride_a bytes
+// (likewise B), C_i = c + i * stride_c elements; a stride of 0 shares one
+// operand (stride_c 0 only with batch <= 1). Pointer arrays: A_i = a[i],
+// B_i = b[i], C_i = c[i]. Prepacked: one PackedIntRhs for every entry (a
+// model's weights applied to a batch of activations). Validation: every
+// check of the single call on each entry (named "a[i]", ...), a negative
+// batch or stride, and C entries sharing a byte with each other or with any
+// input entry, before anything is written. The batch plan (as for batched
+// gemm, tessera/gemm_batched.hpp) decides between entries in order, each on
+// the pool, and whole entries per worker: each C_i is bit for bit what
+// try_gemm_integer gives for that entry, for every plan and worker count.
+Status try_gemm_integer_strided_batched(const Context& context, Layout layout, std::int64_t m,
+                                        std::int64_t n, std::int64_t k, const IntMatrix& a,
+                                        std::int64_t stride_a, const QuantParams& qa,
+                                        const IntMatrix& b, std::int64_t stride_b,
+                                        const QuantParams& qb, std::int32_t beta,
+                                        std::int32_t* c, std::int64_t ldc, std::int64_t stride_c,
+                                        std::int64_t batch, Parallelism parallelism = {});
+Status try_gemm_integer_strided_batched(const Context& context, Layout layout, std::int64_t m,
+                                        std::int64_t n, std::int64_t k, const IntMatrix& a,
+                                        std::int64_t stride_a, const QuantParams& qa,
+                                        const PackedIntRhs& b, const QuantParams& qb,
+                                        std::int32_t beta, std::int32_t* c, std::int64_t ldc,
+                                        std::int64_t stride_c, std::int64_t batch,
+                                        Parallelism parallelism = {});
+// Pointer arrays: a.data and b.data are ignored; a[i], b[i] and c[i] are
+// entry i's (each a.type / b.type, a.ld / b.ld, a.trans / b.trans, ldc).
+Status try_gemm_integer_batched(const Context& context, Layout layout, std::int64_t m,
+                                std::int64_t n, std::int64_t k, const IntMatrix& a,
+                                const void* const* a_entries, const QuantParams& qa,
+                                const IntMatrix& b, const void* const* b_entries,
+                                const QuantParams& qb, std::int32_t beta,
+                                std::int32_t* const* c_entries, std::int64_t ldc,
+                                std::int64_t batch, Parallelism parallelism = {});
+
 // Packs op(B) (k x n, `layout`, b.trans, b.ld) for this context's level.
 Status try_prepack_integer_rhs(const Context& context, Layout layout, std::int64_t k,
                                std::int64_t n, const IntMatrix& b, PackedIntRhs* out);

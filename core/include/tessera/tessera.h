@@ -493,6 +493,30 @@ TSR_API tsr_status tsr_gemm_integer_to_f32_packed(
     int64_t b_quant_count, const float* bias, tsr_bias_kind bias_kind, tsr_activation activation,
     float* y, int64_t ldy, int threads);
 
+/* Batched MatMulInteger (tessera/quantized.hpp): batch entries of one
+ * shape, types and quantization. Strided: entry i's A at a + i * stride_a
+ * bytes (B likewise), its C at c + i * stride_c elements; a stride of 0
+ * shares an operand. Pointer arrays: a[i], b[i], c[i]. Packed: one packed B
+ * for every entry. Each C_i is tsr_gemm_integer's for that entry, for every
+ * thread count; C entries must not overlap each other or any input. */
+TSR_API tsr_status tsr_gemm_integer_strided_batched(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, tsr_transpose trans_b,
+    int64_t m, int64_t n, int64_t k, tsr_int_type a_type, const void* a, int64_t lda,
+    int64_t stride_a, int32_t a_zero_point, tsr_int_type b_type, const void* b, int64_t ldb,
+    int64_t stride_b, const int32_t* b_zero_point, int64_t b_quant_count, int32_t beta,
+    int32_t* c, int64_t ldc, int64_t stride_c, int64_t batch, int threads);
+TSR_API tsr_status tsr_gemm_integer_batched(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, tsr_transpose trans_b,
+    int64_t m, int64_t n, int64_t k, tsr_int_type a_type, const void* const* a, int64_t lda,
+    int32_t a_zero_point, tsr_int_type b_type, const void* const* b, int64_t ldb,
+    const int32_t* b_zero_point, int64_t b_quant_count, int32_t beta, int32_t* const* c,
+    int64_t ldc, int64_t batch, int threads);
+TSR_API tsr_status tsr_gemm_integer_packed_strided_batched(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, int64_t m,
+    tsr_int_type a_type, const void* a, int64_t lda, int64_t stride_a, int32_t a_zero_point,
+    const tsr_packed_int_rhs* b, const int32_t* b_zero_point, int64_t b_quant_count, int32_t beta,
+    int32_t* c, int64_t ldc, int64_t stride_c, int64_t batch, int threads);
+
 /* DynamicQuantizeLinear (ONNX): x (n floats, finite) to u8 y, with the
  * scale and zero point computed from x's range as onnxruntime does. */
 TSR_API tsr_status tsr_dynamic_quantize_linear_u8(const tsr_context* context, const float* x,

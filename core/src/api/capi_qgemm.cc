@@ -79,6 +79,13 @@ const PackedIntRhs* packed_of(const tsr_packed_int_rhs* b) {
   return b != nullptr ? &b->packed : &kEmpty;
 }
 
+// A of a call on a packed B (its n and k come from the packed B).
+Status packed_call_operands(tsr_layout layout, tsr_transpose trans_a, tsr_int_type a_type,
+                            const void* a, int64_t lda, Layout* l, IntMatrix* am) {
+  return operands_from_c(layout, &trans_a, nullptr, a_type, a, lda, nullptr, nullptr, 0, l, am,
+                         nullptr);
+}
+
 }  // namespace
 }  // namespace tessera::capi
 
@@ -86,6 +93,7 @@ using tessera::capi::b_quant_from_c;
 using tessera::capi::context_of;
 using tessera::capi::epilogue_from_c;
 using tessera::capi::operands_from_c;
+using tessera::capi::packed_call_operands;
 using tessera::capi::packed_of;
 using tessera::capi::parallelism_from_c;
 using tessera::capi::report;
@@ -207,14 +215,66 @@ tsr_status tsr_gemm_integer_packed(const tsr_context* context, tsr_layout layout
                                    int threads) {
   tessera::Layout l;
   tessera::IntMatrix am;
-  const tessera::Status st = operands_from_c(layout, &trans_a, nullptr, a_type, a, lda, nullptr,
-                                             nullptr, 0, &l, &am, nullptr);
+  const tessera::Status st = packed_call_operands(layout, trans_a, a_type, a, lda, &l, &am);
   if (!st.ok()) return report(st);
   const tessera::PackedIntRhs& pb = *packed_of(b);
   return report(tessera::try_gemm_integer(context_of(context), l, m, pb.n(), pb.k(), am,
                                           tessera::QuantParams::per_tensor(a_zero_point), pb,
                                           b_quant_from_c(b_zero_point, nullptr, b_quant_count), beta,
                                           c, ldc, parallelism_from_c(threads)));
+}
+
+tsr_status tsr_gemm_integer_strided_batched(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, tsr_transpose trans_b,
+    int64_t m, int64_t n, int64_t k, tsr_int_type a_type, const void* a, int64_t lda,
+    int64_t stride_a, int32_t a_zero_point, tsr_int_type b_type, const void* b, int64_t ldb,
+    int64_t stride_b, const int32_t* b_zero_point, int64_t b_quant_count, int32_t beta,
+    int32_t* c, int64_t ldc, int64_t stride_c, int64_t batch, int threads) {
+  tessera::Layout l;
+  tessera::IntMatrix am, bm;
+  const tessera::Status st =
+      operands_from_c(layout, &trans_a, &trans_b, a_type, a, lda, &b_type, b, ldb, &l, &am, &bm);
+  if (!st.ok()) return report(st);
+  return report(tessera::try_gemm_integer_strided_batched(
+      context_of(context), l, m, n, k, am, stride_a, tessera::QuantParams::per_tensor(a_zero_point),
+      bm, stride_b, b_quant_from_c(b_zero_point, nullptr, b_quant_count), beta, c, ldc, stride_c,
+      batch, parallelism_from_c(threads)));
+}
+
+tsr_status tsr_gemm_integer_batched(const tsr_context* context, tsr_layout layout,
+                                    tsr_transpose trans_a, tsr_transpose trans_b, int64_t m,
+                                    int64_t n, int64_t k, tsr_int_type a_type,
+                                    const void* const* a, int64_t lda, int32_t a_zero_point,
+                                    tsr_int_type b_type, const void* const* b, int64_t ldb,
+                                    const int32_t* b_zero_point, int64_t b_quant_count,
+                                    int32_t beta, int32_t* const* c, int64_t ldc, int64_t batch,
+                                    int threads) {
+  tessera::Layout l;
+  tessera::IntMatrix am, bm;
+  const tessera::Status st = operands_from_c(layout, &trans_a, &trans_b, a_type, nullptr, lda,
+                                             &b_type, nullptr, ldb, &l, &am, &bm);
+  if (!st.ok()) return report(st);
+  return report(tessera::try_gemm_integer_batched(
+      context_of(context), l, m, n, k, am, a, tessera::QuantParams::per_tensor(a_zero_point), bm,
+      b, b_quant_from_c(b_zero_point, nullptr, b_quant_count), beta, c, ldc, batch,
+      parallelism_from_c(threads)));
+}
+
+tsr_status tsr_gemm_integer_packed_strided_batched(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, int64_t m,
+    tsr_int_type a_type, const void* a, int64_t lda, int64_t stride_a, int32_t a_zero_point,
+    const tsr_packed_int_rhs* b, const int32_t* b_zero_point, int64_t b_quant_count, int32_t beta,
+    int32_t* c, int64_t ldc, int64_t stride_c, int64_t batch, int threads) {
+  tessera::Layout l;
+  tessera::IntMatrix am;
+  const tessera::Status st = packed_call_operands(layout, trans_a, a_type, a, lda, &l, &am);
+  if (!st.ok()) return report(st);
+  const tessera::PackedIntRhs& pb = *packed_of(b);
+  return report(tessera::try_gemm_integer_strided_batched(
+      context_of(context), l, m, pb.n(), pb.k(), am, stride_a,
+      tessera::QuantParams::per_tensor(a_zero_point), pb,
+      b_quant_from_c(b_zero_point, nullptr, b_quant_count), beta, c, ldc, stride_c, batch,
+      parallelism_from_c(threads)));
 }
 
 tsr_status tsr_qlinear_gemm_packed(const tsr_context* context, tsr_layout layout,
@@ -226,8 +286,7 @@ tsr_status tsr_qlinear_gemm_packed(const tsr_context* context, tsr_layout layout
                                    void* y, int64_t ldy, int threads) {
   tessera::Layout l;
   tessera::IntMatrix am;
-  tessera::Status st = operands_from_c(layout, &trans_a, nullptr, a_type, a, lda, nullptr, nullptr,
-                                       0, &l, &am, nullptr);
+  tessera::Status st = packed_call_operands(layout, trans_a, a_type, a, lda, &l, &am);
   tessera::IntType yt = tessera::IntType::kU8;
   if (st.ok()) st = tessera::capi::int_type_from_c(y_type, "y_type", &yt);
   if (!st.ok()) return report(st);
@@ -250,8 +309,7 @@ tsr_status tsr_gemm_integer_to_f32_packed(const tsr_context* context, tsr_layout
   tessera::Layout l;
   tessera::IntMatrix am;
   tessera::GemmEpilogue<float> ep;
-  tessera::Status st = operands_from_c(layout, &trans_a, nullptr, a_type, a, lda, nullptr, nullptr,
-                                       0, &l, &am, nullptr);
+  tessera::Status st = packed_call_operands(layout, trans_a, a_type, a, lda, &l, &am);
   if (st.ok()) st = epilogue_from_c(bias, bias_kind, activation, &ep);
   if (!st.ok()) return report(st);
   const tessera::PackedIntRhs& pb = *packed_of(b);

@@ -68,11 +68,12 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
   };
   add_reduce("f32", t.reduce->f32);
   add_reduce("f64", t.reduce->f64);
-  // The integer GEMM (its outputs int32, requantized and float share the
-  // kernel set) and DynamicQuantizeLinear.
+  // The integer GEMM (its outputs int32, requantized and float, and the
+  // batched int32 form share the kernel set) and DynamicQuantizeLinear.
   const bool qgemm = t.qgemm.set != nullptr || t.qgemm.naive != nullptr;
   entries.insert(entries.end(), {
       {"gemm_integer", "u8/s8", qgemm},
+      {"gemm_integer_batched", "u8/s8", qgemm},
       {"qlinear_gemm", "u8/s8", qgemm},
       {"gemm_integer_to_f32", "u8/s8", qgemm},
       {"dynamic_quantize_linear", "f32", t.quantize != nullptr && t.quantize->range != nullptr},

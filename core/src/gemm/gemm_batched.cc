@@ -8,7 +8,7 @@
 #include "core/src/gemm/gemm_batched_impl.hpp"
 #include "core/src/gemm/gemm_batched_validate.hpp"
 #include "core/src/gemm/gemm_call.hpp"
-#include "core/src/parallel/home_range_cursor.hpp"
+#include "core/src/parallel/batch_runner.hpp"
 #include "tessera/gemm_batched.hpp"
 #include "tessera/platform/executor.hpp"
 
@@ -107,41 +107,17 @@ Status run_batched(const Context& context, const BatchCall<T>& call_in,
       return {};
     case core::BatchPlanKind::kBatchParallel: break;
   }
-  const int workers = std::max(1, std::min(plan.workers, state->kernel_width()));
-  // Whole entries per worker, each serial inside, claimed in runs of
-  // consecutive entries from a home range per worker (home_range_cursor.hpp):
-  // a worker walks its operands in address order and the hardware
-  // prefetchers keep their streams, where one entry per claim from a shared
-  // cursor had the two workers alternate entries and each jump 48 KiB per
-  // entry (1000 x 64^3 f32 at 2 workers against OpenBLAS in an OpenMP loop:
-  // 0.62x with single entries, 0.82x with runs). Sixteen runs per worker
-  // still let a fast worker take over entries of a slow one.
-  // The failure of the lowest entry is reported (only out-of-memory can fail
+  // Whole entries per worker, each serial inside (batch_runner.hpp). The
+  // failure of the lowest entry is reported (only out-of-memory can fail
   // here: the arguments are valid).
-  struct Failure {
-    std::int64_t entry = -1;
-    Status status;
-  };
-  std::vector<Failure> failures(static_cast<std::size_t>(workers));
-  constexpr std::int64_t kRunsPerWorker = 16;
-  core::HomeRangeCursor cursor(
-      x.batch, std::max<std::int64_t>(1, x.batch / (workers * kRunsPerWorker)), workers);
-  state->executor->run(workers, [&](int participant) {
-    const platform::ParallelBodyScope region;
-    Failure& mine = failures[static_cast<std::size_t>(participant)];
-    std::int64_t b, e;
-    while (cursor.next_chunk(participant, &b, &e)) {
-      for (std::int64_t i = b; i < e; ++i) {
-        Status s = run_entry(*state, x, packed, i, Parallelism::serial(), successor(i, e));
-        if (!s.ok() && (mine.entry < 0 || i < mine.entry)) mine = {i, std::move(s)};
-      }
-    }
-  });
-  const Failure* first = nullptr;
-  for (const Failure& f : failures) {
-    if (f.entry >= 0 && (first == nullptr || f.entry < first->entry)) first = &f;
-  }
-  return first != nullptr ? first->status : Status();
+  const int workers = std::max(1, std::min(plan.workers, state->kernel_width()));
+  std::int64_t failed = -1;
+  return core::run_entries_parallel(
+      state->executor, workers, x.batch,
+      [&](std::int64_t i, std::int64_t end) {
+        return run_entry(*state, x, packed, i, Parallelism::serial(), successor(i, end));
+      },
+      &failed);
 }
 
 template Status run_batched<float>(const Context&, const BatchCall<float>&,
