@@ -56,6 +56,19 @@ using tessera::bench::Summary;
 // operands: 12 chains, enough for its latency on two pipes.
 
 #if defined(__x86_64__) || defined(_M_X64)
+// Uses lane 0 of each of the 12 chains, so that none is optimized away;
+// through memory (GCC 12's reduce_add intrinsic warns on its own undefined
+// lanes).
+__attribute__((target("avx512f"))) void keep_chains(const __m512i* acc) {
+  alignas(64) int lanes[16];
+  int sink = 0;
+  for (int i = 0; i < 12; ++i) {
+    _mm512_store_si512(lanes, acc[i]);
+    sink += lanes[0];
+  }
+  if (sink == 12345) std::puts("");
+}
+
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) double peak_vpdpbusd_zmm() {
   const long iters = 2'000'000;
   __m512i acc[12];
@@ -66,15 +79,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) double peak_vpdpbusd_zmm(
     for (int i = 0; i < 12; ++i) acc[i] = _mm512_dpbusd_epi32(acc[i], x, y);
   }
   const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-  // Lane 0 of each chain, through memory (GCC 12's reduce_add intrinsic
-  // warns on its own undefined lanes).
-  alignas(64) int lanes[16];
-  int sink = 0;
-  for (int i = 0; i < 12; ++i) {
-    _mm512_store_si512(lanes, acc[i]);
-    sink += lanes[0];
-  }
-  if (sink == 12345) std::puts("");
+  keep_chains(acc);
   return static_cast<double>(iters) * 12 * 64 * 2 / s / 1e9;
 }
 
@@ -92,15 +97,7 @@ __attribute__((target("avx512f,avx512bw"))) double peak_vpmaddwd_zmm() {
     for (int i = 0; i < 12; ++i) acc[i] = _mm512_add_epi32(acc[i], _mm512_madd_epi16(acc[i], y));
   }
   const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-  // Lane 0 of each chain, through memory (GCC 12's reduce_add intrinsic
-  // warns on its own undefined lanes).
-  alignas(64) int lanes[16];
-  int sink = 0;
-  for (int i = 0; i < 12; ++i) {
-    _mm512_store_si512(lanes, acc[i]);
-    sink += lanes[0];
-  }
-  if (sink == 12345) std::puts("");
+  keep_chains(acc);
   return static_cast<double>(iters) * 12 * 32 * 2 / s / 1e9;
 }
 

@@ -178,6 +178,14 @@ inline Positional word_positional(std::string placeholder, ValueReader read,
                                   Messages messages) {
   return {std::move(placeholder), std::move(read), std::move(messages), true};
 }
+// A matrix dimension (gemm's and qgemm's M, N, K): any size >= 0, signed
+// text so that "-3" is named as out of range; what fits the target is
+// checked when the operands are allocated.
+inline Positional dimension_positional(const std::string& name, std::int64_t* out) {
+  return positional(name, integer(IntegerSyntax::kSigned, 0, kInt64Max, out),
+                    {.bad = name + " must be an integer (got '{}')",
+                     .out_of_range = name + " must be >= 0 (got {})"});
+}
 
 // Which arguments that are not in the option table are unknown options
 // ("<command>: unknown option '...'"); the others are positionals.

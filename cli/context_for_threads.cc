@@ -1,6 +1,7 @@
 #include "context_for_threads.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace tessera::cli {
 
@@ -28,6 +29,12 @@ Status make_context(std::optional<Isa> isa, int threads, Context* out, std::stri
     options.policy.num_threads = threads;
   }
   return Context::create(options, out);
+}
+
+void print_context_line(const Context& context) {
+  const ResolvedExecutionPolicy resolved = context.resolved_policy();
+  std::printf("  context: %d participant%s (%s)\n", resolved.effective_threads,
+              resolved.effective_threads == 1 ? "" : "s", resolved.threads_reason.c_str());
 }
 
 }  // namespace tessera::cli

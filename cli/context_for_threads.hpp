@@ -16,4 +16,7 @@ namespace tessera::cli {
 // --threads N really runs N, and *note says so.
 Status make_context(std::optional<Isa> isa, int threads, Context* out, std::string* note);
 
+// Prints "  context: N participants (why)", the resolved policy's count.
+void print_context_line(const Context& context);
+
 }  // namespace tessera::cli

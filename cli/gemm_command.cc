@@ -16,7 +16,6 @@
 // can be compared across builds (SSE2 natively and SIMD128 under WASI give
 // the same bits).
 #include <algorithm>
-#include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -32,6 +31,7 @@
 #include "commands.hpp"
 #include "run_options.hpp"
 #include "seeded_inputs.hpp"
+#include "timed_calls.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera::cli {
@@ -64,18 +64,12 @@ std::string level_names() {
 
 ArgTable gemm_table(GemmOptions* o) {
   constexpr IntegerSyntax kSigned = IntegerSyntax::kSigned;
-  // M, N or K: any size >= 0 (what fits the target is checked when the
-  // operands are allocated).
-  auto dimension = [](const std::string& name, std::int64_t* out) {
-    return positional(name, integer(kSigned, 0, kInt64Max, out),
-                      {.bad = name + " must be an integer (got '{}')",
-                       .out_of_range = name + " must be >= 0 (got {})"});
-  };
   return {
       .command = "gemm",
       .unknown_options = UnknownOptions::kDashNotDigit,
       .positional_check = PositionalCheck::kAfterCounting,
-      .positionals = {dimension("M", &o->m), dimension("N", &o->n), dimension("K", &o->k)},
+      .positionals = {dimension_positional("M", &o->m), dimension_positional("N", &o->n),
+                      dimension_positional("K", &o->k)},
       .count_message = "expected M N K (got {} numbers)",
       .options = {
           option("--dtype", dtype(&o->dtype),
@@ -158,27 +152,13 @@ int run_gemm_options(const GemmOptions& o) {
     std::printf("  epilogue: bias %s, activation %s (fused, last depth slice)\n",
                 bias_kind_name(o.bias), activation_name(o.act));
   }
-  const ResolvedExecutionPolicy resolved = context.resolved_policy();
-  std::printf("  context: %d participant%s (%s)\n", resolved.effective_threads,
-              resolved.effective_threads == 1 ? "" : "s", resolved.threads_reason.c_str());
-
-  std::vector<double> seconds;
-  for (int r = 0; r < o.reps; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const Status s = call(context, c.data(), parallelism);
-    seconds.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    if (!s.ok()) return report_failure(s);
-  }
-  std::sort(seconds.begin(), seconds.end());
-  const double median = seconds[seconds.size() / 2];
-  const double flops = 2.0 * static_cast<double>(o.m) * static_cast<double>(o.n) *
-                       static_cast<double>(o.k);
-  std::printf("time: median %.6f s of %d (min %.6f, max %.6f)\n", median, o.reps,
-              seconds.front(), seconds.back());
-  std::printf("GFLOP/s: %.2f\n", median > 0 ? flops / median / 1e9 : 0.0);
+  print_context_line(context);
 
   int exit_code = kExitOk;
+  if (!run_timed_calls(o.reps, o.m, o.n, o.k, "GFLOP/s",
+                       [&] { return call(context, c.data(), parallelism); }, &exit_code)) {
+    return exit_code;
+  }
   if (o.check) {
     Context naive;
     if (Status s = make_naive_context(&naive); !s.ok()) return report_failure(s);

@@ -15,7 +15,6 @@
 // family bit for bit (exit 1 on any difference); --hash prints FNV-1a 64 of
 // the output, the same on every level and target.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -28,6 +27,7 @@
 #include "context_for_threads.hpp"
 #include "qgemm_seeded.hpp"
 #include "run_options.hpp"
+#include "timed_calls.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera::cli {
@@ -49,16 +49,12 @@ constexpr Named<QOutput> kOutputs[] = {
 
 ArgTable qgemm_table(QGemmOptions* o) {
   constexpr IntegerSyntax kSigned = IntegerSyntax::kSigned;
-  auto dimension = [](const std::string& name, std::int64_t* out) {
-    return positional(name, integer(kSigned, 0, kInt64Max, out),
-                      {.bad = name + " must be an integer (got '{}')",
-                       .out_of_range = name + " must be >= 0 (got {})"});
-  };
   return {
       .command = "qgemm",
       .unknown_options = UnknownOptions::kDashNotDigit,
       .positional_check = PositionalCheck::kAfterCounting,
-      .positionals = {dimension("M", &o->m), dimension("N", &o->n), dimension("K", &o->k)},
+      .positionals = {dimension_positional("M", &o->m), dimension_positional("N", &o->n),
+                      dimension_positional("K", &o->k)},
       .count_message = "expected M N K (got {} numbers)",
       .options = {
           option("--a-type", choice<IntType>(kIntTypes, &o->a_type),
@@ -183,26 +179,13 @@ int run_qgemm_options(const QGemmOptions& o) {
               int_type_name(o.b_type), o.tb == Transpose::kYes ? " (transposed)" : "",
               o.per_column ? "per column" : "per tensor", problem.type_name(),
               o.prepack ? ", B prepacked" : "");
-  const ResolvedExecutionPolicy resolved = context.resolved_policy();
-  std::printf("  context: %d participant%s (%s)\n", resolved.effective_threads,
-              resolved.effective_threads == 1 ? "" : "s", resolved.threads_reason.c_str());
-
-  std::vector<double> seconds;
-  for (int r = 0; r < o.reps; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const Status s = call(context, out.data(), parallelism);
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    if (!s.ok()) return report_failure(s);
-  }
-  std::sort(seconds.begin(), seconds.end());
-  const double median = seconds[seconds.size() / 2];
-  const double ops = 2.0 * static_cast<double>(o.m) * static_cast<double>(o.n) *
-                     static_cast<double>(o.k);
-  std::printf("time: median %.6f s of %d (min %.6f, max %.6f)\n", median, o.reps,
-              seconds.front(), seconds.back());
-  std::printf("GOP/s: %.2f\n", median > 0 ? ops / median / 1e9 : 0.0);
+  print_context_line(context);
 
   int exit_code = kExitOk;
+  if (!run_timed_calls(o.reps, o.m, o.n, o.k, "GOP/s",
+                       [&] { return call(context, out.data(), parallelism); }, &exit_code)) {
+    return exit_code;
+  }
   if (o.check) {
     Context naive;
     if (Status s = make_naive_context(&naive); !s.ok()) return report_failure(s);

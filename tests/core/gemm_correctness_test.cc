@@ -220,10 +220,10 @@ void check_tiny_blocking(Isa isa) {
     r.m = m, r.n = n, r.k = k;
     r.mr = ks->mr, r.nr = ks->nr, r.direct_mr = ks->direct_mr, r.direct_nr = ks->direct_nr;
     r.cache_blocking = tiny;
-    r.parallelism = p;
-    r.width = 4;
+    r.site.parallelism = p;
+    r.site.width = 4;
+    r.site.explain = true;
     r.knobs = state->compute_knobs;
-    r.explain = true;
     return r;
   };
   int index = 0;

@@ -143,18 +143,7 @@ TEST_CASE("outputs are bit-identical across worker counts on every other level")
 }
 
 TEST_CASE("outputs are bit-identical across worker counts on the context's own pool") {
-  // tessera's own pool, 8 participants wide whatever this machine has: the
-  // policy is resolved against an injected 8-core topology, unpinned. Where
-  // threads are unusable it resolves to one participant (and says why).
-  ContextOptions options;
-  options.read_environment = false;
-  options.knobs.parallel_threshold = 0;
-  options.topology = platform::make_synthetic_topology(8, 1, 1 << 20, 32 << 20);
-  options.policy.num_threads = 8;
-  options.policy.affinity_policy = AffinityPolicy::kNone;
-  Context context;
-  const Status created = Context::create(options, &context);
-  REQUIRE_MESSAGE(created.ok(), created.to_string());
+  const Context context = test::own_pool_context_8();
   const detail::ContextState* state = context.state();
   REQUIRE(state != nullptr);
   const int width = state->executor->width();

@@ -105,15 +105,7 @@ TEST_CASE("integer gemm: the same bits for 1, 2, 3, 4, 7 and 8 workers, every le
 }
 
 TEST_CASE("integer gemm: the same bits on the context's own pool") {
-  ContextOptions options;
-  options.read_environment = false;
-  options.knobs.parallel_threshold = 0;
-  options.topology = platform::make_synthetic_topology(8, 1, 1 << 20, 32 << 20);
-  options.policy.num_threads = 8;
-  options.policy.affinity_policy = AffinityPolicy::kNone;
-  Context context;
-  const Status created = Context::create(options, &context);
-  REQUIRE_MESSAGE(created.ok(), created.to_string());
+  const Context context = test::own_pool_context_8();
   const int width = context.state()->executor->width();
   const int multi = check_context(context, width, false);
   MESSAGE("context pool width ", width, ": ", multi, " multi-worker runs");

@@ -64,6 +64,22 @@ Context naive_context() {
   return context;
 }
 
+Context own_pool_context_8() {
+  ContextOptions options;
+  options.read_environment = false;
+  options.knobs.parallel_threshold = 0;
+  options.topology = platform::make_synthetic_topology(8, 1, 1 << 20, 32 << 20);
+  options.policy.num_threads = 8;
+  options.policy.affinity_policy = AffinityPolicy::kNone;
+  Context context;
+  const Status created = Context::create(options, &context);
+  if (!created.ok()) {
+    std::fprintf(stderr, "own_pool_context_8: %s\n", created.to_string().c_str());
+    std::abort();
+  }
+  return context;
+}
+
 std::vector<Isa> host_isas() { return supported_isas(); }
 
 std::vector<Context> contexts_under_test() {

@@ -48,6 +48,11 @@ std::vector<float> random_f32(std::size_t n, std::uint64_t seed,
 // the caller does not mask levels), or the naive family.
 Context context_for(Isa isa);
 Context naive_context();
+// A context on tessera's own pool, 8 participants wide whatever this
+// machine has: the policy resolved against an injected 8-core topology,
+// unpinned, every product split (parallel_threshold 0). Where threads are
+// unusable it resolves to one participant (and says why).
+Context own_pool_context_8();
 
 // Every ISA level this build supports on this CPU.
 std::vector<Isa> host_isas();

@@ -44,6 +44,18 @@ struct ContextState {
   bool nested_call() const noexcept {
     return platform::parallel_body_depth() > 0 && !resolved.allow_nested_parallelism;
   }
+  // Where a compute-bound call (GEMM, integer GEMM) may run: a request
+  // with everything but the shape's mnk and jobs, which the driver fills.
+  core::ComputeRequest compute_request(Parallelism parallelism, bool explain) const noexcept {
+    core::ComputeRequest request;
+    request.parallelism = parallelism;
+    request.width = kernel_width();
+    request.pool_width = executor->width();
+    request.pool_classes = resolved.pool_classes;
+    request.nested = nested_call();
+    request.explain = explain;
+    return request;
+  }
   // Where this context's range kernels (elementwise, ...) run.
   core::RangeTarget range_target() const noexcept {
     return {executor, kernel_width(), nested_call()};

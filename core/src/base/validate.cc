@@ -65,6 +65,14 @@ Status check_mnk(std::int64_t m, std::int64_t n, std::int64_t k) {
   return {};
 }
 
+Status check_product(std::int64_t m, std::int64_t n, std::int64_t k, Parallelism parallelism) {
+  TESSERA_RETURN_IF_ERROR(check_dim(m, "m"));
+  TESSERA_RETURN_IF_ERROR(check_dim(n, "n"));
+  TESSERA_RETURN_IF_ERROR(check_dim(k, "k"));
+  TESSERA_RETURN_IF_ERROR(check_mnk(m, n, k));
+  return check_parallelism(parallelism);
+}
+
 Status check_stored(Layout layout, std::size_t element, Stored* s) {
   const std::int64_t line = layout == Layout::kRowMajor ? s->cols : s->rows;
   const std::int64_t lines = layout == Layout::kRowMajor ? s->rows : s->cols;

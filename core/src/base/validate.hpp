@@ -84,6 +84,9 @@ Status check_dim(std::int64_t v, const char* name);
 Status check_parallelism(Parallelism p);
 // m*n*k fits 64 bits.
 Status check_mnk(std::int64_t m, std::int64_t n, std::int64_t k);
+// A product's shape and parallelism: m, n and k >= 0 (each named), m*n*k
+// fits 64 bits, the parallelism is valid.
+Status check_product(std::int64_t m, std::int64_t n, std::int64_t k, Parallelism parallelism);
 
 // One matrix as stored: rows x cols, leading dimension ld, per layout.
 struct Stored {

@@ -67,11 +67,7 @@ TESSERA_QUICK_INLINE inline Status gemm_impl(const Context& context, Layout layo
     // Something is off (or too large for the quick check): the full checks
     // find it and name it.
     TESSERA_RETURN_IF_ERROR(core::check_enums(layout, &ta, &tb));
-    TESSERA_RETURN_IF_ERROR(core::check_dim(m, "m"));
-    TESSERA_RETURN_IF_ERROR(core::check_dim(n, "n"));
-    TESSERA_RETURN_IF_ERROR(core::check_dim(k, "k"));
-    TESSERA_RETURN_IF_ERROR(core::check_mnk(m, n, k));
-    TESSERA_RETURN_IF_ERROR(core::check_parallelism(parallelism));
+    TESSERA_RETURN_IF_ERROR(core::check_product(m, n, k, parallelism));
     const bool na = ta == Transpose::kNo, nb = tb == Transpose::kNo;
     core::Stored sa{"a", "lda", a, na ? m : k, na ? k : m, lda};
     core::Stored sb{"b", "ldb", b, nb ? k : n, nb ? n : k, ldb};

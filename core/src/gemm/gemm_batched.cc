@@ -185,11 +185,7 @@ Status try_plan_gemm_batched(const Context& context, Dtype dtype, std::int64_t b
                                     std::to_string(static_cast<int>(dtype)) + ")");
   }
   TESSERA_RETURN_IF_ERROR(core::check_dim(batch, "batch"));
-  TESSERA_RETURN_IF_ERROR(core::check_dim(m, "m"));
-  TESSERA_RETURN_IF_ERROR(core::check_dim(n, "n"));
-  TESSERA_RETURN_IF_ERROR(core::check_dim(k, "k"));
-  TESSERA_RETURN_IF_ERROR(core::check_mnk(m, n, k));
-  TESSERA_RETURN_IF_ERROR(core::check_parallelism(parallelism));
+  TESSERA_RETURN_IF_ERROR(core::check_product(m, n, k, parallelism));
   const core::BatchPlan plan = gemm_detail::plan_for(
       *state, batch, m, n, k, dtype == Dtype::kF32 ? 4 : 8, parallelism, /*explain=*/true);
   out->kind = core::batch_plan_kind_name(plan.kind);

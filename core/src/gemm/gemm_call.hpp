@@ -141,13 +141,8 @@ core::GemmRequest gemm_request(const detail::ContextState& state,
   r.direct_fits = core::direct_suits(m, n, k, blocking.kc, ks.direct_nr, sizeof(T), direct_slice_budget(ks));
   r.a_prepacked = a_prepacked;
   r.b_prepacked = b_prepacked;
-  r.parallelism = parallelism;
-  r.width = state.kernel_width();
-  r.pool_width = state.executor->width();
-  r.pool_classes = state.resolved.pool_classes;
-  r.nested = state.nested_call();
+  r.site = state.compute_request(parallelism, explain);
   r.knobs = state.compute_knobs;
-  r.explain = explain;
   return r;
 }
 

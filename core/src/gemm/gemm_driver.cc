@@ -19,17 +19,11 @@ GemmDecision decide_gemm(const GemmRequest& r) {
   GemmDecision d;
   d.blocking = r.cache_blocking;
   const std::int64_t n_nt = ceil_div(std::min(r.n, r.cache_blocking.nc), r.nr);
-  ComputeRequest request;
+  ComputeRequest request = r.site;
   request.mnk = static_cast<std::uint64_t>(r.m) * static_cast<std::uint64_t>(r.n) *
                 static_cast<std::uint64_t>(r.k);
   // The finest job list the driver could build (row blocks of one tile).
   request.jobs = ceil_div(r.m, r.mr) * n_nt;
-  request.parallelism = r.parallelism;
-  request.width = r.width;
-  request.pool_width = r.pool_width;
-  request.pool_classes = r.pool_classes;
-  request.nested = r.nested;
-  request.explain = r.explain;
   d.compute = resolve_compute(request, r.knobs);
   const int w = d.compute.workers;
   const int oversample = r.knobs.parallel_oversample;

@@ -125,14 +125,11 @@ struct GemmRequest {
   // B arrives packed (a row-major PackedRhs): phase 1 packs no B panel.
   bool a_prepacked = false;
   bool b_prepacked = false;
-  Parallelism parallelism;
-  // Where it runs: ComputeRequest's width, pool_width, pool_classes, nested.
-  int width = 1;
-  int pool_width = 0;
-  int pool_classes = 0;
-  bool nested = false;
+  // Where it runs (ContextState::compute_request: the parallelism asked
+  // for, widths, tiers, nesting, whether to fill the plan's reason
+  // strings); mnk and jobs are the driver's to fill.
+  ComputeRequest site;
   ComputeKnobs knobs;
-  bool explain = false;  // fill the plan's reason strings
 };
 
 // The decision for one call: the compute plan (workers, tier), mc for that

@@ -1,5 +1,6 @@
 // try_plan_gemm: what a gemm call on a context would do and why, decided by
 // the same request the call builds (gemm_call.hpp), so the plan is the call's.
+#include "core/src/base/plan_report.hpp"
 #include "core/src/gemm/gemm_call.hpp"
 #include "tessera/gemm.hpp"
 
@@ -78,11 +79,7 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
   if (dtype != Dtype::kF32 && dtype != Dtype::kF64) {
     return Status::invalid_argument("dtype is not a Dtype value");
   }
-  TESSERA_RETURN_IF_ERROR(core::check_dim(m, "m"));
-  TESSERA_RETURN_IF_ERROR(core::check_dim(n, "n"));
-  TESSERA_RETURN_IF_ERROR(core::check_dim(k, "k"));
-  TESSERA_RETURN_IF_ERROR(core::check_mnk(m, n, k));
-  TESSERA_RETURN_IF_ERROR(core::check_parallelism(parallelism));
+  TESSERA_RETURN_IF_ERROR(core::check_product(m, n, k, parallelism));
   GemmPlan plan;
   plan.dtype = dtype;
   plan.isa = state->table->isa;
@@ -104,12 +101,7 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
                                   parallelism, false, false, true));
     plan.mr = ks->mr, plan.nr = ks->nr;
     plan.mc = d.blocking.mc, plan.nc = d.blocking.nc, plan.kc = d.blocking.kc;
-    plan.workers = d.compute.workers;
-    plan.tier = d.compute.tier;
-    plan.worker_rule = core::compute_rule_name(d.compute.rule);
-    plan.worker_reason = d.compute.reason;
-    plan.grain = d.grain.to_string();
-    plan.jobs_per_step = d.first_block.jobs;
+    core::report_workers(d, &plan);
     plan.shared_a_prepack = d.shared_a;
     plan.direct = d.direct;
     if (d.direct) set_direct_tiles(*ks, cm, cn, d.compute.workers, &plan);

@@ -33,11 +33,7 @@
 //    GFLOP/s; one step per iteration allocates cleanly.
 #pragma once
 
-#include "core/src/kernels/blas1_kernel.hpp"
-#include "core/src/kernels/elementwise_kernel.hpp"
-#include "core/src/kernels/gemm_kernel.hpp"
-#include "core/src/kernels/quantize_kernel.hpp"
-#include "core/src/kernels/reduce_kernel.hpp"
+#include "core/src/isa/backend_table.hpp"
 
 namespace tessera::core::avx512 {
 
@@ -64,9 +60,6 @@ inline constexpr GemmTiles kGemmTilesF32 = [] {
 
 extern const GemmKernelSet<float> kGemmF32;
 extern const GemmKernelSet<double> kGemmF64;
-extern const ElementwiseKernels kElementwise;
-extern const Blas1Kernels kBlas1;
-extern const ReduceKernels kReduce;
-extern const QuantizeKernels kQuantize;
+extern const TraitKernelSets kSets;
 
 }  // namespace tessera::core::avx512

@@ -13,13 +13,7 @@
 // accumulators of the 4-step unrolled loop (15 of the 16 registers are
 // live); unrolled, sgemm 1024 ran at 69-73 GFLOP/s, now 89-104 (dgemm
 // 35-36, now 42-51) on Zen 4 with TESSERA_ISA=avx2.
-#include "core/src/blas1/blas1_body.hpp"
-#include "core/src/elementwise/elementwise_body.hpp"
-#include "core/src/gemm/gemm_microkernel.hpp"
-#include "core/src/qgemm/qgemm_microkernel.hpp"
-#include "core/src/quantize/quantize_body.hpp"
-#include "core/src/reduce/reduce_body.hpp"
-#include "core/src/registry/backends.hpp"
+#include "core/src/isa/backend_table.hpp"
 #include "core/src/simd/vec_avx2.hpp"
 
 namespace tessera::core::avx2 {
@@ -44,26 +38,14 @@ constexpr GemmTiles kTiles = {
 constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::avx2::F32, kTiles>();
 constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::avx2::F64, kTiles>();
 
-constinit const ElementwiseKernels kElementwise =
-    elementwise::elementwise_kernels<simd::avx2::F32, simd::avx2::F64>();
-constinit const Blas1Kernels kBlas1 = blas1::blas1_kernels<simd::avx2::F32, simd::avx2::F64>();
-constinit const ReduceKernels kReduce = reduce::reduce_kernels<simd::avx2::F32, simd::avx2::F64>();
-constinit const QuantizeKernels kQuantize = quantize::quantize_kernels<simd::avx2::F32>();
+constinit const TraitKernelSets kSets = trait_kernel_sets<simd::avx2::F32, simd::avx2::F64>();
 constinit const QGemmKernelSet kQGemm =
     qgemm::make_qgemm_kernel_set<simd::avx2::I8Pairs, 6, 2>("vpmaddwd ymm");
 
 }  // namespace
 
-constinit const KernelTable kKernelTable = {
-    KernelFamily::kOptimized,
-    Isa::kAvx2,
-    {&platform::CpuFeatures::avx2, &platform::CpuFeatures::fma},
-    &kElementwise,
-    {&kGemmF32, &kGemmF64, nullptr, nullptr},
-    &kBlas1,
-    &kReduce,
-    {&kQGemm, nullptr},
-    &kQuantize,
-};
+constinit const KernelTable kKernelTable =
+    optimized_table(Isa::kAvx2, {&platform::CpuFeatures::avx2, &platform::CpuFeatures::fma}, kSets,
+                    {&kGemmF32, &kGemmF64}, {&kQGemm});
 
 }  // namespace tessera::core::avx2

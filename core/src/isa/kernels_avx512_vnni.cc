@@ -8,8 +8,6 @@
 // by 4 B loads and 6 broadcasts of 4 A bytes per group of 4 depth values:
 // the f32 avx512 tile's shape, 4 multiply-adds per lane and instruction.
 #include "core/src/isa/avx512_sets.hpp"
-#include "core/src/qgemm/qgemm_microkernel.hpp"
-#include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_avx512_vnni.hpp"
 
 namespace tessera::core::avx512_vnni {
@@ -20,18 +18,11 @@ constinit const QGemmKernelSet kQGemm =
 
 }  // namespace
 
-constinit const KernelTable kKernelTable = {
-    KernelFamily::kOptimized,
-    Isa::kAvx512Vnni,
-    {&platform::CpuFeatures::avx512f, &platform::CpuFeatures::avx512vl,
-     &platform::CpuFeatures::avx512bw, &platform::CpuFeatures::avx512dq,
-     &platform::CpuFeatures::avx512vnni},
-    &avx512::kElementwise,
-    {&avx512::kGemmF32, &avx512::kGemmF64, nullptr, nullptr},
-    &avx512::kBlas1,
-    &avx512::kReduce,
-    {&kQGemm, nullptr},
-    &avx512::kQuantize,
-};
+constinit const KernelTable kKernelTable =
+    optimized_table(Isa::kAvx512Vnni,
+                    {&platform::CpuFeatures::avx512f, &platform::CpuFeatures::avx512vl,
+                     &platform::CpuFeatures::avx512bw, &platform::CpuFeatures::avx512dq,
+                     &platform::CpuFeatures::avx512vnni},
+                    avx512::kSets, {&avx512::kGemmF32, &avx512::kGemmF64}, {&kQGemm});
 
 }  // namespace tessera::core::avx512_vnni

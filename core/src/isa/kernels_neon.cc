@@ -12,14 +12,8 @@
 // spilled 16 values to the stack among the 96 fmla of each iteration; one
 // step spills none (ctest aarch64.neon_spills reads the disassembly). The
 // per-element order of the sums is the same either way.
-#include "core/src/blas1/blas1_body.hpp"
-#include "core/src/elementwise/elementwise_body.hpp"
-#include "core/src/gemm/gemm_microkernel.hpp"
+#include "core/src/isa/backend_table.hpp"
 #include "core/src/isa/neon_sets.hpp"
-#include "core/src/qgemm/qgemm_microkernel.hpp"
-#include "core/src/quantize/quantize_body.hpp"
-#include "core/src/reduce/reduce_body.hpp"
-#include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_neon.hpp"
 
 namespace tessera::core::neon {
@@ -42,24 +36,12 @@ constexpr GemmTiles kTiles = {
 
 constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::neon::F32, kTiles>();
 constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::neon::F64, kTiles>();
-constinit const ElementwiseKernels kElementwise =
-    elementwise::elementwise_kernels<simd::neon::F32, simd::neon::F64>();
-constinit const Blas1Kernels kBlas1 = blas1::blas1_kernels<simd::neon::F32, simd::neon::F64>();
-constinit const ReduceKernels kReduce = reduce::reduce_kernels<simd::neon::F32, simd::neon::F64>();
-constinit const QuantizeKernels kQuantize = quantize::quantize_kernels<simd::neon::F32>();
+constinit const TraitKernelSets kSets = trait_kernel_sets<simd::neon::F32, simd::neon::F64>();
 constinit const QGemmKernelSet kQGemm =
     qgemm::make_qgemm_kernel_set<simd::neon::I8Pairs, 6, 3>("smull + addp");
 
-constinit const KernelTable kKernelTable = {
-    KernelFamily::kOptimized,
-    Isa::kNeon,
-    {&platform::CpuFeatures::neon},
-    &kElementwise,
-    {&kGemmF32, &kGemmF64, nullptr, nullptr},
-    &kBlas1,
-    &kReduce,
-    {&kQGemm, nullptr},
-    &kQuantize,
-};
+constinit const KernelTable kKernelTable =
+    optimized_table(Isa::kNeon, {&platform::CpuFeatures::neon}, kSets, {&kGemmF32, &kGemmF64},
+                    {&kQGemm});
 
 }  // namespace tessera::core::neon

@@ -7,8 +7,6 @@
 // 3 B loads and 8 broadcasts per group of 4 depth values: the f32 neon
 // tile's shape.
 #include "core/src/isa/neon_sets.hpp"
-#include "core/src/qgemm/qgemm_microkernel.hpp"
-#include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_neon_dotprod.hpp"
 
 namespace tessera::core::neon_dotprod {
@@ -19,16 +17,9 @@ constinit const QGemmKernelSet kQGemm =
 
 }  // namespace
 
-constinit const KernelTable kKernelTable = {
-    KernelFamily::kOptimized,
-    Isa::kNeonDotprod,
-    {&platform::CpuFeatures::neon, &platform::CpuFeatures::dotprod},
-    &neon::kElementwise,
-    {&neon::kGemmF32, &neon::kGemmF64, nullptr, nullptr},
-    &neon::kBlas1,
-    &neon::kReduce,
-    {&kQGemm, nullptr},
-    &neon::kQuantize,
-};
+constinit const KernelTable kKernelTable =
+    optimized_table(Isa::kNeonDotprod,
+                    {&platform::CpuFeatures::neon, &platform::CpuFeatures::dotprod}, neon::kSets,
+                    {&neon::kGemmF32, &neon::kGemmF64}, {&kQGemm});
 
 }  // namespace tessera::core::neon_dotprod

@@ -9,13 +9,7 @@
 // accumulators fit the 16 FP registers of x86-64 and of wasm engines), fixed
 // portable blocking and unfused multiply-add, so scalar results are the same
 // on every target (and equal to the SSE2 and SIMD128 ones).
-#include "core/src/blas1/blas1_body.hpp"
-#include "core/src/elementwise/elementwise_body.hpp"
-#include "core/src/gemm/gemm_microkernel.hpp"
-#include "core/src/qgemm/qgemm_microkernel.hpp"
-#include "core/src/quantize/quantize_body.hpp"
-#include "core/src/reduce/reduce_body.hpp"
-#include "core/src/registry/backends.hpp"
+#include "core/src/isa/backend_table.hpp"
 #include "core/src/simd/vec_scalar.hpp"
 
 namespace tessera::core::scalar {
@@ -36,26 +30,13 @@ constexpr GemmTiles kTiles = {
 constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::scalar::F32, kTiles>();
 constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::scalar::F64, kTiles>();
 
-constinit const ElementwiseKernels kElementwise =
-    elementwise::elementwise_kernels<simd::scalar::F32, simd::scalar::F64>();
-constinit const Blas1Kernels kBlas1 = blas1::blas1_kernels<simd::scalar::F32, simd::scalar::F64>();
-constinit const ReduceKernels kReduce = reduce::reduce_kernels<simd::scalar::F32, simd::scalar::F64>();
-constinit const QuantizeKernels kQuantize = quantize::quantize_kernels<simd::scalar::F32>();
+constinit const TraitKernelSets kSets = trait_kernel_sets<simd::scalar::F32, simd::scalar::F64>();
 constinit const QGemmKernelSet kQGemm =
     qgemm::make_qgemm_kernel_set<simd::scalar::I8Pairs, 4, 4>("int16 pairs, scalar");
 
 }  // namespace
 
-constinit const KernelTable kKernelTable = {
-    KernelFamily::kOptimized,
-    Isa::kScalar,
-    {},
-    &kElementwise,
-    {&kGemmF32, &kGemmF64, nullptr, nullptr},
-    &kBlas1,
-    &kReduce,
-    {&kQGemm, nullptr},
-    &kQuantize,
-};
+constinit const KernelTable kKernelTable =
+    optimized_table(Isa::kScalar, {}, kSets, {&kGemmF32, &kGemmF64}, {&kQGemm});
 
 }  // namespace tessera::core::scalar

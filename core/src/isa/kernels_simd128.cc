@@ -8,14 +8,8 @@
 // GEMM kernel sets of the simd128 backend: the 128-bit levels' shared tiles
 // (gemm_tiles_128.hpp), blocking table and operation order, so a wasm run
 // and a native SSE2 run give the same bits.
-#include "core/src/blas1/blas1_body.hpp"
-#include "core/src/elementwise/elementwise_body.hpp"
-#include "core/src/gemm/gemm_microkernel.hpp"
-#include "core/src/qgemm/qgemm_microkernel.hpp"
-#include "core/src/quantize/quantize_body.hpp"
+#include "core/src/isa/backend_table.hpp"
 #include "core/src/isa/gemm_tiles_128.hpp"
-#include "core/src/reduce/reduce_body.hpp"
-#include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_simd128.hpp"
 
 namespace tessera::core::simd128 {
@@ -26,26 +20,14 @@ constinit const GemmKernelSet<float> kGemmF32 =
 constinit const GemmKernelSet<double> kGemmF64 =
     gemm::make_kernel_set<simd::simd128::F64, kGemmTiles128>();
 
-constinit const ElementwiseKernels kElementwise =
-    elementwise::elementwise_kernels<simd::simd128::F32, simd::simd128::F64>();
-constinit const Blas1Kernels kBlas1 = blas1::blas1_kernels<simd::simd128::F32, simd::simd128::F64>();
-constinit const ReduceKernels kReduce = reduce::reduce_kernels<simd::simd128::F32, simd::simd128::F64>();
-constinit const QuantizeKernels kQuantize = quantize::quantize_kernels<simd::simd128::F32>();
+constinit const TraitKernelSets kSets = trait_kernel_sets<simd::simd128::F32, simd::simd128::F64>();
 constinit const QGemmKernelSet kQGemm =
     qgemm::make_qgemm_kernel_set<simd::simd128::I8Pairs, 4, 2>("i32x4.dot_i16x8_s");
 
 }  // namespace
 
-constinit const KernelTable kKernelTable = {
-    KernelFamily::kOptimized,
-    Isa::kSimd128,
-    {&platform::CpuFeatures::simd128},
-    &kElementwise,
-    {&kGemmF32, &kGemmF64, nullptr, nullptr},
-    &kBlas1,
-    &kReduce,
-    {&kQGemm, nullptr},
-    &kQuantize,
-};
+constinit const KernelTable kKernelTable =
+    optimized_table(Isa::kSimd128, {&platform::CpuFeatures::simd128},
+                    kSets, {&kGemmF32, &kGemmF64}, {&kQGemm});
 
 }  // namespace tessera::core::simd128

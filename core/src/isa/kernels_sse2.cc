@@ -7,14 +7,8 @@
 //
 // GEMM kernel sets of the sse2 backend: the 128-bit levels' shared tiles
 // (gemm_tiles_128.hpp), so sse2 gives simd128's bits.
-#include "core/src/blas1/blas1_body.hpp"
-#include "core/src/elementwise/elementwise_body.hpp"
-#include "core/src/gemm/gemm_microkernel.hpp"
-#include "core/src/qgemm/qgemm_microkernel.hpp"
-#include "core/src/quantize/quantize_body.hpp"
+#include "core/src/isa/backend_table.hpp"
 #include "core/src/isa/gemm_tiles_128.hpp"
-#include "core/src/reduce/reduce_body.hpp"
-#include "core/src/registry/backends.hpp"
 #include "core/src/simd/vec_sse2.hpp"
 
 namespace tessera::core::sse2 {
@@ -25,26 +19,14 @@ constinit const GemmKernelSet<float> kGemmF32 =
 constinit const GemmKernelSet<double> kGemmF64 =
     gemm::make_kernel_set<simd::sse2::F64, kGemmTiles128>();
 
-constinit const ElementwiseKernels kElementwise =
-    elementwise::elementwise_kernels<simd::sse2::F32, simd::sse2::F64>();
-constinit const Blas1Kernels kBlas1 = blas1::blas1_kernels<simd::sse2::F32, simd::sse2::F64>();
-constinit const ReduceKernels kReduce = reduce::reduce_kernels<simd::sse2::F32, simd::sse2::F64>();
-constinit const QuantizeKernels kQuantize = quantize::quantize_kernels<simd::sse2::F32>();
+constinit const TraitKernelSets kSets = trait_kernel_sets<simd::sse2::F32, simd::sse2::F64>();
 constinit const QGemmKernelSet kQGemm =
     qgemm::make_qgemm_kernel_set<simd::sse2::I8Pairs, 4, 2>("pmaddwd");
 
 }  // namespace
 
-constinit const KernelTable kKernelTable = {
-    KernelFamily::kOptimized,
-    Isa::kSse2,
-    {&platform::CpuFeatures::sse2},
-    &kElementwise,
-    {&kGemmF32, &kGemmF64, nullptr, nullptr},
-    &kBlas1,
-    &kReduce,
-    {&kQGemm, nullptr},
-    &kQuantize,
-};
+constinit const KernelTable kKernelTable =
+    optimized_table(Isa::kSse2, {&platform::CpuFeatures::sse2},
+                    kSets, {&kGemmF32, &kGemmF64}, {&kQGemm});
 
 }  // namespace tessera::core::sse2

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/src/base/buffer.hpp"
+#include "core/src/base/plan_report.hpp"
 #include "core/src/base/validate.hpp"
 #include "core/src/parallel/cache_facts.hpp"
 #include "core/src/qgemm/qgemm_call.hpp"
@@ -92,13 +93,8 @@ core::QGemmRequest qgemm_request(const detail::ContextState& state,
   r.mr = ks.mr, r.nr = ks.nr;
   r.blocking = core::qgemm_blocking(ks, m, n, k, core::host_cache_facts());
   r.b_prepacked = b_prepacked;
-  r.parallelism = parallelism;
-  r.width = state.kernel_width();
-  r.pool_width = state.executor->width();
-  r.pool_classes = state.resolved.pool_classes;
-  r.nested = state.nested_call();
+  r.site = state.compute_request(parallelism, explain);
   r.knobs = state.compute_knobs;
-  r.explain = explain;
   return r;
 }
 
@@ -331,11 +327,7 @@ Status try_plan_gemm_integer(const Context& context, std::int64_t m, std::int64_
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   if (out == nullptr) return Status::invalid_argument("out is null");
-  TESSERA_RETURN_IF_ERROR(core::check_dim(m, "m"));
-  TESSERA_RETURN_IF_ERROR(core::check_dim(n, "n"));
-  TESSERA_RETURN_IF_ERROR(core::check_dim(k, "k"));
-  TESSERA_RETURN_IF_ERROR(core::check_mnk(m, n, k));
-  TESSERA_RETURN_IF_ERROR(core::check_parallelism(parallelism));
+  TESSERA_RETURN_IF_ERROR(core::check_product(m, n, k, parallelism));
   IntGemmPlan plan;
   plan.isa = state->table->isa;
   plan.family = state->table->family;
@@ -349,12 +341,7 @@ Status try_plan_gemm_integer(const Context& context, std::int64_t m, std::int64_
     plan.k_group = core::qgemm_k_group(ks->packing);
     plan.kernel = ks->dot;
     plan.mc = d.blocking.mc, plan.nc = d.blocking.nc;
-    plan.workers = d.compute.workers;
-    plan.tier = d.compute.tier;
-    plan.worker_rule = core::compute_rule_name(d.compute.rule);
-    plan.worker_reason = d.compute.reason;
-    plan.grain = d.grain.to_string();
-    plan.jobs_per_step = d.first_block.jobs;
+    core::report_workers(d, &plan);
   }
   *out = plan;
   return {};

@@ -47,16 +47,10 @@ QGemmDecision decide_qgemm(const QGemmRequest& r) {
   QGemmDecision d;
   d.blocking = r.blocking;
   const std::int64_t n_nt = ceil_div(std::min(r.n, r.blocking.nc), r.nr);
-  ComputeRequest request;
+  ComputeRequest request = r.site;
   request.mnk = static_cast<std::uint64_t>(r.m) * static_cast<std::uint64_t>(r.n) *
                 static_cast<std::uint64_t>(r.k) / kQGemmWorkDivisor;
   request.jobs = ceil_div(r.m, r.mr) * n_nt;
-  request.parallelism = r.parallelism;
-  request.width = r.width;
-  request.pool_width = r.pool_width;
-  request.pool_classes = r.pool_classes;
-  request.nested = r.nested;
-  request.explain = r.explain;
   d.compute = resolve_compute(request, r.knobs);
   const int w = d.compute.workers;
   d.blocking.mc = row_block_for_workers(r.blocking.mc, r.m, r.mr, w);

@@ -62,13 +62,8 @@ struct QGemmRequest {
   int mr = 0, nr = 0;
   QGemmBlocking blocking;
   bool b_prepacked = false;
-  Parallelism parallelism;
-  int width = 1;
-  int pool_width = 0;
-  int pool_classes = 0;
-  bool nested = false;
+  ComputeRequest site;  // where it runs, as GemmRequest::site
   ComputeKnobs knobs;
-  bool explain = false;
 };
 
 // The compute resolver sees m*n*k / 4: one 8-bit multiply-add is about a

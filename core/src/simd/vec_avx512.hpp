@@ -206,13 +206,14 @@ struct F64 {
   }
 };
 
-// The integer GEMM's dot traits (core/src/qgemm/qgemm_microkernel.hpp) on
-// AVX-512BW without VNNI: vpmaddwd on depth pairs of int16, then vpaddd.
-struct I8Pairs {
+// The register moves of the integer GEMM's dot traits
+// (core/src/qgemm/qgemm_microkernel.hpp) on zmm: 16 int32 sums, a packed
+// group of B loaded whole, A's four bytes broadcast to every lane. I8Pairs
+// below and avx512_vnni's I8Quads add their packing and their dot.
+struct I32Lanes {
   using Reg = __m512i;
   struct Lane : scalar::F32 {};
   static constexpr int kLanes = 16;
-  static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
   static Reg zero() { return _mm512_setzero_si512(); }
   static Reg load(const std::uint8_t* p) { return _mm512_loadu_si512(p); }
   static Reg broadcast(const std::uint8_t* p) {
@@ -220,8 +221,14 @@ struct I8Pairs {
     std::memcpy(&v, p, 4);
     return _mm512_set1_epi32(v);
   }
-  static Reg dot(Reg acc, Reg a, Reg b) { return _mm512_add_epi32(acc, _mm512_madd_epi16(a, b)); }
   static void store(std::int32_t* p, Reg v) { _mm512_storeu_si512(p, v); }
+};
+
+// The dot traits on AVX-512BW without VNNI: vpmaddwd on depth pairs of
+// int16, then vpaddd.
+struct I8Pairs : I32Lanes {
+  static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
+  static Reg dot(Reg acc, Reg a, Reg b) { return _mm512_add_epi32(acc, _mm512_madd_epi16(a, b)); }
 };
 
 }  // namespace tessera::simd::avx512

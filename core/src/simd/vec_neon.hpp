@@ -118,14 +118,14 @@ struct F64 {
   static Reg max_ordered(Reg a, Reg b) { return vmaxq_f64(a, b); }
 };
 
-// The integer GEMM's dot traits (core/src/qgemm/qgemm_microkernel.hpp)
-// without the dot-product extension: depth pairs of int16, each lane's two
-// products by smull / smull2 and summed by addp (NEON has no pmaddwd).
-struct I8Pairs {
+// The register moves of the integer GEMM's dot traits
+// (core/src/qgemm/qgemm_microkernel.hpp): 4 int32 sums, a packed group of B
+// loaded whole, A's four bytes broadcast to every lane. I8Pairs below and
+// neon_dotprod's I8Quads add their packing and their dot.
+struct I32Lanes {
   using Reg = int32x4_t;
   struct Lane : scalar::F32 {};
   static constexpr int kLanes = 4;
-  static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
   static Reg zero() { return vdupq_n_s32(0); }
   static Reg load(const std::uint8_t* p) { return vreinterpretq_s32_u8(vld1q_u8(p)); }
   static Reg broadcast(const std::uint8_t* p) {
@@ -133,13 +133,19 @@ struct I8Pairs {
     std::memcpy(&v, p, 4);
     return vdupq_n_s32(v);
   }
+  static void store(std::int32_t* p, Reg v) { vst1q_s32(p, v); }
+};
+
+// Without the dot-product extension: depth pairs of int16, each lane's two
+// products by smull / smull2 and summed by addp (NEON has no pmaddwd).
+struct I8Pairs : I32Lanes {
+  static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
   static Reg dot(Reg acc, Reg a, Reg b) {
     const int16x8_t a16 = vreinterpretq_s16_s32(a), b16 = vreinterpretq_s16_s32(b);
     const int32x4_t lo = vmull_s16(vget_low_s16(a16), vget_low_s16(b16));
     const int32x4_t hi = vmull_high_s16(a16, b16);
     return vaddq_s32(acc, vpaddq_s32(lo, hi));
   }
-  static void store(std::int32_t* p, Reg v) { vst1q_s32(p, v); }
 };
 
 }  // namespace tessera::simd::neon
