@@ -163,7 +163,12 @@ TEST_CASE("batched integer gemm: the same bits for every worker count") {
   small.m = 9, small.n = 20, small.k = 40, small.per_column = true;
   QShape large;
   large.m = 130, large.n = 140, large.k = 200;
-  for (const auto& [s, batch] : {std::pair{small, std::int64_t{64}}, std::pair{large, std::int64_t{3}}}) {
+  // A pair, not a structured binding: Emscripten 3.1.6's clang 14 cannot
+  // capture a binding in the lambdas the check macros expand to.
+  for (const std::pair<QShape, std::int64_t>& entry :
+       {std::pair{small, std::int64_t{64}}, std::pair{large, std::int64_t{3}}}) {
+    const QShape& s = entry.first;
+    const std::int64_t batch = entry.second;
     const Batch x = make_batch(s, batch, false, false, 5);
     for (Isa isa : test::host_isas()) {
       const Context context = test::context_for(isa);
