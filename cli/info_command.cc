@@ -27,6 +27,7 @@ const Flag kFlags[] = {
     {"avx512vl", &platform::CpuFeatures::avx512vl},
     {"avx512vnni", &platform::CpuFeatures::avx512vnni},
     {"avx512bf16", &platform::CpuFeatures::avx512bf16},
+    {"avxvnni", &platform::CpuFeatures::avxvnni},
     {"neon", &platform::CpuFeatures::neon},
     {"dotprod", &platform::CpuFeatures::dotprod},
     {"sve", &platform::CpuFeatures::sve},

@@ -79,6 +79,7 @@ CpuFeatures detect_cpu_features() noexcept {
     if (leaf7.eax >= 1) {
       const Regs leaf7_1 = cpuid(7, 1);
       f.avx512bf16 = f.avx512f && bit(leaf7_1.eax, 5);
+      f.avxvnni = f.avx2 && bit(leaf7_1.eax, 4);
     }
   }
   return f;

@@ -52,6 +52,7 @@ TEST_CASE("detected features agree with /proc/cpuinfo") {
     CHECK(f.avx512vl == has("avx512vl"));
     CHECK(f.avx512vnni == has("avx512_vnni"));
     CHECK(f.avx512bf16 == has("avx512_bf16"));
+    CHECK(f.avxvnni == has("avx_vnni"));
   } else if (f.arch == CpuArch::kAarch64) {
     // Under qemu-user /proc/cpuinfo is the host's, not the emulated CPU's.
     if (has("asimd")) {

@@ -13,7 +13,7 @@
 // accumulators of the 4-step unrolled loop (15 of the 16 registers are
 // live); unrolled, sgemm 1024 ran at 69-73 GFLOP/s, now 89-104 (dgemm
 // 35-36, now 42-51) on Zen 4 with TESSERA_ISA=avx2.
-#include "core/src/isa/backend_table.hpp"
+#include "core/src/isa/avx2_sets.hpp"
 #include "core/src/simd/vec_avx2.hpp"
 
 namespace tessera::core::avx2 {
@@ -35,14 +35,15 @@ constexpr GemmTiles kTiles = {
     .blocking = GemmBlockingRule::kCacheModel,
     .direct_pack_b_bytes = 16 * 1024,
 };
-constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::avx2::F32, kTiles>();
-constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::avx2::F64, kTiles>();
-
-constinit const TraitKernelSets kSets = trait_kernel_sets<simd::avx2::F32, simd::avx2::F64>();
 constinit const QGemmKernelSet kQGemm =
     qgemm::make_qgemm_kernel_set<simd::avx2::I8Pairs, 6, 2>("vpmaddwd ymm");
 
 }  // namespace
+
+constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::avx2::F32, kTiles>();
+constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::avx2::F64, kTiles>();
+
+constinit const TraitKernelSets kSets = trait_kernel_sets<simd::avx2::F32, simd::avx2::F64>();
 
 constinit const KernelTable kKernelTable =
     optimized_table(Isa::kAvx2, {&platform::CpuFeatures::avx2, &platform::CpuFeatures::fma}, kSets,

@@ -211,14 +211,14 @@ struct F64 {
   }
 };
 
-// The integer GEMM's dot traits (core/src/qgemm/qgemm_microkernel.hpp):
-// vpmaddwd on depth pairs of int16, then vpaddd (exact; vpmaddubsw's
-// 16-bit sums of two u8 x s8 products would saturate).
-struct I8Pairs {
+// The register moves of the integer GEMM's dot traits
+// (core/src/qgemm/qgemm_microkernel.hpp) on ymm: 8 int32 sums, a packed
+// group of B loaded whole, A's four bytes broadcast to every lane. I8Pairs
+// below and avx2_vnni's I8Quads add their packing and their dot.
+struct I32Lanes {
   using Reg = __m256i;
   struct Lane : scalar::F32 {};
   static constexpr int kLanes = 8;
-  static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
   static Reg zero() { return _mm256_setzero_si256(); }
   static Reg load(const std::uint8_t* p) {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
@@ -228,10 +228,16 @@ struct I8Pairs {
     std::memcpy(&v, p, 4);
     return _mm256_set1_epi32(v);
   }
-  static Reg dot(Reg acc, Reg a, Reg b) { return _mm256_add_epi32(acc, _mm256_madd_epi16(a, b)); }
   static void store(std::int32_t* p, Reg v) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
   }
+};
+
+// The dot on depth pairs of int16: vpmaddwd, then vpaddd (exact;
+// vpmaddubsw's 16-bit sums of two u8 x s8 products would saturate).
+struct I8Pairs : I32Lanes {
+  static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
+  static Reg dot(Reg acc, Reg a, Reg b) { return _mm256_add_epi32(acc, _mm256_madd_epi16(a, b)); }
 };
 
 }  // namespace tessera::simd::avx2

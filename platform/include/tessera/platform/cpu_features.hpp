@@ -27,6 +27,7 @@ struct CpuFeatures {
   bool avx512vl = false;
   bool avx512vnni = false;
   bool avx512bf16 = false;
+  bool avxvnni = false;  // AVX-VNNI: VEX-encoded vpdpbusd on ymm (cpuid 7.1 eax bit 4)
   // aarch64
   bool neon = false;
   bool dotprod = false;
