@@ -34,11 +34,20 @@ std::string c_locale_number(const char* buf) {
   std::string s(buf);
   const char* dp = std::localeconv()->decimal_point;
   if (dp == nullptr || dp[0] == '\0' || std::strcmp(dp, ".") == 0) return s;
+  // Rebuilt by appending (GCC 12 warns -Wrestrict, a false positive, on
+  // an in-place replace of the separator).
   const std::string_view from(dp);
-  for (std::size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + 1)) {
-    s.replace(pos, from.size(), ".");
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t pos = 0; pos < s.size();) {
+    if (s.compare(pos, from.size(), from) == 0) {
+      out += '.';
+      pos += from.size();
+    } else {
+      out += s[pos++];
+    }
   }
-  return s;
+  return out;
 }
 
 std::string coord(double v) {

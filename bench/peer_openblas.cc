@@ -87,7 +87,12 @@ void select_openblas_core(char** argv, const char* bench) {
     std::string removed;
     for (const char* name : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"}) {
       if (const char* v = std::getenv(name)) {
-        removed += (removed.empty() ? "" : " ") + std::string(name) + "=" + v;
+        // Appended piece by piece: GCC 12 warns (-Wrestrict, a false
+        // positive) on the temporaries of one concatenation here.
+        if (!removed.empty()) removed += ' ';
+        removed += name;
+        removed += '=';
+        removed += v;
         unsetenv(name);
       }
     }
