@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/src/base/entry_ranges.hpp"
 #include "core/src/gemm/gemm_packed_rhs.hpp"
 #include "core/src/gemm/gemm_validate.hpp"
 
@@ -14,49 +15,8 @@ using core::str;
 
 namespace {
 
-// One entry's accessed bytes. No default member initializers: RangeList's
-// in-place array is then left unwritten until used (zeroing it took `rep
-// stos` on every call).
-struct Range {
-  std::uintptr_t begin;
-  std::size_t bytes;
-  std::int64_t entry;
-};
-
-// One operand's ranges: in place for a batch of up to kInline entries, so a
-// call with a few entries allocates nothing here (three vectors were ~40%
-// of a one-entry 8x8x8 batch's overhead), on the heap beyond. The final
-// count is known before the first push (prepare()).
-class RangeList {
- public:
-  RangeList() = default;
-  RangeList(const RangeList&) = delete;
-  RangeList& operator=(const RangeList&) = delete;
-
-  void prepare(std::size_t count) {
-    size_ = 0;
-    if (count > kInline) {
-      heap_.resize(count);
-      data_ = heap_.data();
-    } else {
-      data_ = inline_;
-    }
-  }
-  void push_back(const Range& r) { data_[size_++] = r; }
-  Range* begin() { return data_; }
-  Range* end() { return data_ + size_; }
-  const Range* begin() const { return data_; }
-  const Range* end() const { return data_ + size_; }
-  std::size_t size() const { return size_; }
-  const Range& operator[](std::size_t i) const { return data_[i]; }
-
- private:
-  static constexpr std::size_t kInline = 16;
-  Range inline_[kInline];
-  std::vector<Range> heap_;
-  Range* data_ = inline_;
-  std::size_t size_ = 0;
-};
+using core::Range;
+using core::RangeList;
 
 std::string entry_name(const char* name, std::int64_t i) {
   return std::string(name) + "[" + str(i) + "]";
@@ -112,22 +72,6 @@ Status operand_ranges(Layout layout, std::size_t element, const core::Stored& pr
   return {};
 }
 
-bool overlaps(const Range& x, const Range& y) {
-  return x.bytes != 0 && y.bytes != 0 && x.begin < y.begin + y.bytes &&
-         y.begin < x.begin + x.bytes;
-}
-
-// `c` sorted by address and pairwise disjoint; the C entry overlapping
-// `in`, or null. Disjoint sorted ranges have sorted ends, so only the last
-// C range starting below in's end can reach into it.
-const Range* c_overlapping(const RangeList& c, const Range& in) {
-  auto it = std::lower_bound(c.begin(), c.end(), in.begin + in.bytes,
-                             [](const Range& r, std::uintptr_t end) { return r.begin < end; });
-  if (it == c.begin()) return nullptr;
-  --it;
-  return overlaps(*it, in) ? &*it : nullptr;
-}
-
 }  // namespace
 
 template <class T>
@@ -175,18 +119,15 @@ Status validate_batched(const detail::ContextState& state, BatchCall<T>* call,
   }
   TESSERA_RETURN_IF_ERROR(operand_ranges(x.layout, sizeof(T), sc, x.c, "stride_c", x.batch, &rc));
 
-  std::sort(rc.begin(), rc.end(), [](const Range& p, const Range& q) { return p.begin < q.begin; });
-  for (std::size_t i = 1; i < rc.size(); ++i) {
-    if (overlaps(rc[i - 1], rc[i])) {
-      return Status::invalid_argument(entry_name("c", rc[i - 1].entry) + " overlaps " +
-                                      entry_name("c", rc[i].entry) +
-                                      ": every output entry needs its own memory");
-    }
+  if (const Range* first = core::sort_and_find_overlap(&rc)) {
+    return Status::invalid_argument(entry_name("c", first->entry) + " overlaps " +
+                                    entry_name("c", (first + 1)->entry) +
+                                    ": every output entry needs its own memory");
   }
   for (const auto* inputs : {&ra, &rb}) {
     const char* name = inputs == &ra ? "a" : "b";
     for (const Range& in : *inputs) {
-      if (const Range* hit = c_overlapping(rc, in)) {
+      if (const Range* hit = core::overlapping_output(rc, in)) {
         return Status::invalid_argument(entry_name("c", hit->entry) + " overlaps " +
                                         entry_name(name, in.entry) +
                                         ": the output must not share memory with an input");

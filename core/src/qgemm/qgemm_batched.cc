@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/src/base/entry_ranges.hpp"
 #include "core/src/base/validate.hpp"
 #include "core/src/parallel/batch_plan.hpp"
 #include "core/src/parallel/batch_runner.hpp"
@@ -17,6 +18,8 @@
 namespace tessera::qgemm_detail {
 namespace {
 
+using core::Range;
+using core::RangeList;
 using core::str;
 
 // Where entry i's operands are: strided from a base, or from pointer arrays.
@@ -59,28 +62,13 @@ Status entry_error(std::int64_t i, const Status& s) {
   return Status(s.code(), "entry " + str(i) + ": " + s.message());
 }
 
-// One entry's accessed bytes.
-struct Range {
-  std::uintptr_t begin = 0;
-  std::size_t bytes = 0;
-  std::int64_t entry = 0;
-};
-
-bool overlap(const Range& x, const Range& y) {
-  return x.bytes != 0 && y.bytes != 0 && x.begin < y.begin + y.bytes &&
-         y.begin < x.begin + x.bytes;
-}
-
 // The bytes of a stored rows x cols matrix of `element`-byte values, as
 // check_stored counts them (the entry's call passed its checks).
 Range range_of(Layout layout, const void* data, std::int64_t rows, std::int64_t cols,
                std::int64_t ld, std::size_t element, std::int64_t entry) {
   core::Stored s{"", "", data, rows, cols, ld};
-  Range r;
-  if (core::check_stored(layout, element, &s).ok()) {
-    r = {reinterpret_cast<std::uintptr_t>(data), s.bytes, entry};
-  }
-  return r;
+  if (!core::check_stored(layout, element, &s).ok()) return {0, 0, entry};
+  return {reinterpret_cast<std::uintptr_t>(data), s.bytes, entry};
 }
 
 // The strided form's entries must be addressable: (batch - 1) * stride
@@ -147,45 +135,36 @@ Status check_batched(const detail::ContextState& state, const BatchedCall& x) {
   if (x.batch == 1) return {};
   // No C entry shares a byte with another, or with any A or B entry or B's
   // per-column zero points.
-  std::vector<Range> c(static_cast<std::size_t>(x.batch));
+  RangeList c;
+  c.prepare(static_cast<std::size_t>(x.batch));
   for (std::int64_t i = 0; i < x.batch; ++i) {
-    c[static_cast<std::size_t>(i)] = range_of(p.layout, e.c_at(i), p.m, p.n, p.ldy, 4, i);
+    c.push_back(range_of(p.layout, e.c_at(i), p.m, p.n, p.ldy, 4, i));
   }
-  std::sort(c.begin(), c.end(), [](const Range& u, const Range& v) { return u.begin < v.begin; });
-  for (std::size_t i = 1; i < c.size(); ++i) {
-    if (overlap(c[i - 1], c[i])) {
-      const std::int64_t lo = std::min(c[i - 1].entry, c[i].entry);
-      const std::int64_t hi = std::max(c[i - 1].entry, c[i].entry);
-      return Status::invalid_argument("c[" + str(lo) + "] overlaps c[" + str(hi) +
-                                      "]: the outputs must not share memory" +
-                                      (e.lists ? std::string() : " (stride_c = " + str(e.stride_c) + ")"));
-    }
+  if (const Range* first = core::sort_and_find_overlap(&c)) {
+    const std::int64_t lo = std::min(first->entry, (first + 1)->entry);
+    const std::int64_t hi = std::max(first->entry, (first + 1)->entry);
+    return Status::invalid_argument("c[" + str(lo) + "] overlaps c[" + str(hi) +
+                                    "]: the outputs must not share memory" +
+                                    (e.lists ? std::string() : " (stride_c = " + str(e.stride_c) + ")"));
   }
-  // An input range against the sorted, disjoint C ranges: the last C range
-  // beginning before the input ends is the only candidate.
-  // `name` an operand's (entry i: "a[i]") or, with whole, an array's own.
+  // An input range against the sorted, disjoint C ranges; `name` an
+  // operand's (entry i: "a[i]") or, with whole, an array's own.
   auto check_input = [&](const Range& in, const char* name, bool whole = false) -> Status {
-    if (in.bytes == 0) return {};
-    auto it = std::lower_bound(c.begin(), c.end(), in.begin + in.bytes,
-                               [](const Range& r, std::uintptr_t end) { return r.begin < end; });
-    if (it == c.begin()) return {};
-    const Range& candidate = *(it - 1);
-    if (overlap(candidate, in)) {
-      // Appended piece by piece: GCC 12 warns (-Wrestrict, a false
-      // positive) on the temporaries of one long concatenation here.
-      std::string message = "c[";
-      message += str(candidate.entry);
-      message += "] overlaps ";
-      message += name;
-      if (!whole) {
-        message += '[';
-        message += str(in.entry);
-        message += ']';
-      }
-      message += ": the outputs must not share memory with an input";
-      return Status::invalid_argument(std::move(message));
+    const Range* hit = core::overlapping_output(c, in);
+    if (hit == nullptr) return {};
+    // Appended piece by piece: GCC 12 warns (-Wrestrict, a false
+    // positive) on the temporaries of one long concatenation here.
+    std::string message = "c[";
+    message += str(hit->entry);
+    message += "] overlaps ";
+    message += name;
+    if (!whole) {
+      message += '[';
+      message += str(in.entry);
+      message += ']';
     }
-    return {};
+    message += ": the outputs must not share memory with an input";
+    return Status::invalid_argument(std::move(message));
   };
   if (per_column(p.qb) && p.qb.zero_points != nullptr) {
     const Range zb{reinterpret_cast<std::uintptr_t>(p.qb.zero_points),
