@@ -20,8 +20,9 @@
 // are 2 m n k for every library (a multiply-accumulate is two ops).
 //
 // The int8 peak: register-only chains of the dot instruction of each level
-// the host has (vpdpbusd zmm: 64 multiply-accumulates; the widening levels'
-// vpmaddwd: 16 per ymm, 32 per zmm), the best of 15 short runs; "%peak" is
+// the host has (AMX's tdpbusd: 16 x 16 x 64 multiply-accumulates on tiles;
+// vpdpbusd zmm: 64; the widening levels' vpmaddwd: 16 per ymm, 32 per
+// zmm), the best of 15 short runs; "%peak" is
 // tessera's rate over the selected level's peak times the thread count.
 //
 // Fairness: oneDNN dispatches its JIT kernels itself (its ISA is printed);
@@ -81,6 +82,50 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) double peak_vpdpbusd_zmm(
   const double s = std::chrono::duration<double>(Clock::now() - t0).count();
   keep_chains(acc);
   return static_cast<double>(iters) * 12 * 64 * 2 / s / 1e9;
+}
+
+// tdpbusd, the amx level's: 16 x 16 x 64 multiply-accumulates per
+// instruction on four independent sum tiles (two A and two B tiles, the
+// kernel's own 2 x 2 pattern, core/src/simd/amx_int8.hpp), operands in
+// tiles. Only called where the registry found the amx level, that is where
+// this process has the tile permission (cpu_features_x86.cc).
+struct alignas(64) AmxConfig {
+  unsigned char palette = 1, start_row = 0, reserved[14] = {};
+  unsigned short colsb[16] = {64, 64, 64, 64, 64, 64, 64, 64};
+  unsigned char rows[16] = {16, 16, 16, 16, 16, 16, 16, 16};
+};
+__attribute__((target("amx-tile,amx-int8"))) double peak_tdpbusd() {
+  const long iters = 200'000;
+  static const AmxConfig config;
+  alignas(64) static unsigned char operand[1024];
+  alignas(64) static int sums[4][256];
+  for (int i = 0; i < 1024; ++i) operand[i] = static_cast<unsigned char>(i * 7);
+  _tile_loadconfig(&config);
+  asm volatile("" ::: "memory");  // the operand bytes, written above, before the loads
+  _tile_zero(0);
+  _tile_zero(1);
+  _tile_zero(2);
+  _tile_zero(3);
+  _tile_loadd(4, operand, 64);
+  _tile_loadd(5, operand, 64);
+  _tile_loadd(6, operand, 64);
+  _tile_loadd(7, operand, 64);
+  const auto t0 = Clock::now();
+  for (long it = 0; it < iters; ++it) {
+    _tile_dpbusd(0, 4, 6);
+    _tile_dpbusd(1, 4, 7);
+    _tile_dpbusd(2, 5, 6);
+    _tile_dpbusd(3, 5, 7);
+  }
+  _tile_stored(0, sums[0], 64);
+  _tile_stored(1, sums[1], 64);
+  _tile_stored(2, sums[2], 64);
+  _tile_stored(3, sums[3], 64);
+  asm volatile("" ::: "memory");
+  const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+  _tile_release();
+  if (sums[0][0] + sums[1][0] + sums[2][0] + sums[3][0] == 12345) std::puts("");
+  return static_cast<double>(iters) * 4 * 16 * 16 * 64 * 2 / s / 1e9;
 }
 
 // vpmaddwd + vpaddd: the widening levels' exact dot step (16-bit pairs
@@ -154,6 +199,9 @@ std::vector<Peak> measure_peaks() {
     for (int i = 0; i < 15; ++i) b = std::max(b, fn());
     return b;
   };
+  if (has(tessera::Isa::kAmx)) {
+    peaks.push_back({tessera::Isa::kAmx, "tdpbusd (AMX)", best(peak_tdpbusd)});
+  }
   if (has(tessera::Isa::kAvx512Vnni)) {
     peaks.push_back({tessera::Isa::kAvx512Vnni, "vpdpbusd zmm", best(peak_vpdpbusd_zmm)});
   }

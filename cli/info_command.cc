@@ -28,6 +28,7 @@ const Flag kFlags[] = {
     {"avx512vnni", &platform::CpuFeatures::avx512vnni},
     {"avx512bf16", &platform::CpuFeatures::avx512bf16},
     {"avxvnni", &platform::CpuFeatures::avxvnni},
+    {"amx_int8", &platform::CpuFeatures::amx_int8},
     {"neon", &platform::CpuFeatures::neon},
     {"dotprod", &platform::CpuFeatures::dotprod},
     {"sve", &platform::CpuFeatures::sve},

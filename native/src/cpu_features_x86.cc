@@ -2,8 +2,14 @@
 // what the OS actually saves across context switches. AVX needs XCR0 bits 1-2
 // (SSE and YMM state); AVX-512 additionally needs bits 5-7 (opmask, ZMM0-15
 // upper halves, ZMM16-31). A CPU advertising AVX-512 under an OS (or VM) that
-// does not enable that state would fault on the first ZMM instruction.
+// does not enable that state would fault on the first ZMM instruction. AMX
+// needs bits 17-18 (tile configuration and data) and, on Linux, a per-process
+// permission for the 8 KiB of tile data, which detection requests.
 #include <cpuid.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include <cstdint>
 #include <cstring>
@@ -31,6 +37,20 @@ uint64_t read_xcr0() {
 }
 
 bool bit(uint32_t value, int index) { return ((value >> index) & 1u) != 0; }
+
+// Whether this process may use the AMX tile data state. Linux (5.16+) keeps
+// it off until the process asks (arch_prctl ARCH_REQ_XCOMP_PERM for
+// XFEATURE_XTILEDATA); asking again once granted is a no-op. Elsewhere no
+// permission step is known, so AMX stays off.
+bool amx_permitted() {
+#if defined(__linux__) && defined(SYS_arch_prctl)
+  constexpr long kArchReqXcompPerm = 0x1023;
+  constexpr long kXfeatureXtiledata = 18;
+  return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
+#else
+  return false;
+#endif
+}
 
 std::string read_brand() {
   if (cpuid(0x80000000u, 0).eax < 0x80000004u) return {};
@@ -64,6 +84,7 @@ CpuFeatures detect_cpu_features() noexcept {
   const uint64_t xcr0 = osxsave ? read_xcr0() : 0;
   const bool os_ymm = (xcr0 & 0x6) == 0x6;     // XMM | YMM
   const bool os_zmm = (xcr0 & 0xE6) == 0xE6;   // + opmask, ZMM_Hi256, Hi16_ZMM
+  const bool os_tiles = (xcr0 & 0x60000) == 0x60000;  // XTILECFG, XTILEDATA
 
   f.avx = os_ymm && bit(leaf1.ecx, 28);
   f.fma = f.avx && bit(leaf1.ecx, 12);
@@ -76,6 +97,7 @@ CpuFeatures detect_cpu_features() noexcept {
     f.avx512bw = f.avx512f && bit(leaf7.ebx, 30);
     f.avx512vl = f.avx512f && bit(leaf7.ebx, 31);
     f.avx512vnni = f.avx512f && bit(leaf7.ecx, 11);
+    f.amx_int8 = os_tiles && bit(leaf7.edx, 24) && bit(leaf7.edx, 25) && amx_permitted();
     if (leaf7.eax >= 1) {
       const Regs leaf7_1 = cpuid(7, 1);
       f.avx512bf16 = f.avx512f && bit(leaf7_1.eax, 5);

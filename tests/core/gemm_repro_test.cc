@@ -124,8 +124,8 @@ TEST_CASE("outputs are bit-identical for 1, 2, 3, 4, 7 and 8 workers (best level
 }
 
 // The f32 GEMM kernel set of the optimized table of `isa` (avx2_vnni,
-// avx512_vnni and neon_dotprod share avx2's, avx512's and neon's: the same
-// code).
+// avx512_vnni, amx and neon_dotprod share avx2's, avx512's and neon's: the
+// same code).
 const void* f32_gemm_set(Isa isa) {
   for (const core::KernelTable* t : core::registered_tables()) {
     if (t->family == KernelFamily::kOptimized && t->isa == isa) return t->gemm.f32;

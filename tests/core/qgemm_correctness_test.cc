@@ -18,7 +18,8 @@ namespace {
 using test::qgemm::QOperands;
 using test::qgemm::QShape;
 
-// Shapes around every tile (mr up to 8, nr up to 64 columns), primes, 0, 1.
+// Shapes around every vector tile (mr up to 8, nr up to 64 columns),
+// primes, 0, 1.
 std::vector<QShape> edge_shapes(bool slow) {
   std::vector<QShape> shapes;
   test::Rng rng(20261204);
@@ -48,17 +49,52 @@ std::vector<QShape> edge_shapes(bool slow) {
 
 std::vector<Context> levels_and_naive() { return test::contexts_under_test(); }
 
+// s on `context` with operands of `seed`: the reference's int32 sums.
+void check_int32(const Context& context, const QShape& s, std::uint64_t seed) {
+  const QOperands o = test::qgemm::make_operands(s, seed);
+  std::vector<std::int32_t> c;
+  const Status st = test::qgemm::run_int32(context, s, o, &c);
+  REQUIRE_MESSAGE(st.ok(), st.to_string(), " ", s.describe());
+  CHECK_MESSAGE(c == test::qgemm::expected_int32(s, o), test::level_label(context), " ",
+                s.describe());
+}
+
 TEST_CASE("gemm_integer: exact sums on edge shapes, every level, every type pair") {
   const bool slow = test::gemm::slow_target();
   for (const Context& context : levels_and_naive()) {
     int index = 0;
-    for (const QShape& s : edge_shapes(slow)) {
-      const QOperands o = test::qgemm::make_operands(s, 100 + index++);
-      std::vector<std::int32_t> c;
-      const Status st = test::qgemm::run_int32(context, s, o, &c);
-      REQUIRE_MESSAGE(st.ok(), st.to_string(), " ", s.describe());
-      CHECK_MESSAGE(c == test::qgemm::expected_int32(s, o), test::level_label(context), " ",
-                    s.describe());
+    for (const QShape& s : edge_shapes(slow)) check_int32(context, s, 100 + index++);
+  }
+}
+
+// Shapes around the amx level's tiles: 32 x 64 tiles of 16-row halves over
+// blocks of 64 depth bytes, the rest on vpdpbusd (rows past the whole
+// halves, depth past the whole blocks, A's packed tail group). Every level
+// runs them: on the others they are more non-multiples of the tile.
+TEST_CASE("gemm_integer: shapes around 16-row halves and 64-byte depth blocks, every level") {
+  const std::int64_t rows[] = {15, 16, 17, 31, 32, 33, 48, 63, 64, 65, 97};
+  const std::int64_t depths[] = {63, 64, 65, 66, 127, 128, 131, 192, 257};
+  const std::int64_t cols[] = {64, 65, 31, 128};
+  const IntType types[] = {IntType::kU8, IntType::kS8};
+  for (const Context& context : levels_and_naive()) {
+    int index = 0;
+    for (std::int64_t m : rows) {
+      for (std::int64_t k : depths) {
+        QShape s;
+        s.layout = index % 5 == 4 ? Layout::kColMajor : Layout::kRowMajor;
+        s.ta = index % 3 == 2 ? Transpose::kYes : Transpose::kNo;
+        s.tb = index % 2 == 1 ? Transpose::kYes : Transpose::kNo;
+        s.m = m;
+        s.n = cols[index % 4];
+        s.k = k;
+        s.lda_pad = index % 4 == 1 ? 3 : 0;
+        s.ldc_pad = index % 7 == 3 ? 5 : 0;
+        s.a_type = types[(index / 2) % 2];
+        s.b_type = types[(index / 4) % 2];
+        s.per_column = index % 3 == 1;
+        s.beta = index % 2;
+        check_int32(context, s, 4000 + index++);
+      }
     }
   }
 }

@@ -53,6 +53,10 @@ TEST_CASE("detected features agree with /proc/cpuinfo") {
     CHECK(f.avx512vnni == has("avx512_vnni"));
     CHECK(f.avx512bf16 == has("avx512_bf16"));
     CHECK(f.avxvnni == has("avx_vnni"));
+    // The kernel lists amx_int8 when it enables the tile state; detection
+    // also needs the process's permission, which a Linux that lists the flag
+    // grants.
+    CHECK(f.amx_int8 == (has("amx_tile") && has("amx_int8")));
   } else if (f.arch == CpuArch::kAarch64) {
     // Under qemu-user /proc/cpuinfo is the host's, not the emulated CPU's.
     if (has("asimd")) {

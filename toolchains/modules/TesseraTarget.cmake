@@ -109,13 +109,18 @@ tessera_isa_backend(sse2    ARCH x86_64  FLAGS -msse2  HOST sse2)
 tessera_isa_backend(avx2    ARCH x86_64  FLAGS -mavx2 -mfma  HOST avx2 fma)
 tessera_isa_backend(avx512  ARCH x86_64  FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx2 -mfma
                     HOST avx512f avx512vl avx512bw avx512dq avx2 fma)
-# avx2_vnni, avx512_vnni and neon_dotprod share the level below's kernel
+# avx2_vnni, avx512_vnni, amx and neon_dotprod share a lower level's kernel
 # sets (their tables point at avx2's, avx512's and neon's): each needs that
 # level built too.
 tessera_isa_backend(avx2_vnni ARCH x86_64 FLAGS -mavx2 -mfma -mavxvnni HOST avx2 fma avx_vnni)
 tessera_isa_backend(avx512_vnni ARCH x86_64
                     FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx512vnni -mavx2 -mfma
                     HOST avx512f avx512vl avx512bw avx512dq avx512_vnni avx2 fma)
+# amx: avx512_vnni plus the AMX tiles (the integer GEMM's tdpbusd).
+tessera_isa_backend(amx ARCH x86_64
+                    FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx512vnni -mavx2 -mfma
+                          -mamx-tile -mamx-int8
+                    HOST avx512f avx512vl avx512bw avx512dq avx512_vnni avx2 fma amx_tile amx_int8)
 tessera_isa_backend(neon    ARCH aarch64)                             # baseline on aarch64
 tessera_isa_backend(neon_dotprod ARCH aarch64 FLAGS -march=armv8.2-a+dotprod HOST asimddp)
 tessera_isa_backend(simd128 ARCH wasm32  OPTION TESSERA_WASM_SIMD)    # -msimd128 is target-wide (below)
@@ -136,7 +141,7 @@ foreach(_isa IN LISTS TESSERA_ISAS)
       "(${TESSERA_TARGET_NAME} has: ${_available})")
   endif()
 endforeach()
-foreach(_pair IN ITEMS "avx2_vnni:avx2" "avx512_vnni:avx512" "neon_dotprod:neon")
+foreach(_pair IN ITEMS "avx2_vnni:avx2" "avx512_vnni:avx512" "amx:avx512" "neon_dotprod:neon")
   string(REPLACE ":" ";" _pair "${_pair}")
   list(GET _pair 0 _upper_isa)
   list(GET _pair 1 _lower_isa)

@@ -14,8 +14,8 @@
 // the kernel registry are all generated from it. Line order is rank order:
 // within one architecture a later level is a higher one and, but for
 // avx2_vnni, implies the earlier ones (x86-64: scalar < sse2 < avx2 <
-// avx2_vnni < avx512 < avx512_vnni; an AVX-512 CPU may lack AVX-VNNI, and
-// the registry picks the highest level the CPU has;
+// avx2_vnni < avx512 < avx512_vnni < amx; an AVX-512 CPU may lack
+// AVX-VNNI, and the registry picks the highest level the CPU has;
 // aarch64: scalar < neon < neon_dotprod; wasm32: scalar < simd128 <
 // simd128_relaxed), and the registry picks the highest. "simd128_relaxed" is SIMD128 plus relaxed SIMD's fused
 // multiply-add (f32x4/f64x2.relaxed_madd), in a module of its own (a host
@@ -24,7 +24,9 @@
 // AVX-512 CPU since Skylake-SP); "avx512_vnni" adds VNNI (vpdpbusd: Cascade
 // Lake, Ice Lake, Zen 4 and later), "avx2_vnni" adds AVX-VNNI to avx2
 // (VEX vpdpbusd on ymm: Alder Lake, Zen 5 and later, for CPUs without
-// AVX-512) and "neon_dotprod" the ARMv8.2 dot product (sdot): each runs
+// AVX-512), "amx" adds AMX-INT8 to avx512_vnni (tdpbusd on 16 x 64-byte
+// tiles: Sapphire Rapids and later Xeons) and "neon_dotprod" the ARMv8.2
+// dot product (sdot): each runs
 // the level below's f32 and f64 kernels, the same code and bits, and only
 // its integer GEMM differs. Which levels a build contains, and their
 // compiler flags, is the CMake list in toolchains/modules/TesseraTarget.cmake.
@@ -35,6 +37,7 @@
   X(Avx2Vnni, avx2_vnni)      \
   X(Avx512, avx512)           \
   X(Avx512Vnni, avx512_vnni)  \
+  X(Amx, amx)                 \
   X(Neon, neon)               \
   X(NeonDotprod, neon_dotprod) \
   X(Simd128, simd128)         \

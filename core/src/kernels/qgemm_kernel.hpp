@@ -117,10 +117,12 @@ struct QGemmCorrection {
 };
 
 // Packs rows [0, rows) x depth [0, k) of A (element (i, p) at a[i*rs + p*cs],
-// of `type`) into ceil(rows / mr) panels: panel r holds, per depth group,
-// the mr rows' packed bytes (qgemm_a_rows_per_row panel rows each), zero
-// past `rows` and past k. row_sums, when not null, gets each row's sum of
-// canonical values over the whole depth.
+// of `type`) into ceil(rows / mr) panels in the set's QPackedALayout:
+// group-major, panel r holds, per depth group, the mr rows' packed bytes
+// (qgemm_a_rows_per_row panel rows each), zero past `rows`; row-major, row
+// i's groups at i x groups x 4 (rows past `rows` not written). Zero past k.
+// row_sums, when not null, gets each row's sum of canonical values over the
+// whole depth.
 using QPackAFn = void (*)(std::int64_t rows, std::int64_t k, const std::uint8_t* a,
                           std::int64_t rs, std::int64_t cs, IntType type, std::uint8_t* dst,
                           std::int32_t* row_sums);
@@ -163,10 +165,18 @@ using QTileFn = void (*)(std::int64_t rows, std::int64_t cols, std::int64_t grou
 using QSumRowsFn = void (*)(std::int64_t rows, std::int64_t k, const std::uint8_t* a,
                             std::int64_t rs, IntType type, std::int32_t* row_sums);
 
+// How a packed A panel orders its bytes. Group-major: per depth group the
+// mr rows' words (the vector levels broadcast a row's word of one group at
+// a time): row stride 4, group stride mr x 4 (x 2 in planes). Row-major:
+// each row's groups in a row, as a row-major A is stored (the AMX tiles
+// load 16 rows of 64 depth bytes): row stride groups x 4, group stride 4.
+enum class QPackedALayout : std::uint8_t { kGroupMajor, kRowMajor };
+
 struct QGemmKernelSet {
   int mr = 0;  // C rows per tile (A panel: mr x qgemm_a_rows_per_row rows)
   int nr = 0;  // C columns per tile and packed B panel
   QGemmPacking packing = QGemmPacking::kPairI16;
+  QPackedALayout a_layout = QPackedALayout::kGroupMajor;
   const char* dot = "";  // the multiply instruction, for plans ("vpdpbusd")
   QPackAFn pack_a = nullptr;
   QPackBFn pack_b = nullptr;

@@ -175,6 +175,8 @@ Status run_qgemm(const QGemmKernelSet& ks, const QGemmProblem& pr, const QGemmDe
           if (direct_a) {
             lhs = {a_block + r0 * pr.rs_a, pr.rs_a, kg, full_groups,
                    has_tail ? own + (r0 / mr) * a_group : nullptr};
+          } else if (ks.a_layout == QPackedALayout::kRowMajor) {
+            lhs = {own + (r0 / mr) * a_panel, groups * 4, 4, groups, nullptr};
           } else {
             lhs = {own + (r0 / mr) * a_panel, 4, a_group, groups, nullptr};
           }

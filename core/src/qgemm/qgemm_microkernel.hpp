@@ -256,6 +256,20 @@ void pack_a(std::int64_t rows, std::int64_t k, const std::uint8_t* a, std::int64
   }
 }
 
+// QPackAFn in the row-major layout (QPackedALayout::kRowMajor): panels of
+// one row each, back to back.
+template <class Q>
+void pack_a_rows(std::int64_t rows, std::int64_t k, const std::uint8_t* a, std::int64_t rs,
+                 std::int64_t cs, IntType type, std::uint8_t* dst, std::int32_t* row_sums) {
+  static_assert(!kPlanes<Q, true>, "row-major A panels hold quads");
+  auto* sums = reinterpret_cast<std::uint32_t*>(row_sums);
+  if (type == IntType::kS8) {
+    pack_panels<Q, 1, true, IntType::kS8>(rows, k, a, rs, cs, dst, sums);
+  } else {
+    pack_panels<Q, 1, true, IntType::kU8>(rows, k, a, rs, cs, dst, sums);
+  }
+}
+
 // The canonical column sums of packed B panels (cols columns, `groups`
 // depth groups), by the kernel's own dot product against a broadcast of
 // ones: one multiply-add per vector of columns and group, while the panels
@@ -538,6 +552,19 @@ TESSERA_QGEMM_INLINE void with_rows(std::int64_t rows, F&& f) {
   f(std::integral_constant<int, R>{});
 }
 
+// The output rows' lines of a tile, for writing, while its depth loop
+// runs: a large output is not in cache, and the output stage would
+// otherwise wait for each line's read-for-ownership.
+TESSERA_QGEMM_INLINE void prefetch_output(std::int64_t rows, std::int64_t cols,
+                                          const QGemmOutputStage& output) {
+  if (output.cs != 1) return;
+  const std::int64_t row_bytes = cols * output.element_bytes();
+  for (std::int64_t i = 0; i < rows; ++i) {
+    const char* line = static_cast<const char*>(output.out) + i * output.rs * output.element_bytes();
+    for (std::int64_t b = 0; b < row_bytes; b += 64) TESSERA_QGEMM_PREFETCH_WRITE(line + b);
+  }
+}
+
 // QTileFn for traits Q, MR rows and NV vectors of columns.
 template <class Q, int MR, int NV>
 void tile(std::int64_t rows, std::int64_t cols, std::int64_t groups, const QGemmLhs& a,
@@ -546,16 +573,7 @@ void tile(std::int64_t rows, std::int64_t cols, std::int64_t groups, const QGemm
   constexpr int kNr = NV * Q::kLanes;
   constexpr int kPlanes = qgemm_a_rows_per_row(Q::kPacking);
   alignas(64) std::int32_t sums[MR * kPlanes * kNr];
-  // The output rows' lines, for writing, while the depth loop runs: a
-  // large output is not in cache, and the output stage would otherwise wait
-  // for each line's read-for-ownership.
-  if (output.cs == 1) {
-    const std::int64_t row_bytes = cols * output.element_bytes();
-    for (std::int64_t i = 0; i < rows; ++i) {
-      const char* line = static_cast<const char*>(output.out) + i * output.rs * output.element_bytes();
-      for (std::int64_t b = 0; b < row_bytes; b += 64) TESSERA_QGEMM_PREFETCH_WRITE(line + b);
-    }
-  }
+  prefetch_output(rows, cols, output);
   with_rows<MR>(rows, [&](auto rows_tag) {
     constexpr int kR = decltype(rows_tag)::value;
     raw_sums<Q, kR * kPlanes, NV>(groups, a, MR * kPlanes * 4, b_panel, sums);

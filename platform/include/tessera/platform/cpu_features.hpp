@@ -28,6 +28,11 @@ struct CpuFeatures {
   bool avx512vnni = false;
   bool avx512bf16 = false;
   bool avxvnni = false;  // AVX-VNNI: VEX-encoded vpdpbusd on ymm (cpuid 7.1 eax bit 4)
+  // AMX-TILE + AMX-INT8 (cpuid 7.0 edx bits 24-25) with the tile state in
+  // XCR0 (bits 17-18) and, on Linux, the process's permission to use it
+  // granted (arch_prctl(ARCH_REQ_XCOMP_PERM): detection asks for it; a
+  // process without it dies of SIGILL on the first tile instruction).
+  bool amx_int8 = false;
   // aarch64
   bool neon = false;
   bool dotprod = false;
