@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "fma_peak.hpp"
 #include "peer_onednn.hpp"
 #include "read_bandwidth.hpp"
 #include "tessera/tessera.hpp"
@@ -213,6 +214,15 @@ std::vector<Peak> measure_peaks() {
   }
 #endif
   return peaks;
+}
+
+// The FMA peak's level (fma_peak.hpp) of the f32 kernels `isa` runs:
+// avx2_vnni runs avx2's, avx512_vnni and amx avx512's.
+std::string sgemm_level(tessera::Isa isa) {
+  const std::string name = tessera::isa_name(isa);
+  if (name.rfind("avx512", 0) == 0 || name == "amx") return "avx512";
+  if (name.rfind("avx2", 0) == 0) return "avx2";
+  return "";
 }
 
 // ---- problems ---------------------------------------------------------------
@@ -437,6 +447,15 @@ int main(int argc, char** argv) {
   }
   if (peak == 0) std::printf("int8 peak: not measured for %s (no %%peak)\n",
                              tessera::isa_name(context.isa()));
+  // The f32 FMA peak of the level the sgemm column runs on: /sgemm can
+  // exceed the ratio of the two peaks only where sgemm runs further below
+  // its own peak than the integer GEMM does below its own.
+  const std::string fma_level = sgemm_level(context.isa());
+  for (const tessera::bench::FmaPeak& p : tessera::bench::measure_fma_peaks()) {
+    if (p.isa != fma_level) continue;
+    std::printf("f32 FMA peak, one core, %-18s %7.1f GFLOP/s: the int8 peak is %.2fx it\n",
+                p.isa.c_str(), p.f32, peak > 0 ? peak / p.f32 : 0.0);
+  }
   std::printf("u8 x s8 -> s32, row-major, per-tensor zero points; GOP/s = 2mnk / s; "
               "median (min..max) of %d round medians\n",
               rounds);

@@ -89,7 +89,7 @@ void amx_tile(std::int64_t rows, std::int64_t cols, std::int64_t groups, const Q
     const std::int64_t g0 = blocks * simd::amx::kTileGroups;
     if (g0 < groups) vector_sums(0, tile_rows, g0, groups, a, b_panel, true, sums);
   }
-  if (tile_rows == 0) qgemm::prefetch_output(rows, cols, output);
+  if (tile_rows == 0) qgemm::prefetch_output<Q>(rows, cols, output);
   if (tile_rows < rows) vector_sums(tile_rows, rows, 0, groups, a, b_panel, false, sums);
   qgemm::finish_tile<Q, kNr>(rows, cols, sums, kNr, correction, output);
 }

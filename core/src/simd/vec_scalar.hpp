@@ -111,6 +111,9 @@ struct I8Pairs {
   using Lane = F32;
   static constexpr int kLanes = 1;
   static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
+  // The portable level (the only one of a wasm build without SIMD128,
+  // which has no prefetch) issues none.
+  static constexpr bool kPrefetches = false;
   static Reg zero() { return 0; }
   static Reg load(const std::uint8_t* p) {
     Reg v;

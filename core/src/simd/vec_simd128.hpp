@@ -109,6 +109,8 @@ struct I8Pairs {
   struct Lane : scalar::F32 {};
   static constexpr int kLanes = 4;
   static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
+  // WebAssembly has no prefetch: a prefetch loop would run empty.
+  static constexpr bool kPrefetches = false;
   static Reg zero() { return wasm_i32x4_splat(0); }
   static Reg load(const std::uint8_t* p) { return wasm_v128_load(p); }
   static Reg broadcast(const std::uint8_t* p) { return wasm_v128_load32_splat(p); }

@@ -42,6 +42,7 @@ struct I8Planes {
   struct Lane : scalar::F32 {};
   static constexpr int kLanes = 4;
   static constexpr Int8Packing kPacking = Int8Packing::kQuadU8S8Planes;
+  static constexpr bool kPrefetches = false;  // as simd128's
   static Reg zero() { return wasm_i32x4_splat(0); }
   static Reg load(const std::uint8_t* p) { return wasm_v128_load(p); }
   static Reg broadcast(const std::uint8_t* p) { return wasm_v128_load32_splat(p); }
