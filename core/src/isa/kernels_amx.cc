@@ -7,16 +7,17 @@
 // (64 columns, a group's 256 bytes in a row: a B tile is 16 groups of 16
 // columns, 256 bytes apart). A is loaded as stored (u8, depth contiguous)
 // or from row-major panels (s8 or transposed A, packed with the sign flip).
-// The tiles run every whole block of 64 depth bytes of the tile's whole
-// 16-row halves, in two passes of 32 columns (4 sum tiles, 2 A, 2 B: the 8
-// tiles). What the tiles cannot take runs on vpdpbusd zmm, the
-// avx512_vnni tile's code: the depth past the last whole block (k not a
-// multiple of 64, and A's packed tail group) added to the tiles' sums, and
-// a tile's last rows past its whole 16-row halves (fewer than 16 rows, a
-// 1-row product among them) over the whole depth. Both instructions sum the
-// same canonical products modulo 2^32, so the bits are the vector level's.
+// Two passes of 32 columns, each on 4 sum tiles, 2 A and 2 B tiles (the 8
+// tiles), the tiles configured for the tile's own rows (a last tile of 20
+// rows loads and stores 16 + 4). The depth past the whole blocks of 64
+// bytes runs as one more block, copied into zero-padded buffers. Tiles of
+// fewer than kMinTileRows rows run on vpdpbusd zmm (the avx512_vnni tile's
+// code). Both instructions sum the same canonical products modulo 2^32, so
+// the bits are every level's.
 #include "core/src/isa/avx512_sets.hpp"
 #include "core/src/simd/amx_int8.hpp"
+
+#include <cstring>
 
 namespace tessera::core::amx {
 namespace {
@@ -27,70 +28,92 @@ constexpr int kNv = 4;
 constexpr int kNr = kNv * Q::kLanes;    // 64
 constexpr int kGroupBytes = kNr * 4;    // one group of a B panel
 constexpr int kVectorRows = 6;          // the vpdpbusd tile's rows
+// Fewer rows run on vpdpbusd, faster there (its 6-row tile; the one-row
+// product, a token's linear layer, streams B in four parts: raw_sums).
+// m x 4096 x 4096, B prepacked, one thread, GOP/s, tiles against
+// vpdpbusd: m 4: 196 against 235, 6: 294 / 349, 7: 342 / 341, 8: 388 /
+// 301, 15: 698 / 429 (Xeon with AMX).
+constexpr std::int64_t kMinTileRows = 8;
 
-// `a` seen from row r and depth group g.
-QGemmLhs lhs_from(const QGemmLhs& a, std::int64_t r, std::int64_t g) {
-  QGemmLhs moved = a;
-  moved.data = a.data + r * a.row_stride + g * a.group_stride;
-  moved.direct_groups = a.direct_groups - g;
-  if (a.tail != nullptr) moved.tail = a.tail + r * 4;
-  return moved;
-}
-
-// Rows [r0, r1)'s raw sums over groups [g0, groups) by vpdpbusd, into
-// sums (rows kNr apart), added to what is there when `add`.
-void vector_sums(std::int64_t r0, std::int64_t r1, std::int64_t g0, std::int64_t groups,
-                 const QGemmLhs& a, const std::uint8_t* b_panel, bool add,
-                 std::int32_t* sums) {
-  alignas(64) std::int32_t part[kVectorRows * kNr];
-  for (std::int64_t r = r0; r < r1; r += kVectorRows) {
-    const std::int64_t rows = r1 - r < kVectorRows ? r1 - r : kVectorRows;
-    std::int32_t* out = add ? part : sums + r * kNr;
+// The raw sums of rows [0, rows) over the whole depth by vpdpbusd, into
+// sums (rows kNr apart): the tiles of fewer than kMinTileRows rows.
+void vector_sums(std::int64_t rows_in_all, std::int64_t groups, const QGemmLhs& a,
+                 const std::uint8_t* b_panel, std::int32_t* sums) {
+  for (std::int64_t r = 0; r < rows_in_all; r += kVectorRows) {
+    const std::int64_t rows = rows_in_all - r < kVectorRows ? rows_in_all - r : kVectorRows;
+    QGemmLhs from_r = a;
+    from_r.data = a.data + r * a.row_stride;
+    if (a.tail != nullptr) from_r.tail = a.tail + r * 4;
     qgemm::with_rows<kVectorRows>(rows, [&](auto rows_tag) {
       constexpr int kR = decltype(rows_tag)::value;
-      qgemm::raw_sums<Q, kR, kNv>(groups - g0, lhs_from(a, r, g0), kMr * 4,
-                                  b_panel + g0 * kGroupBytes, out);
+      qgemm::raw_sums<Q, kR, kNv>(groups, from_r, kMr * 4, b_panel, sums + r * kNr);
     });
-    if (add) {
-      std::int32_t* to = sums + r * kNr;
-      for (std::int64_t j = 0; j < rows * kNr; ++j) {
-        to[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(to[j]) +
-                                          static_cast<std::uint32_t>(part[j]));
-      }
-    }
   }
 }
+
+// The depth past the whole blocks (groups [g0, groups), at most 16) as one
+// zero-padded block: A's rows from the operand (groups before
+// direct_groups) and from its packed tail group, B's groups from the panel.
+// Zeros times anything add nothing, so the padded block adds exactly the
+// remaining products.
+struct TailBlock {
+  alignas(64) std::uint8_t a[kMr * simd::amx::kTileBytes];
+  alignas(64) std::uint8_t b[simd::amx::kTileGroups * kGroupBytes];
+
+  void fill(std::int64_t rows, std::int64_t g0, std::int64_t groups, const QGemmLhs& lhs,
+            const std::uint8_t* b_panel) {
+    const std::int64_t direct_bytes = (lhs.direct_groups - g0) * 4;
+    const std::int64_t bytes = (groups - g0) * 4;
+    for (std::int64_t r = 0; r < rows; ++r) {
+      std::uint8_t* row = a + r * simd::amx::kTileBytes;
+      std::memcpy(row, lhs.data + r * lhs.row_stride + g0 * 4, static_cast<std::size_t>(direct_bytes));
+      if (bytes > direct_bytes) std::memcpy(row + direct_bytes, lhs.tail + r * 4, 4);
+      std::memset(row + bytes, 0, static_cast<std::size_t>(simd::amx::kTileBytes - bytes));
+    }
+    const std::int64_t b_bytes = (groups - g0) * kGroupBytes;
+    std::memcpy(b, b_panel + g0 * kGroupBytes, static_cast<std::size_t>(b_bytes));
+    std::memset(b + b_bytes, 0, sizeof(b) - static_cast<std::size_t>(b_bytes));
+  }
+};
 
 void amx_tile(std::int64_t rows, std::int64_t cols, std::int64_t groups, const QGemmLhs& a,
               const std::uint8_t* b_panel, const QGemmCorrection& correction,
               const QGemmOutputStage& output) {
   alignas(64) std::int32_t sums[kMr * kNr];
-  // The tiles read A's rows as 64 contiguous depth bytes (group stride 4).
-  const std::int64_t blocks = a.group_stride == 4 ? a.direct_groups / simd::amx::kTileGroups : 0;
-  const std::int64_t tile_rows = blocks == 0 ? 0 : rows >= 32 ? 32 : rows >= 16 ? 16 : 0;
-  if (tile_rows > 0) {
-    // The output rows' lines, for writing (qgemm::prefetch_output), spread
-    // over the first column pass's blocks.
-    const bool contiguous = output.cs == 1;
-    simd::amx::LinePrefetch lines(static_cast<const char*>(output.out),
-                                  output.rs * output.element_bytes(), contiguous ? rows : 0,
-                                  cols * output.element_bytes(), blocks);
-    simd::amx::configure();
-    for (int half = 0; half < 2; ++half) {
-      const std::uint8_t* b = b_panel + half * 32 * 4;
-      std::int32_t* out = sums + half * 32;
-      if (tile_rows == 32) {
-        simd::amx::sums_x32<2>(blocks, a.data, a.row_stride, b, kGroupBytes, out, kNr, lines);
-      } else {
-        simd::amx::sums_x32<1>(blocks, a.data, a.row_stride, b, kGroupBytes, out, kNr, lines);
-      }
-    }
-    simd::amx::release();
-    const std::int64_t g0 = blocks * simd::amx::kTileGroups;
-    if (g0 < groups) vector_sums(0, tile_rows, g0, groups, a, b_panel, true, sums);
+  // The tiles read A's rows as 64 contiguous depth bytes (group stride 4:
+  // as stored, or row-major panels).
+  if (rows < kMinTileRows || a.group_stride != 4) {
+    qgemm::prefetch_output<Q>(rows, cols, output);
+    vector_sums(rows, groups, a, b_panel, sums);
+    qgemm::finish_tile<Q, kNr>(rows, cols, sums, kNr, correction, output);
+    return;
   }
-  if (tile_rows == 0) qgemm::prefetch_output<Q>(rows, cols, output);
-  if (tile_rows < rows) vector_sums(tile_rows, rows, 0, groups, a, b_panel, false, sums);
+  const std::int64_t blocks = a.direct_groups / simd::amx::kTileGroups;
+  const std::int64_t g0 = blocks * simd::amx::kTileGroups;
+  TailBlock tail;
+  if (g0 < groups) tail.fill(rows, g0, groups, a, b_panel);
+  // The output rows' lines, for writing (qgemm::prefetch_output), spread
+  // over the first column pass's blocks.
+  simd::amx::LinePrefetch lines(static_cast<const char*>(output.out),
+                                output.rs * output.element_bytes(), output.cs == 1 ? rows : 0,
+                                cols * output.element_bytes(), blocks + 1);
+  const int upper = rows < 16 ? static_cast<int>(rows) : 16;
+  const int lower = static_cast<int>(rows) - upper;
+  simd::amx::configure(upper, lower);
+  for (int half = 0; half < 2; ++half) {
+    const std::int64_t col_bytes = half * 32 * 4;
+    const simd::amx::PaddedBlock last{tail.a, simd::amx::kTileBytes, tail.b + col_bytes};
+    const simd::amx::PaddedBlock* padded = g0 < groups ? &last : nullptr;
+    std::int32_t* out = sums + half * 32;
+    if (lower > 0) {
+      simd::amx::sums_x32<2>(blocks, a.data, a.row_stride, b_panel + col_bytes, kGroupBytes,
+                             padded, out, kNr, lines);
+    } else {
+      simd::amx::sums_x32<1>(blocks, a.data, a.row_stride, b_panel + col_bytes, kGroupBytes,
+                             padded, out, kNr, lines);
+    }
+  }
+  simd::amx::release();
   qgemm::finish_tile<Q, kNr>(rows, cols, sums, kNr, correction, output);
 }
 
