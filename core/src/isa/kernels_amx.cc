@@ -83,7 +83,7 @@ void amx_tile(std::int64_t rows, std::int64_t cols, std::int64_t groups, const Q
   // The tiles read A's rows as 64 contiguous depth bytes (group stride 4:
   // as stored, or row-major panels).
   if (rows < kMinTileRows || a.group_stride != 4) {
-    qgemm::prefetch_output<Q>(rows, cols, output);
+    qgemm::LinePrefetch(true, rows, cols, output, 0).rest();
     vector_sums(rows, groups, a, b_panel, sums);
     qgemm::finish_tile<Q, kNr>(rows, cols, sums, kNr, correction, output);
     return;
@@ -92,11 +92,10 @@ void amx_tile(std::int64_t rows, std::int64_t cols, std::int64_t groups, const Q
   const std::int64_t g0 = blocks * simd::amx::kTileGroups;
   TailBlock tail;
   if (g0 < groups) tail.fill(rows, g0, groups, a, b_panel);
-  // The output rows' lines, for writing (qgemm::prefetch_output), spread
-  // over the first column pass's blocks.
-  simd::amx::LinePrefetch lines(static_cast<const char*>(output.out),
-                                output.rs * output.element_bytes(), output.cs == 1 ? rows : 0,
-                                cols * output.element_bytes(), blocks + 1);
+  // The output lines, spread over the first column pass's blocks.
+  qgemm::LinePrefetch lines(true, rows, cols, output, blocks);
+  if (blocks == 0) lines.rest();
+  auto after_block = [&] { lines.next(); };
   const int upper = rows < 16 ? static_cast<int>(rows) : 16;
   const int lower = static_cast<int>(rows) - upper;
   simd::amx::configure(upper, lower);
@@ -107,10 +106,10 @@ void amx_tile(std::int64_t rows, std::int64_t cols, std::int64_t groups, const Q
     std::int32_t* out = sums + half * 32;
     if (lower > 0) {
       simd::amx::sums_x32<2>(blocks, a.data, a.row_stride, b_panel + col_bytes, kGroupBytes,
-                             padded, out, kNr, lines);
+                             padded, out, kNr, after_block);
     } else {
       simd::amx::sums_x32<1>(blocks, a.data, a.row_stride, b_panel + col_bytes, kGroupBytes,
-                             padded, out, kNr, lines);
+                             padded, out, kNr, after_block);
     }
   }
   simd::amx::release();

@@ -450,6 +450,60 @@ void finish_tile(std::int64_t rows, std::int64_t cols, const std::int32_t* sums,
 
 // ---- Tiles ---------------------------------------------------------------
 
+// Whether Q's level prefetches (Q::kPrefetches, true when Q does not say).
+// Where the target has no prefetch instruction (WebAssembly) a loop of
+// prefetches compiles to an empty loop that still runs: Emscripten 3.1.6's
+// build of the SIMD128 tile spent 7% of a 1024^3 product in one.
+template <class Q>
+constexpr bool prefetches() {
+  if constexpr (requires { Q::kPrefetches; }) {
+    return Q::kPrefetches;
+  } else {
+    return true;
+  }
+}
+
+// The output lines of a tile, prefetched for writing while its depth loop
+// runs: a large output is not in cache, and the output stage would
+// otherwise wait for each line's read-for-ownership. Asked for all at once
+// before the loop (rest()), the burst stalls on the line fill buffers (11%
+// of the samples of a 1024^3 product's vpdpbusd tiles, and of a 2048^3
+// product's AMX tiles, were on it); the AMX tile asks a few per depth
+// block (next()). Line i is byte 64 (i %
+// per_row) of row i / per_row. None on a level without prefetch, and none
+// for an output that is not row-contiguous (cs != 1).
+class LinePrefetch {
+ public:
+  // The output rows [0, rows) x columns [0, cols), asked for over `steps`
+  // calls of next().
+  LinePrefetch(bool enabled, std::int64_t rows, std::int64_t cols, const QGemmOutputStage& output,
+               std::int64_t steps)
+      : base_(static_cast<const char*>(output.out)),
+        row_bytes_(output.rs * output.element_bytes()),
+        per_row_((cols * output.element_bytes() + 63) / 64),
+        count_(enabled && output.cs == 1 ? rows * per_row_ : 0),
+        per_step_(steps > 0 ? (count_ + steps - 1) / steps : count_) {}
+  // The next step's lines.
+  TESSERA_QGEMM_INLINE void next() {
+    for (std::int64_t i = 0; i < per_step_ && done_ < count_; ++i, ++done_) {
+      TESSERA_QGEMM_PREFETCH_WRITE(base_ + row_ * row_bytes_ + col_ * 64);
+      if (++col_ == per_row_) {
+        col_ = 0;
+        ++row_;
+      }
+    }
+  }
+  // Every line not asked for yet.
+  void rest() {
+    while (done_ < count_) next();
+  }
+
+ private:
+  const char* base_;
+  std::int64_t row_bytes_, per_row_, count_, per_step_;
+  std::int64_t done_ = 0, row_ = 0, col_ = 0;
+};
+
 // The raw sums of kRows panel rows by kNv vectors of columns over `groups`
 // depth groups, to out (kRows x kNv * lanes, row-major); A's groups as
 // `a` says (kernels/qgemm_kernel.hpp), B's a packed panel.
@@ -559,32 +613,6 @@ TESSERA_QGEMM_INLINE void with_rows(std::int64_t rows, F&& f) {
   f(std::integral_constant<int, R>{});
 }
 
-// Whether Q's level prefetches (Q::kPrefetches, true when Q does not say).
-// Where the target has no prefetch instruction (WebAssembly) a loop of
-// prefetches compiles to an empty loop that still runs: Emscripten 3.1.6's
-// build of the SIMD128 tile spent 7% of a 1024^3 product in one.
-template <class Q>
-constexpr bool prefetches() {
-  if constexpr (requires { Q::kPrefetches; }) {
-    return Q::kPrefetches;
-  } else {
-    return true;
-  }
-}
-
-// The output rows' lines of a tile, for writing, while its depth loop
-// runs: a large output is not in cache, and the output stage would
-// otherwise wait for each line's read-for-ownership.
-template <class Q>
-TESSERA_QGEMM_INLINE void prefetch_output(std::int64_t rows, std::int64_t cols,
-                                          const QGemmOutputStage& output) {
-  if (!prefetches<Q>() || output.cs != 1) return;
-  const std::int64_t row_bytes = cols * output.element_bytes();
-  for (std::int64_t i = 0; i < rows; ++i) {
-    const char* line = static_cast<const char*>(output.out) + i * output.rs * output.element_bytes();
-    for (std::int64_t b = 0; b < row_bytes; b += 64) TESSERA_QGEMM_PREFETCH_WRITE(line + b);
-  }
-}
 
 // QTileFn for traits Q, MR rows and NV vectors of columns.
 template <class Q, int MR, int NV>
@@ -594,7 +622,11 @@ void tile(std::int64_t rows, std::int64_t cols, std::int64_t groups, const QGemm
   constexpr int kNr = NV * Q::kLanes;
   constexpr int kPlanes = qgemm_a_rows_per_row(Q::kPacking);
   alignas(64) std::int32_t sums[MR * kPlanes * kNr];
-  prefetch_output<Q>(rows, cols, output);
+  // The output lines at once, before the depth loop: spread over it (a
+  // check and a prefetch per depth group) the vector tiles ran 5-10%
+  // slower (1024^3 and 2048^3, avx512_vnni and avx2, Xeon), where the AMX
+  // tile gained.
+  LinePrefetch(prefetches<Q>(), rows, cols, output, 0).rest();
   with_rows<MR>(rows, [&](auto rows_tag) {
     constexpr int kR = decltype(rows_tag)::value;
     raw_sums<Q, kR * kPlanes, NV>(groups, a, MR * kPlanes * 4, b_panel, sums);

@@ -62,36 +62,6 @@ inline void configure(int upper, int lower) {
 }
 inline void release() { _tile_release(); }
 
-// The output lines a tile will write, prefetched a few per block while the
-// tiles run: all at once before them, the burst stalls on the line fill
-// buffers (11% of a 2048^3 product's samples), and none at all leaves the
-// output stage waiting for each line's read-for-ownership. Line i is byte
-// 64 (i % per_row) of row i / per_row.
-class LinePrefetch {
- public:
-  // The lines of `rows` rows of `bytes` bytes, row_bytes apart, asked for
-  // over `blocks` blocks.
-  LinePrefetch(const char* base, std::int64_t row_bytes, std::int64_t rows, std::int64_t bytes,
-               std::int64_t blocks)
-      : base_(base), row_bytes_(row_bytes), per_row_((bytes + 63) / 64),
-        count_(rows * per_row_), per_block_(blocks > 0 ? (count_ + blocks - 1) / blocks : 0) {}
-  // The next block's lines.
-  void next() {
-    for (std::int64_t i = 0; i < per_block_ && done_ < count_; ++i, ++done_) {
-      __builtin_prefetch(base_ + row_ * row_bytes_ + col_ * 64, 1);
-      if (++col_ == per_row_) {
-        col_ = 0;
-        ++row_;
-      }
-    }
-  }
-
- private:
-  const char* base_;
-  std::int64_t row_bytes_, per_row_, count_, per_block_;
-  std::int64_t done_ = 0, row_ = 0, col_ = 0;
-};
-
 // One block of 64 depth bytes from elsewhere than the operands (a depth
 // that is not a whole number of blocks, zero-padded by the caller): A's
 // rows lda bytes apart, B's 16 groups at b (groups the sums' ldb apart).
@@ -102,16 +72,16 @@ struct PaddedBlock {
 };
 
 // The raw sums of the configured rows (configure: up to 16 x kHalves) x
-// columns [0, 32) over `blocks` blocks of 64 depth bytes, then `last` when
-// not null: A's block q at a + 64 q (rows lda bytes apart), B's 16 groups
+// columns [0, 32) over `blocks` blocks of 64 depth bytes, calling
+// after_block() after each, then `last` when not null: A's block q at a + 64 q (rows lda bytes apart), B's 16 groups
 // of block q at b + 16 q ldb (groups ldb bytes apart, columns 16-31 64
 // bytes on), stored to out (rows ldo int32 apart). Tiles 0-1 sum rows 0-15
 // (2-3 rows 16-31), 4 holds A's rows 0-15 (5 rows 16-31), 6-7 B's two
 // 16-column halves: with two halves each loaded tile feeds two tdpbusd.
-template <int kHalves>
+template <int kHalves, class AfterBlock>
 void sums_x32(std::int64_t blocks, const std::uint8_t* a, std::int64_t lda, const std::uint8_t* b,
               std::int64_t ldb, const PaddedBlock* last, std::int32_t* out, std::int64_t ldo,
-              LinePrefetch& lines) {
+              AfterBlock&& after_block) {
   static_assert(kHalves == 1 || kHalves == 2, "16 or 32 rows");
   compiler_barrier();
   _tile_zero(0);
@@ -134,7 +104,7 @@ void sums_x32(std::int64_t blocks, const std::uint8_t* a, std::int64_t lda, cons
   };
   for (std::int64_t q = 0; q < blocks; ++q) {
     block(a + q * kTileBytes, lda, b + q * kTileGroups * ldb);
-    lines.next();
+    after_block();
   }
   if (last != nullptr) block(last->a, last->lda, last->b);
   const std::int64_t row_bytes = ldo * 4;
