@@ -27,7 +27,9 @@ GemmDecision decide_gemm(const GemmRequest& r) {
   d.compute = resolve_compute(request, r.knobs);
   const int w = d.compute.workers;
   const int oversample = r.knobs.parallel_oversample;
-  d.blocking.mc = row_block_for_workers(r.cache_blocking.mc, r.m, r.mr, w);
+  d.blocking.mc = split_columns(r.m, r.n, n_nt, w)
+                      ? r.cache_blocking.mc
+                      : row_block_for_workers(r.cache_blocking.mc, r.m, r.mr, w);
   const std::int64_t n_mc = ceil_div(r.m, d.blocking.mc);
   d.direct = r.direct_ok && r.direct_fits;
   if (d.direct) {

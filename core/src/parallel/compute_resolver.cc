@@ -182,6 +182,10 @@ std::int64_t row_block_for_workers(std::int64_t mc, std::int64_t m, int mr,
   return std::max<std::int64_t>(mr, std::min(mc, per));
 }
 
+bool split_columns(std::int64_t m, std::int64_t n, std::int64_t n_nt, int workers) {
+  return workers > 1 && m <= n / 4 && n_nt >= 2 * std::int64_t{workers};
+}
+
 bool use_shared_a_prepack(int workers, const GrainPlan& packed_grain) {
   if (workers >= 16) return true;
   return workers > 1 && packed_grain.sub_blocks > 1;

@@ -119,6 +119,16 @@ GrainPlan packed_lhs_grain(std::int64_t n_mc, std::int64_t n_nt, int workers,
 std::int64_t row_block_for_workers(std::int64_t mc, std::int64_t m, int mr,
                                    int workers);
 
+// Whether `workers` should split a GEMM's columns instead of its rows
+// (keeping the cache model's mc): A much smaller than B (m <= n / 4) and at
+// least two of a column block's n_nt column tiles per worker. Split by
+// rows, every worker would stream all of B; split by columns, each column
+// panel is read once. Two workers (Xeon with AMX, alternated runs),
+// rows against columns: sgemm 128 x 4096 x 4096 185-194 against 215-265
+// GFLOP/s, 64 x 4096 x 1024 150-154 against 211-216; the integer GEMM
+// 128 x 4096 x 4096 with B prepacked 2484-2586 against 3029-3211 GOP/s.
+bool split_columns(std::int64_t m, std::int64_t n, std::int64_t n_nt, int workers);
+
 // Shared A prepack (design.md §GEMM driver): at >= 16 workers always; with
 // fewer, only when private packing would pack some row block more than once
 // (the packed-LHS grain had to split row blocks).

@@ -53,17 +53,13 @@ QGemmDecision decide_qgemm(const QGemmRequest& r) {
   request.jobs = ceil_div(r.m, r.mr) * n_nt;
   d.compute = resolve_compute(request, r.knobs);
   const int w = d.compute.workers;
-  // Workers split the rows (row blocks, as the f32 driver does) unless A is
-  // much smaller than B and there are column tiles enough: then every
-  // worker would stream all of B, and they split B's columns instead, each
-  // column panel read once. Two workers, GOP/s, rows split against columns
-  // split (Xeon with AMX, alternated runs): 128 x 4096 x 4096 with B
-  // prepacked 2484-2586 against 3029-3211 (amx), 1049-1136 against
-  // 1319-1379 (avx512_vnni); 128 x 2048^2 1102-1173 against 1491-1545;
-  // 256 x 1024^2 1855-1937 against 2059-2170.
-  const bool split_columns = r.m * 4 <= r.n && n_nt >= 2 * std::int64_t{w};
-  d.blocking.mc = split_columns ? r.blocking.mc
-                                : row_block_for_workers(r.blocking.mc, r.m, r.mr, w);
+  // Rows or columns among the workers, as the f32 driver decides
+  // (compute_resolver.hpp). Integer GEMM, two workers, rows against
+  // columns: 128 x 4096 x 4096 B prepacked 1049-1136 against 1319-1379 GOP/s
+  // (avx512_vnni); 128 x 2048^2 1102-1173 against 1491-1545 (amx).
+  d.blocking.mc = split_columns(r.m, r.n, n_nt, w)
+                      ? r.blocking.mc
+                      : row_block_for_workers(r.blocking.mc, r.m, r.mr, w);
   const std::int64_t n_mc = ceil_div(r.m, d.blocking.mc);
   d.grain = packed_lhs_grain(n_mc, n_nt, w, r.knobs.packed_oversample);
   auto block = [&](std::int64_t width) {
