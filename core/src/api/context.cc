@@ -201,11 +201,13 @@ std::vector<Isa> supported_isas() {
 
 namespace detail {
 Status context_state(const Context& context, const ContextState** out) {
-  if (context.state() == nullptr) {
+  // One state() call: it is on the path of every kernel call.
+  const ContextState* state = context.state();
+  if (state == nullptr) [[unlikely]] {
     const Status status = context.status();
     return status.ok() ? Status::internal("context has no state") : status;
   }
-  *out = context.state();
+  *out = state;
   return {};
 }
 }  // namespace detail

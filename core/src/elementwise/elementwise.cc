@@ -209,8 +209,15 @@ Status binary(const Context& context, BinaryOp op, Extent e, Operand<T> a, Opera
       k.binary_scalar_lhs[index] == nullptr) {
     return Status::internal(std::string("kernel table has no ") + binary_op_name(op));
   }
-  const std::size_t cols = e.cols;
   T* y = out.data();
+  // Two whole operands in one block (every small call): the kernel on the
+  // caller's spans, without the row walk below.
+  if (a.shape == Broadcast::kFull && b.shape == Broadcast::kFull &&
+      core::always_one_block(n, kStreamingSchedule)) {
+    k.binary[index](a.data.data(), b.data.data(), y, n);
+    return {};
+  }
+  const std::size_t cols = e.cols;
   auto block = [&](std::size_t begin, std::size_t end) {
     std::size_t r = begin / cols, c0 = begin % cols, pos = begin;
     while (pos < end) {
