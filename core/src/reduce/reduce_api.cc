@@ -53,6 +53,12 @@ template <class T>
 Status reduce_rows(const detail::ContextState& state, ReduceOp op, const RowShape<T>& shape,
                    core::BlockReduceFn<T> kernel, Parallelism parallelism, T* out) {
   const std::size_t units = shape.rows * shape.blocks;
+  // One row of one block (every small call): one kernel call, which is all
+  // that any plan would run.
+  if (units == 1) {
+    out[0] = kernel(shape.block_at(0, 0), shape.block_len(0));
+    return {};
+  }
   const core::BandwidthPlan plan = core::plan_bandwidth_workers(
       state, (shape.rows * shape.cols + shape.rows) * sizeof(T), units, parallelism);
   auto row_value = [&](std::size_t r) {
