@@ -2,9 +2,10 @@
 // ES6 output still calls require() and reads __dirname/__filename when it
 // runs under Node, which an ES module does not have. Defined here once,
 // under Node only: browsers and workers never run the branch (and a
-// dynamic import of a node: module is never fetched there). The comments
-// ask webpack and Vite to leave that import alone when bundling for the
-// web; no bundler runs in this repository's tests, so that is untested.
+// dynamic import of a node: module is never fetched there). No bundler
+// reads this file: the package imports the module from its URL at run time
+// (lib/package-files.js), so the comments below only matter to someone
+// bundling the module on their own.
 var require, __filename, __dirname;
 if (typeof process === 'object' && process.versions && process.versions.node) {
   require = (await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:module'))

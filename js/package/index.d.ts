@@ -79,11 +79,20 @@ export type WasmBytes = ArrayBuffer | ArrayBufferView;
 export interface LoadOptions {
   /**
    * Participants in the thread pool, the caller included: an integer in
-   * [1, 256], or `'auto'` (default): min(8, logical CPUs). 1, or a host
-   * without SharedArrayBuffer or cross-origin isolation, loads the
-   * single-threaded build (see `info.fallbacks`).
+   * [1, 256], or `'auto'` (default): min(8, logical CPUs). A number above
+   * the host's logical CPUs (`navigator.hardwareConcurrency`,
+   * `os.availableParallelism()`) is capped there, with the reason in
+   * `info.fallbacks`, unless `oversubscribe` is true. 1, or a host without
+   * SharedArrayBuffer or cross-origin isolation, loads the single-threaded
+   * build (see `info.fallbacks`).
    */
   threads?: 'auto' | number;
+  /**
+   * Run the `threads` asked for even where they exceed the host's logical
+   * CPUs (default false: they are capped there, since threads that
+   * time-slice one core make every parallel call wait for the slowest).
+   */
+  oversubscribe?: boolean;
   /**
    * `'inline'`: the module runs on the calling thread. `'worker'`: in a
    * dedicated Worker; every call is asynchronous. `'auto'` (default):
@@ -103,6 +112,13 @@ export interface LoadOptions {
   wasmUrl?: WasmLocation | { threads?: WasmLocation; single?: WasmLocation };
   /** The worker script of mode `'worker'`, if a bundler moved the package's own. */
   workerUrl?: WasmLocation;
+  /**
+   * Where a copy of this package's `lib/` and `dist/` folders is served, for
+   * bundlers that do not rewrite `new URL('...', import.meta.url)` (esbuild):
+   * the module, its `.wasm`, its pthread worker and the worker of mode
+   * `'worker'` are read from there. Vite and webpack need nothing.
+   */
+  packageUrl?: WasmLocation;
   /** The `.wasm` bytes themselves (no fetch): one module, or one per build. */
   wasmBinary?: WasmBytes | { threads?: WasmBytes; single?: WasmBytes };
   /** Collect execution counters (see {@link Tessera.counters}); default false. */

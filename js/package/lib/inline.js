@@ -6,16 +6,7 @@ import { TesseraError } from './errors.js';
 import { checkWasm } from './fetch-binary.js';
 import { InlineTessera } from './instance.js';
 import { chooseBuild } from './options.js';
-
-// Literal URLs and imports, so bundlers find and ship these files.
-const wasmUrls = {
-  threads: () => new URL('../dist/threads/tessera.wasm', import.meta.url),
-  single: () => new URL('../dist/single/tessera.wasm', import.meta.url),
-};
-const factories = {
-  threads: () => import('../dist/threads/tessera.mjs'),
-  single: () => import('../dist/single/tessera.mjs'),
-};
+import { packageFile } from './package-files.js';
 
 function pick(value, build) {
   if (value === undefined || value === null) return undefined;
@@ -46,12 +37,22 @@ export async function loadInline(o, mode) {
   const started = Date.now();
   const setup = (async () => {
     let bytes = pick(o.wasmBinary, build);
-    const url = pick(o.wasmUrl, build) ?? wasmUrls[build]();
+    const url = pick(o.wasmUrl, build) ?? packageFile(build, 'wasm', o.packageUrl);
     if (bytes === undefined) bytes = await platform.readBinary(url);
     bytes = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
     checkWasm(bytes, o.wasmBinary !== undefined ? 'wasmBinary' : String(url));
-    const { default: createTesseraModule } = await factories[build]();
+    // Imported from its URL (the comments keep webpack and Vite from
+    // bundling it): a bundled copy would have the bundle's import.meta.url,
+    // and the pthread workers import the module from that URL.
+    const moduleUrl = packageFile(build, 'module', o.packageUrl).href;
+    let createTesseraModule;
+    try {
+      ({ default: createTesseraModule } = await import(/* webpackIgnore: true */ /* @vite-ignore */ moduleUrl));
+    } catch (error) {
+      throw new TesseraError('wasm-fetch', `cannot import the ${build} build's JavaScript from ${moduleUrl}: ${error?.message ?? String(error)}`, { cause: error });
+    }
     const settings = {
+      ...platform.moduleSettings(moduleUrl, build === 'threads' ? packageFile(build, 'pthreadWorker', o.packageUrl) : null),
       wasmBinary: bytes,
       tesseraEnv: { TESSERA_WASM_THREADS: String(choice.threads) },
       print: () => {},

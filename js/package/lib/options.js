@@ -11,9 +11,11 @@ const defaults = {
   initTimeoutMs: 30000,
   wasmUrl: undefined,
   workerUrl: undefined,
+  packageUrl: undefined,
   wasmBinary: undefined,
   counters: false,
   maxThreadsPerKernel: 0,
+  oversubscribe: false,
 };
 
 const isUrlLike = (v) => typeof v === 'string' || (typeof URL === 'function' && v instanceof URL);
@@ -50,6 +52,9 @@ export function validateOptions(options) {
   if (o.workerUrl !== undefined && !isUrlLike(o.workerUrl)) {
     throw invalid('load(options): workerUrl must be a URL or a string');
   }
+  if (o.packageUrl !== undefined && !isUrlLike(o.packageUrl)) {
+    throw invalid('load(options): packageUrl must be a URL or a string');
+  }
   if (o.wasmBinary !== undefined && !(o.wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(o.wasmBinary)) &&
       !(typeof o.wasmBinary === 'object' && o.wasmBinary !== null &&
         Object.keys(o.wasmBinary).every((k) => (k === 'threads' || k === 'single') &&
@@ -58,6 +63,9 @@ export function validateOptions(options) {
   }
   if (typeof o.counters !== 'boolean') {
     throw invalid(`load(options): counters must be a boolean (got ${String(o.counters)})`);
+  }
+  if (typeof o.oversubscribe !== 'boolean') {
+    throw invalid(`load(options): oversubscribe must be a boolean (got ${String(o.oversubscribe)})`);
   }
   if (!(Number.isInteger(o.maxThreadsPerKernel) && o.maxThreadsPerKernel >= 0 && o.maxThreadsPerKernel <= max)) {
     throw invalid(`load(options): maxThreadsPerKernel must be an integer in [0, ${max}] (got ${String(o.maxThreadsPerKernel)})`);
@@ -75,6 +83,12 @@ export function chooseBuild(o, logicalCpus, g = globalThis) {
     if (threads < wasmThreads.default) {
       fallbacks.push(`threads 'auto': ${threads} (the host reports ${logicalCpus} logical CPU${logicalCpus === 1 ? '' : 's'}; the default ${wasmThreads.default} would oversubscribe)`);
     }
+  } else if (o.threads > logicalCpus && !o.oversubscribe) {
+    // As the native resolver caps an explicit count at the visible CPUs:
+    // more threads than CPUs time-slice one another, and every parallel
+    // region then waits for the thread the OS parked last.
+    threads = Math.max(1, logicalCpus);
+    fallbacks.push(`threads: ${o.threads} capped at ${threads} (the host reports ${logicalCpus} logical CPU${logicalCpus === 1 ? '' : 's'}; oversubscribe: true runs ${o.threads} anyway)`);
   } else {
     threads = o.threads;
   }

@@ -1,5 +1,5 @@
-// What the loader needs from Node (package.json "imports" #platform, node
-// condition). The web version is platform-web.js.
+// What the loader needs from Node (installed by index.node.js and
+// worker-host-node.js). The web version is platform-web.js.
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -8,6 +8,8 @@ import { Worker } from 'node:worker_threads';
 import { TesseraError } from './errors.js';
 
 export const hostName = 'node';
+// The script of mode 'worker', in lib/.
+export const hostWorkerFile = 'worker-host-node.js';
 // Node's main thread may block (Atomics.wait works there).
 export const isWindowMainThread = false;
 
@@ -41,16 +43,21 @@ export async function readBinary(url) {
   return fetchBinary(u);
 }
 
-export function workerHostUrl() {
-  return new URL('./worker-host-node.js', import.meta.url);
+// The Emscripten settings of a build: none. The package's layout is intact
+// under Node, and worker_threads takes the pthread script as the URL object
+// the module makes itself (a file: URL string would be read as a path).
+export function moduleSettings() {
+  return {};
 }
 
-// A worker speaking the browser's message interface, on worker_threads.
-export function startWorker(url) {
+// The worker_threads Worker of mode 'worker', speaking the browser's
+// message interface, from `url` or the package's own script.
+export function startHostWorker(url) {
   // A worker inherits the parent's execArgv; --input-type (a script given
   // with -e) is not valid for a worker's file and would stop it.
   const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-  const worker = new Worker(new URL(url), { execArgv });
+  const script = url === undefined ? new URL(`./${hostWorkerFile}`, import.meta.url) : resolveUrl(url);
+  const worker = new Worker(script, { execArgv });
   return {
     postMessage: (message, transfer) => worker.postMessage(message, transfer),
     onMessage: (fn) => worker.on('message', (data) => fn(data)),

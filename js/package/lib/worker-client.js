@@ -9,6 +9,7 @@ import { platform } from './platform.js';
 import { TesseraError, invalid } from './errors.js';
 import { bindings } from './generated.js';
 import { dtypes } from './operands.js';
+import { packageFolder } from './package-files.js';
 
 class WorkerTensor {
   #client;
@@ -153,9 +154,10 @@ class WorkerTessera {
 }
 
 export async function loadInWorker(o) {
-  const url = o.workerUrl ?? platform.workerHostUrl();
-  const worker = platform.startWorker(url);
+  const url = o.workerUrl ?? (o.packageUrl !== undefined ? new URL(`lib/${platform.hostWorkerFile}`, packageFolder(o.packageUrl)) : undefined);
+  const worker = platform.startHostWorker(url);
   const { workerUrl, ...forwarded } = o;
+  const script = url === undefined ? "the package's worker-host script" : String(url);
   // URLs do not cross postMessage, and a relative one would resolve against
   // the worker's script: send absolute URLs, resolved here.
   const absolute = (u) => platform.resolveUrl(u).href;
@@ -164,13 +166,14 @@ export async function loadInWorker(o) {
   } else if (forwarded.wasmUrl && typeof forwarded.wasmUrl === 'object') {
     forwarded.wasmUrl = Object.fromEntries(Object.entries(forwarded.wasmUrl).map(([k, v]) => [k, absolute(v)]));
   }
+  if (forwarded.packageUrl !== undefined) forwarded.packageUrl = packageFolder(forwarded.packageUrl).href;
   let timer;
   try {
     const ready = await new Promise((resolve, reject) => {
       timer = setTimeout(() => reject(new TesseraError('init-timeout',
-        `the tessera worker did not become ready within initTimeoutMs = ${o.initTimeoutMs} ms (${url})`)), o.initTimeoutMs);
+        `the tessera worker did not become ready within initTimeoutMs = ${o.initTimeoutMs} ms (${script})`)), o.initTimeoutMs);
       worker.onError((error) => reject(new TesseraError('wasm-fetch',
-        `the tessera worker (${url}) failed: ${error.message}`, { cause: error })));
+        `the tessera worker (${script}) failed: ${error.message}`, { cause: error })));
       worker.onMessage((message) => {
         if (message.type === 'ready') resolve(message);
         if (message.type === 'error') reject(new TesseraError(message.code, message.message));

@@ -3,6 +3,7 @@
 // segment, so one server covers every case:
 //   /isolated/...        COOP same-origin + COEP require-corp
 //   /credentialless/...  COOP same-origin + COEP credentialless
+//   /dip/...             Document-Isolation-Policy: isolate-and-require-corp
 //   /plain/...           no isolation headers (no SharedArrayBuffer)
 //   /csp/...             isolated + a strict CSP without blob: or eval
 //   /missing/...         isolated, every .wasm answers 404
@@ -26,6 +27,8 @@ const isolated = {
 const profiles = {
   isolated,
   credentialless: { ...isolated, 'Cross-Origin-Embedder-Policy': 'credentialless' },
+  // One document isolated without COOP/COEP on the site (Chromium 137+).
+  dip: { 'Document-Isolation-Policy': 'isolate-and-require-corp', 'Cross-Origin-Resource-Policy': 'same-origin' },
   plain: {},
   csp: {
     ...isolated,
@@ -62,25 +65,56 @@ export function startServer(roots, { port = 0 } = {}) {
       res.end('<!DOCTYPE html><html><body>single-page app fallback</body></html>');
       return;
     }
-    let stat;
-    try {
-      stat = statSync(file);
-    } catch {
-      stat = null;
-    }
-    if (!stat || !stat.isFile()) {
-      res.writeHead(404, { ...headers, 'content-type': 'text/plain' });
-      res.end('not found');
+    sendFile(res, file, headers);
+  });
+  return listen(server, port);
+}
+
+// One folder served at the root under one header profile: a bundler's
+// output, whose asset URLs may be absolute ('/assets/...'). `missing`
+// lists every path asked for that the folder lacks (requests from nested
+// workers included, which a browser driver may not report).
+export async function startSiteServer(dir, profile, { port = 0 } = {}) {
+  const headers = profiles[profile];
+  if (!headers) throw new Error(`startSiteServer: unknown profile ${profile}`);
+  const missing = [];
+  const server = http.createServer((req, res) => {
+    const { pathname } = new URL(req.url, 'http://localhost');
+    const file = path.join(dir, ...pathname.split('/').map(decodeURIComponent), pathname.endsWith('/') ? 'index.html' : '');
+    if (!file.startsWith(dir)) {
+      res.writeHead(403);
+      res.end();
       return;
     }
-    res.writeHead(200, {
-      ...headers,
-      'content-type': types[ext] ?? 'application/octet-stream',
-      'content-length': stat.size,
-      'cache-control': 'no-store',
-    });
-    createReadStream(file).pipe(res);
+    if (!sendFile(res, file, headers)) missing.push(pathname);
   });
+  return { ...(await listen(server, port)), missing };
+}
+
+// Sends `file`, or a 404; false for a 404.
+function sendFile(res, file, headers) {
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch {
+    stat = null;
+  }
+  if (!stat || !stat.isFile()) {
+    res.writeHead(404, { ...headers, 'content-type': 'text/plain' });
+    res.end('not found');
+    return false;
+  }
+  res.writeHead(200, {
+    ...headers,
+    'content-type': types[path.extname(file)] ?? 'application/octet-stream',
+    'content-length': stat.size,
+    'cache-control': 'no-store',
+  });
+  createReadStream(file).pipe(res);
+  return true;
+}
+
+function listen(server, port) {
   return new Promise((resolve) => {
     server.listen(port, '127.0.0.1', () => {
       resolve({ server, origin: `http://127.0.0.1:${server.address().port}` });

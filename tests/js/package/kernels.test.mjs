@@ -12,7 +12,8 @@ import { fnv1a64, firstMismatch, referenceGemm, seeded } from './support.mjs';
 
 const eps = { f32: 2 ** -24, f64: 2 ** -53 };
 const builds = [
-  { name: 'threads', options: { threads: 3 } },
+  // Pools wider than this 2-CPU host's cores: oversubscribe asks for them.
+  { name: 'threads', options: { threads: 3, oversubscribe: true } },
   { name: 'single', options: { threads: 1 } },
 ];
 
@@ -78,7 +79,7 @@ test('the f32 GEMM has the same bits at 1, 2, 3 and 4 threads, and the native SS
   const b = seeded(Float32Array, k * n, 1, 2);
   const hashes = [];
   for (const threads of [1, 2, 3, 4]) {
-    const t = await load({ threads });
+    const t = await load({ threads, oversubscribe: true });
     try {
       for (const parallel of [0, 'serial', threads]) {
         const c = await t.gemm({ m, n, k, a, b, threads: parallel });
@@ -354,7 +355,7 @@ test('gemv and dot give the same bits at 1, 2, 3 and 4 threads and in both build
   const big = seeded(Float32Array, 300007, 7, 4), big2 = seeded(Float32Array, 300007, 7, 5);
   const results = [];
   for (const options of [{ threads: 1 }, { threads: 2 }, { threads: 3 }, { threads: 4 }, { threads: 3, mode: 'worker' }]) {
-    const t = await load(options);
+    const t = await load({ ...options, oversubscribe: true });
     try {
       const y = await t.gemv({ m, n, a, x });
       const yt = await t.gemv({ m, n, a, x: xt, trans: true });
@@ -491,7 +492,7 @@ test('reductions and softmax give the same bits at 1, 2, 3 and 4 threads, inline
   const x = seeded(Float32Array, 7 * 20011, 9, 1);
   const results = [];
   for (const mode of ['inline', 'worker']) {
-    const t = await load({ threads: 4, mode });
+    const t = await load({ threads: 4, mode, oversubscribe: true });
     try {
       for (const threads of [1, 2, 3, 4]) {
         const sum = await t.sumRows(x, { cols: 20011, threads });

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
+import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -31,6 +32,7 @@ test('bad load() options reject with the option named, never a synchronous throw
     [{ isa: 'avx2' }, /isa must be/],
     [{ initTimeoutMs: -1 }, /initTimeoutMs/],
     [{ counters: 'yes' }, /counters must be a boolean/],
+    [{ oversubscribe: 1 }, /oversubscribe must be a boolean/],
     [{ maxThreadsPerKernel: -1 }, /maxThreadsPerKernel/],
     ['threads', /options must be an object/],
   ];
@@ -193,10 +195,31 @@ test('info says which build runs and why; threads: 1 loads the single-threaded b
   }
 });
 
+test('threads above the host\'s logical CPUs are capped there with the reason, unless oversubscribe asks for them', async () => {
+  const cpus = availableParallelism();
+  const asked = cpus + 2;
+  const capped = await load({ threads: asked });
+  try {
+    assert.equal(capped.info.threads, cpus);
+    assert.equal(capped.info.build, cpus === 1 ? 'single' : 'threads');
+    assert.ok(capped.info.fallbacks.some((f) => f.includes(`threads: ${asked} capped at ${cpus}`)), capped.info.fallbacks.join('; '));
+  } finally {
+    await capped.dispose();
+  }
+  const wide = await load({ threads: asked, oversubscribe: true });
+  try {
+    assert.equal(wide.info.threads, asked);
+    assert.equal(wide.info.policy.effective_threads, asked);
+    assert.ok(!wide.info.fallbacks.some((f) => /capped/.test(f)), wide.info.fallbacks.join('; '));
+  } finally {
+    await wide.dispose();
+  }
+});
+
 test('a Node process exits by itself after dispose(), threads and worker mode included', () => {
   const script = `
     import { load } from 'tessera-wasm';
-    for (const options of [{ threads: 4 }, { threads: 2, mode: 'worker' }]) {
+    for (const options of [{ threads: 4, oversubscribe: true }, { threads: 2, mode: 'worker' }]) {
       const t = await load(options);
       await t.gemm({ m: 64, n: 64, k: 64, a: new Float32Array(4096), b: new Float32Array(4096) });
       await t.dispose();

@@ -44,6 +44,8 @@ export async function options(): Promise<void> {
     wasmBinary: bytes,
     counters: true,
     maxThreadsPerKernel: 2,
+    oversubscribe: true,
+    packageUrl: new URL('./tessera-wasm/', 'https://example.com/app/'),
   };
   expectType<Tessera>()(await load(all));
   expectType<Tessera>()(await load());
