@@ -94,6 +94,17 @@ export interface LoadOptions {
    */
   oversubscribe?: boolean;
   /**
+   * How to run `threads` > 1. `'auto'` (default): the threaded build where
+   * the host allows shared memory, elsewhere (a page without cross-origin
+   * isolation) the message-passing pool: `threads - 1` more workers, each
+   * with its own single-threaded module, over which the asynchronous GEMM
+   * is split when its cost model predicts a gain (operands are copied to
+   * them per call; the bits are the one-thread call's). `'shared'`: the
+   * threaded build or nothing. `'messages'`: the message-passing pool even
+   * where memory could be shared.
+   */
+  pool?: 'auto' | 'shared' | 'messages';
+  /**
    * `'inline'`: the module runs on the calling thread. `'worker'`: in a
    * dedicated Worker; every call is asynchronous. `'auto'` (default):
    * `'worker'` on a browser window's main thread, `'inline'` elsewhere
@@ -150,8 +161,18 @@ export interface TesseraInfo<M extends Mode = Mode> {
   readonly simd: boolean;
   /** The instruction set the kernels use. */
   readonly isa: Isa;
-  /** Participants per call at most, the caller included (`policy.effective_threads`). */
+  /**
+   * Participants per call at most, the caller included: the thread pool's
+   * (`policy.effective_threads`) or the message-passing pool's.
+   */
   readonly threads: number;
+  /**
+   * Which pool runs parallel work: `'shared-memory'` (the threaded build),
+   * `'message-passing'` (the single-threaded build plus `participants - 1`
+   * workers with their own module, for GEMM only; `fallbacks` says why), or
+   * `'none'`.
+   */
+  readonly pool: { readonly kind: 'shared-memory' | 'message-passing' | 'none'; readonly participants: number };
   /** Where the module runs. */
   readonly mode: M;
   /** The JavaScript host the module runs in (in mode `'worker'` on a page: `'worker'`). */
@@ -236,6 +257,14 @@ export interface Counters {
   callerWaits: number;
   /** Nanoseconds workers spent running kernel bodies. */
   workerActiveNs: number;
+  /** With a message-passing pool: GEMMs split over its workers (counted whatever `counters` is). */
+  messagePoolSplitCalls?: number;
+  /** With a message-passing pool: GEMMs its cost model kept on the caller. */
+  messagePoolLocalCalls?: number;
+  /** With a message-passing pool: bytes of operands sent to its workers. */
+  messagePoolBytesSent?: number;
+  /** With a message-passing pool: the last GEMM's decision and its reason. */
+  messagePoolLastPlan?: string;
 }
 
 // ---- Tensors and operands ---------------------------------------------------------

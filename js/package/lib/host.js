@@ -78,14 +78,19 @@ async function handle(port, message) {
     if (method in methods) {
       result = methods[method](...args);
     } else {
-      const fn = tessera[`${method}Sync`];
-      if (typeof fn !== 'function') throw new TesseraError('invalid-argument', `unknown method ${method}`);
-      result = fn.apply(tessera, args.map(decode));
+      if (typeof tessera[`${method}Sync`] !== 'function') throw new TesseraError('invalid-argument', `unknown method ${method}`);
+      // The asynchronous form: with a message pool (a host without shared
+      // memory) a GEMM waits for its helpers' blocks.
+      result = await tessera[method](...args.map(decode));
       if (result instanceof Tensor) result = { __tensor: result.ptr };
       // A result object holding a tensor (dynamicQuantizeLinear's y).
       if (result?.y instanceof Tensor) result = { ...result, y: { __tensor: result.y.ptr } };
     }
-    port.post({ id, ok: true, result });
+    // A result array of its own (not a view on the heap, never shared
+    // memory) moves back without a copy.
+    const own = ArrayBuffer.isView(result) && result.buffer instanceof ArrayBuffer &&
+                result.buffer !== tessera.module.HEAPU8.buffer;
+    port.post({ id, ok: true, result }, own ? [result.buffer] : []);
   } catch (error) {
     port.post({ id, ok: false, code: error instanceof TesseraError ? error.code : 'internal', message: error.message });
   }

@@ -6,6 +6,7 @@ import { TesseraError } from './errors.js';
 import { checkWasm } from './fetch-binary.js';
 import { InlineTessera } from './instance.js';
 import { chooseBuild } from './options.js';
+import { startMessagePool } from './message-pool.js';
 import { packageFile } from './package-files.js';
 
 function pick(value, build) {
@@ -32,11 +33,12 @@ function writeString(module, text) {
 }
 
 export async function loadInline(o, mode) {
-  const choice = chooseBuild(o, platform.logicalCpus());
+  const choice = chooseBuild(o, platform.logicalCpus(), globalThis, platform.canStartWorkers());
   const build = choice.build;
   const started = Date.now();
+  let bytes;
   const setup = (async () => {
-    let bytes = pick(o.wasmBinary, build);
+    bytes = pick(o.wasmBinary, build);
     const url = pick(o.wasmUrl, build) ?? packageFile(build, 'wasm', o.packageUrl);
     if (bytes === undefined) bytes = await platform.readBinary(url);
     bytes = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
@@ -114,19 +116,33 @@ export async function loadInline(o, mode) {
   m._free(isaOut);
 
   const tessera = new InlineTessera(module, context, null);
+  const fallbacks = [...choice.fallbacks];
+  let pool = { kind: build === 'threads' ? 'shared-memory' : 'none', participants: build === 'threads' ? choice.threads : 1 };
+  if (choice.messagePool > 1) {
+    try {
+      // The helpers get the bytes this instance compiled (no second fetch).
+      tessera.messagePool = await withTimeout(
+        startMessagePool({ ...o, wasmBinary: { single: bytes } }, choice.messagePool, () => performance.now()),
+        o.initTimeoutMs, `starting ${choice.messagePool - 1} message-pool workers`);
+      pool = { kind: 'message-passing', participants: choice.messagePool };
+    } catch (error) {
+      fallbacks.push(`the message-passing pool's workers did not start (${error.message}): the single-threaded build runs serially`);
+    }
+  }
   const policy = tessera.resolvedPolicy();
   const shared = typeof SharedArrayBuffer === 'function' && m.HEAPU8.buffer instanceof SharedArrayBuffer;
   tessera.info = {
     build,
     simd: isa === 'simd128',
     isa,
-    threads: policy.effective_threads,
+    threads: Math.max(policy.effective_threads, pool.participants),
+    pool,
     mode,
     host: platform.hostName,
     crossOriginIsolated: typeof globalThis.crossOriginIsolated === 'boolean' ? globalThis.crossOriginIsolated : null,
     sharedMemory: shared,
     zeroCopy: true,
-    fallbacks: [...choice.fallbacks, ...policy.fallbacks],
+    fallbacks: [...fallbacks, ...policy.fallbacks],
     loadMs: Date.now() - started,
     policy,
   };

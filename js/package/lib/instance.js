@@ -19,6 +19,7 @@ export class InlineTessera {
     this.context = context;
     this.info = info;
     this.disposed = false;
+    this.messagePool = null;
     this.scratchPtr = 0;
     this.scratchBytes = 0;
     for (const [name, entry] of Object.entries(bindings.kernels)) {
@@ -27,6 +28,11 @@ export class InlineTessera {
       this[`${name}Sync`] = (...args) => run(this, name, entry, args);
       this[name] = (...args) => {
         try {
+          // With a message pool (lib/message-pool.js) the asynchronous GEMM
+          // may be split over its workers; the Sync form never is.
+          if (this.messagePool && entry.kind === 'gemm' && args.length === 1) {
+            return this.messagePool.gemm(this, args[0]);
+          }
           return Promise.resolve(run(this, name, entry, args));
         } catch (error) {
           return Promise.reject(error);
@@ -109,8 +115,9 @@ export class InlineTessera {
     try {
       this.check(m._tsr_context_counters(this.context, out), 'counters');
       const view = new DataView(m.HEAPU8.buffer, out, structSize('tsr_counters'));
-      return Object.fromEntries(Object.entries(counterFields).map(([name, field]) =>
+      const counters = Object.fromEntries(Object.entries(counterFields).map(([name, field]) =>
         [name, Number(view.getBigUint64(fieldOffset('tsr_counters', field, 8), true))]));
+      return this.messagePool ? { ...counters, ...this.messagePool.counters() } : counters;
     } finally {
       m._free(out);
     }
@@ -119,6 +126,7 @@ export class InlineTessera {
   dispose() {
     if (this.disposed) return;
     this.disposed = true;
+    this.messagePool?.dispose();
     this.module._tsr_context_destroy(this.context);
     // The pool's threads end first (joined), so the Workers terminated next
     // are idle; the pthread Workers keep a Node process (and a page's
@@ -137,6 +145,76 @@ function checkIncrement(what, key, inc) {
 
 // Elements a BLAS vector of `count` entries with increment `inc` spans.
 const stridedSpan = (count, inc) => (count === 0 ? 0 : (count - 1) * Math.max(1, Math.abs(inc)) + 1);
+
+// gemm's arguments checked, with their defaults filled in and the elements
+// each operand spans (needA, needB, needC, needBias); c is allocated when
+// not given. Shared by the gemm kind and the message pool, which checks a
+// whole call before it splits it.
+export function gemmArguments(what, args) {
+  if (args === null || typeof args !== 'object') {
+    throw invalid(`${what}({ m, n, k, a, b, c, ... }): one options object`);
+  }
+  checkKeys(what, args, ['m', 'n', 'k', 'a', 'b', 'c', 'alpha', 'beta', 'transA', 'transB', 'lda', 'ldb', 'ldc',
+                         'bias', 'biasKind', 'activation', 'threads']);
+  const { m, n, k, a, b } = args;
+  for (const [key, v] of [['m', m], ['n', n], ['k', k]]) {
+    if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
+  }
+  const transA = args.transA ?? false, transB = args.transB ?? false;
+  if (typeof transA !== 'boolean') throw invalid(`${what}: transA must be a boolean`);
+  if (typeof transB !== 'boolean') throw invalid(`${what}: transB must be a boolean`);
+  const lda = args.lda ?? (transA ? m : k), ldb = args.ldb ?? (transB ? k : n), ldc = args.ldc ?? n;
+  for (const [key, v, line] of [['lda', lda, transA ? m : k], ['ldb', ldb, transB ? k : n], ['ldc', ldc, n]]) {
+    if (!(Number.isInteger(v) && v >= Math.max(1, line))) {
+      throw invalid(`${what}: ${key} must be an integer >= ${Math.max(1, line)} (the row length; got ${String(v)})`);
+    }
+  }
+  const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
+  if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
+  if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
+  const threads = threadsOption(what, args.threads);
+  elementCount(a, what, 'a');
+  const dtype = dtypeOfOperand(a);
+  if (dtypeOfOperand(b) !== dtype) throw invalid(`${what}: a is ${dtype} but b is ${dtypeOfOperand(b) ?? typeof b}`);
+  // The fused epilogue: C = activation(alpha op(A) op(B) + beta C + bias).
+  const activation = args.activation ?? 'none';
+  if (!(activation in activations)) {
+    throw invalid(`${what}: activation must be one of ${Object.keys(activations).join(', ')} (got ${String(activation)})`);
+  }
+  const bias = args.bias ?? null;
+  const biasKind = args.biasKind ?? (bias === null ? 'none' : 'column');
+  if (!(biasKind in biasKinds)) {
+    throw invalid(`${what}: biasKind must be one of ${Object.keys(biasKinds).join(', ')} (got ${String(biasKind)})`);
+  }
+  if ((biasKind === 'none') !== (bias === null)) {
+    throw invalid(`${what}: ${bias === null ? `bias is required with biasKind '${biasKind}'` : "bias is given with biasKind 'none'"}`);
+  }
+  const needBias = biasKind === 'column' ? n : biasKind === 'row' ? m : 0;
+  if (bias !== null) {
+    if (elementCount(bias, what, 'bias') < needBias) {
+      throw invalid(`${what}: bias has ${elementCount(bias, what, 'bias')} elements but a ${biasKind} bias needs ${needBias}`);
+    }
+    if (dtypeOfOperand(bias) !== dtype) throw invalid(`${what}: bias must be ${dtype} like a`);
+  }
+  let c = args.c;
+  // Elements each operand spans (row-major): (rows - 1) * ld + cols.
+  const span = (rows, cols, ld) => (rows === 0 || cols === 0 ? 0 : (rows - 1) * ld + cols);
+  const needA = span(transA ? k : m, transA ? m : k, lda);
+  const needB = span(transB ? n : k, transB ? k : n, ldb);
+  const needC = span(m, n, ldc);
+  if (c === undefined) {
+    if (beta !== 0) throw invalid(`${what}: c is required when beta != 0`);
+    c = new dtypes[dtype].Array(needC);
+  }
+  elementCount(c, what, 'c');
+  if (dtypeOfOperand(c) !== dtype) throw invalid(`${what}: c must be ${dtype} like a`);
+  checkNoPartialOverlap(what, [['a', a], ['b', b], ['c', c], ['bias', bias]]);
+  if (ArrayBuffer.isView(c) && (c === a || c === b || c === bias)) {
+    throw invalid(`${what}: c must not be the same array as a, b or bias`);
+  }
+  return { m, n, k, a, b, c, alpha, beta, transA, transB, lda, ldb, ldc, bias, biasKind, activation, threads,
+           dtype, needA, needB, needC, needBias };
+}
 
 // ---- Kinds of kernels -------------------------------------------------------
 
@@ -266,67 +344,9 @@ const kinds = {
   // threads }): C <- alpha op(A) op(B) + beta C, row-major.
   gemm(owner, name, entry, [args, ...rest]) {
     const what = name;
-    if (rest.length > 0 || args === null || typeof args !== 'object') {
-      throw invalid(`${what}({ m, n, k, a, b, c, ... }): one options object`);
-    }
-    checkKeys(what, args, ['m', 'n', 'k', 'a', 'b', 'c', 'alpha', 'beta', 'transA', 'transB', 'lda', 'ldb', 'ldc',
-                           'bias', 'biasKind', 'activation', 'threads']);
-    const { m, n, k, a, b } = args;
-    for (const [key, v] of [['m', m], ['n', n], ['k', k]]) {
-      if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
-    }
-    const transA = args.transA ?? false, transB = args.transB ?? false;
-    if (typeof transA !== 'boolean') throw invalid(`${what}: transA must be a boolean`);
-    if (typeof transB !== 'boolean') throw invalid(`${what}: transB must be a boolean`);
-    const lda = args.lda ?? (transA ? m : k), ldb = args.ldb ?? (transB ? k : n), ldc = args.ldc ?? n;
-    for (const [key, v, line] of [['lda', lda, transA ? m : k], ['ldb', ldb, transB ? k : n], ['ldc', ldc, n]]) {
-      if (!(Number.isInteger(v) && v >= Math.max(1, line))) {
-        throw invalid(`${what}: ${key} must be an integer >= ${Math.max(1, line)} (the row length; got ${String(v)})`);
-      }
-    }
-    const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
-    if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
-    if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
-    const threads = threadsOption(what, args.threads);
-    elementCount(a, what, 'a');
-    const dtype = dtypeOfOperand(a);
-    if (dtypeOfOperand(b) !== dtype) throw invalid(`${what}: a is ${dtype} but b is ${dtypeOfOperand(b) ?? typeof b}`);
-    // The fused epilogue: C = activation(alpha op(A) op(B) + beta C + bias).
-    const activation = args.activation ?? 'none';
-    if (!(activation in activations)) {
-      throw invalid(`${what}: activation must be one of ${Object.keys(activations).join(', ')} (got ${String(activation)})`);
-    }
-    const bias = args.bias ?? null;
-    const biasKind = args.biasKind ?? (bias === null ? 'none' : 'column');
-    if (!(biasKind in biasKinds)) {
-      throw invalid(`${what}: biasKind must be one of ${Object.keys(biasKinds).join(', ')} (got ${String(biasKind)})`);
-    }
-    if ((biasKind === 'none') !== (bias === null)) {
-      throw invalid(`${what}: ${bias === null ? `bias is required with biasKind '${biasKind}'` : "bias is given with biasKind 'none'"}`);
-    }
-    const needBias = biasKind === 'column' ? n : biasKind === 'row' ? m : 0;
-    if (bias !== null) {
-      if (elementCount(bias, what, 'bias') < needBias) {
-        throw invalid(`${what}: bias has ${elementCount(bias, what, 'bias')} elements but a ${biasKind} bias needs ${needBias}`);
-      }
-      if (dtypeOfOperand(bias) !== dtype) throw invalid(`${what}: bias must be ${dtype} like a`);
-    }
-    let c = args.c;
-    // Elements each operand spans (row-major): (rows - 1) * ld + cols.
-    const span = (rows, cols, ld) => (rows === 0 || cols === 0 ? 0 : (rows - 1) * ld + cols);
-    const needA = span(transA ? k : m, transA ? m : k, lda);
-    const needB = span(transB ? n : k, transB ? k : n, ldb);
-    const needC = span(m, n, ldc);
-    if (c === undefined) {
-      if (beta !== 0) throw invalid(`${what}: c is required when beta != 0`);
-      c = new dtypes[dtype].Array(needC);
-    }
-    elementCount(c, what, 'c');
-    if (dtypeOfOperand(c) !== dtype) throw invalid(`${what}: c must be ${dtype} like a`);
-    checkNoPartialOverlap(what, [['a', a], ['b', b], ['c', c], ['bias', bias]]);
-    if (ArrayBuffer.isView(c) && (c === a || c === b || c === bias)) {
-      throw invalid(`${what}: c must not be the same array as a, b or bias`);
-    }
+    if (rest.length > 0) throw invalid(`${what}({ m, n, k, a, b, c, ... }): one options object`);
+    const { m, n, k, a, b, c, alpha, beta, transA, transB, lda, ldb, ldc, bias, biasKind, activation, threads,
+            dtype, needA, needB, needC, needBias } = gemmArguments(what, args);
     const fn = functionFor(owner, entry, dtype, what);
     return call(owner, what, (ops) => {
       const specs = [[a, 'a', dtype, needA, false], [b, 'b', dtype, needB, false],

@@ -16,6 +16,7 @@ const defaults = {
   counters: false,
   maxThreadsPerKernel: 0,
   oversubscribe: false,
+  pool: 'auto',
 };
 
 const isUrlLike = (v) => typeof v === 'string' || (typeof URL === 'function' && v instanceof URL);
@@ -64,6 +65,9 @@ export function validateOptions(options) {
   if (typeof o.counters !== 'boolean') {
     throw invalid(`load(options): counters must be a boolean (got ${String(o.counters)})`);
   }
+  if (!['auto', 'shared', 'messages'].includes(o.pool)) {
+    throw invalid(`load(options): pool must be 'auto', 'shared' or 'messages' (got ${String(o.pool)})`);
+  }
   if (typeof o.oversubscribe !== 'boolean') {
     throw invalid(`load(options): oversubscribe must be a boolean (got ${String(o.oversubscribe)})`);
   }
@@ -73,9 +77,12 @@ export function validateOptions(options) {
   return o;
 }
 
-// The build and width for these options on this host:
-// { build: 'threads' | 'single', threads, fallbacks: [reasons] }.
-export function chooseBuild(o, logicalCpus, g = globalThis) {
+// The build and width for these options on this host: { build: 'threads'
+// | 'single', threads (the module's), messagePool (participants of a
+// message-passing pool, 0 for none), fallbacks: [reasons] }.
+// `workersAvailable`: whether this realm can start dedicated workers (a
+// Service Worker cannot).
+export function chooseBuild(o, logicalCpus, g = globalThis, workersAvailable = true) {
   const fallbacks = [];
   let threads;
   if (o.threads === 'auto') {
@@ -92,14 +99,22 @@ export function chooseBuild(o, logicalCpus, g = globalThis) {
   } else {
     threads = o.threads;
   }
+  const single = { build: 'single', threads: 1, messagePool: 0, fallbacks };
   if (threads === 1) {
     if (o.threads === 1) fallbacks.push('threads: 1 requested: the single-threaded build');
-    return { build: 'single', threads: 1, fallbacks };
+    return single;
   }
   const support = threadingSupport(g);
-  if (!support.ok) {
-    fallbacks.push(`${support.reason}: the single-threaded build runs serially`);
-    return { build: 'single', threads: 1, fallbacks };
+  if (support.ok && o.pool !== 'messages') return { build: 'threads', threads, messagePool: 0, fallbacks };
+  const why = support.ok ? "pool: 'messages' requested" : support.reason;
+  if (o.pool === 'shared') {
+    fallbacks.push(`${why}: the single-threaded build runs serially (pool: 'shared' rules out the message-passing pool)`);
+    return single;
   }
-  return { build: 'threads', threads, fallbacks };
+  if (!workersAvailable) {
+    fallbacks.push(`${why}, and this realm cannot start workers (a Service Worker or worklet): the single-threaded build runs serially`);
+    return single;
+  }
+  fallbacks.push(`${why}: the single-threaded build, with ${threads - 1} more worker${threads === 2 ? '' : 's'} of its own for GEMM (a message-passing pool: operands copied to them per call)`);
+  return { build: 'single', threads: 1, messagePool: threads, fallbacks };
 }

@@ -8,8 +8,9 @@ import { Worker } from 'node:worker_threads';
 import { TesseraError } from './errors.js';
 
 export const hostName = 'node';
-// The script of mode 'worker', in lib/.
-export const hostWorkerFile = 'worker-host-node.js';
+// The worker scripts, in lib/: one host serves mode 'worker' and the
+// message pool's helpers (no bundler renames anything under Node).
+export const workerFiles = { host: 'worker-host-node.js', pool: 'worker-host-node.js' };
 // Node's main thread may block (Atomics.wait works there).
 export const isWindowMainThread = false;
 
@@ -17,6 +18,12 @@ export function logicalCpus() {
   return typeof os.availableParallelism === 'function' ? os.availableParallelism()
                                                        : os.cpus().length;
 }
+
+// worker_threads is always there.
+export function canStartWorkers() {
+  return true;
+}
+
 
 // A URL from a URL, an absolute URL string, or a file path (relative to the
 // working directory).
@@ -50,13 +57,14 @@ export function moduleSettings() {
   return {};
 }
 
-// The worker_threads Worker of mode 'worker', speaking the browser's
-// message interface, from `url` or the package's own script.
+// The worker_threads Worker of mode 'worker' or of a message pool's
+// helper, speaking the browser's message interface, from `url` or the
+// package's own script.
 export function startHostWorker(url) {
   // A worker inherits the parent's execArgv; --input-type (a script given
   // with -e) is not valid for a worker's file and would stop it.
   const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-  const script = url === undefined ? new URL(`./${hostWorkerFile}`, import.meta.url) : resolveUrl(url);
+  const script = url === undefined ? new URL(`./${workerFiles.host}`, import.meta.url) : resolveUrl(url);
   const worker = new Worker(script, { execArgv });
   return {
     postMessage: (message, transfer) => worker.postMessage(message, transfer),

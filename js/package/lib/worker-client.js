@@ -79,13 +79,15 @@ class WorkerTessera {
     }
   }
 
-  request(method, args) {
+  // Posts one call; `transfer` lists buffers the worker takes over (the
+  // message pool's operand copies).
+  request(method, args, transfer = []) {
     if (this.disposed) return Promise.reject(new TesseraError('disposed', `${method}: this tessera instance was disposed`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       try {
-        this.worker.postMessage({ id, method, args });
+        this.worker.postMessage({ id, method, args }, transfer);
       } catch (error) {
         this.pending.delete(id);
         reject(new TesseraError('invalid-argument', `${method}: an argument cannot be sent to the worker (${error.message})`));
@@ -153,9 +155,13 @@ class WorkerTessera {
   }
 }
 
-export async function loadInWorker(o) {
-  const url = o.workerUrl ?? (o.packageUrl !== undefined ? new URL(`lib/${platform.hostWorkerFile}`, packageFolder(o.packageUrl)) : undefined);
-  const worker = platform.startHostWorker(url);
+// Loads the module in a dedicated worker: mode 'worker''s host (role
+// 'host') or a message pool's helper (role 'pool'; options.workerUrl names
+// the host's script only).
+export async function loadInWorker(o, role = 'host') {
+  const url = role === 'host' && o.workerUrl !== undefined ? o.workerUrl
+    : o.packageUrl !== undefined ? new URL(`lib/${platform.workerFiles[role]}`, packageFolder(o.packageUrl)) : undefined;
+  const worker = platform.startHostWorker(url, role);
   const { workerUrl, ...forwarded } = o;
   const script = url === undefined ? "the package's worker-host script" : String(url);
   // URLs do not cross postMessage, and a relative one would resolve against

@@ -191,7 +191,7 @@ test('during 1.5 s of GEMMs on tensors in worker mode a 10 ms timer on the page 
   assert.ok(r.worst <= 50, `the page's timer stalled ${r.worst.toFixed(1)} ms (${JSON.stringify(r)})`);
 });
 
-test('a page without COOP/COEP gets the single-threaded build with the reason, and nothing throws synchronously', async () => {
+test('a page without COOP/COEP gets the single-threaded build and a message-passing pool with the reason, and nothing throws synchronously', async () => {
   const { page, errors } = await open('plain');
   const r = await page.evaluate(async () => {
     let promise;
@@ -202,16 +202,35 @@ test('a page without COOP/COEP gets the single-threaded build with the reason, a
     }
     const t = await promise;
     const c = await t.gemm({ m: 2, n: 2, k: 2, a: Float32Array.of(1, 2, 3, 4), b: Float32Array.of(1, 0, 0, 1) });
+    // Large enough to be split: the same bits as one worker.
+    const { seeded } = window.support;
+    const m = 1031, n = 389, k = 515;
+    const a = seeded(Float32Array, m * k, 5, 1), b = seeded(Float32Array, k * n, 5, 2);
+    const split = await t.gemm({ m, n, k, a, b });
+    const counters = await t.counters();
     const info = { ...t.info, policy: undefined };
     await t.dispose();
-    return { info, c: Array.from(c), isolated: crossOriginIsolated };
+    const one = await window.tessera.load({ threads: 1 });
+    const want = await one.gemm({ m, n, k, a, b });
+    await one.dispose();
+    const mismatch = want.findIndex((v, i) => !Object.is(v, split[i]));
+    return { info, c: Array.from(c), isolated: crossOriginIsolated, cpus: navigator.hardwareConcurrency, counters, mismatch };
   });
   assert.equal(r.syncThrow, undefined);
   assert.equal(r.isolated, false);
   assert.equal(r.info.build, 'single');
+  assert.equal(r.info.mode, 'worker');
   assert.equal(r.info.zeroCopy, false);
   assert.ok(r.info.fallbacks.some((f) => /cross-origin isolated|SharedArrayBuffer/.test(f)), r.info.fallbacks.join('; '));
   assert.deepEqual(r.c, [1, 2, 3, 4]);
+  const participants = Math.min(4, r.cpus);
+  if (participants > 1) {
+    // The host worker owns the pool: its helpers are workers it started.
+    assert.deepEqual(r.info.pool, { kind: 'message-passing', participants });
+    assert.equal(r.info.threads, participants);
+    assert.equal(r.counters.messagePoolSplitCalls, 1, r.counters.messagePoolLastPlan);
+    assert.equal(r.mismatch, -1);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });

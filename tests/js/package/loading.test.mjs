@@ -33,6 +33,7 @@ test('bad load() options reject with the option named, never a synchronous throw
     [{ initTimeoutMs: -1 }, /initTimeoutMs/],
     [{ counters: 'yes' }, /counters must be a boolean/],
     [{ oversubscribe: 1 }, /oversubscribe must be a boolean/],
+    [{ pool: 'threads' }, /pool must be 'auto', 'shared' or 'messages'/],
     [{ maxThreadsPerKernel: -1 }, /maxThreadsPerKernel/],
     ['threads', /options must be an object/],
   ];
@@ -219,7 +220,7 @@ test('threads above the host\'s logical CPUs are capped there with the reason, u
 test('a Node process exits by itself after dispose(), threads and worker mode included', () => {
   const script = `
     import { load } from 'tessera-wasm';
-    for (const options of [{ threads: 4, oversubscribe: true }, { threads: 2, mode: 'worker' }]) {
+    for (const options of [{ threads: 4, oversubscribe: true }, { threads: 2, mode: 'worker' }, { threads: 2, pool: 'messages' }]) {
       const t = await load(options);
       await t.gemm({ m: 64, n: 64, k: 64, a: new Float32Array(4096), b: new Float32Array(4096) });
       await t.dispose();

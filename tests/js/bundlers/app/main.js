@@ -6,7 +6,8 @@ import { load } from 'tessera-wasm';
 
 import { tesseraOptions } from './options.js';
 
-const shapes = [[37, 29, 23], [131, 127, 129]];
+// The last is large enough for the message-passing pool to split it.
+const shapes = [[37, 29, 23], [131, 127, 129], [1031, 389, 515]];
 
 function operands(m, n, k) {
   const a = Float32Array.from({ length: m * k }, (_, i) => ((i * 7) % 11) - 5);
@@ -34,7 +35,7 @@ async function run(mode) {
       const { a, b } = operands(m, n, k);
       wrong += mismatches(m, n, k, a, b, await t.gemm({ m, n, k, a, b }));
     }
-    return { mode: t.info.mode, build: t.info.build, threads: t.info.threads, mismatches: wrong };
+    return { mode: t.info.mode, build: t.info.build, threads: t.info.threads, pool: t.info.pool.kind, mismatches: wrong };
   } finally {
     await t.dispose();
   }

@@ -1,0 +1,122 @@
+// The message-passing pool (lib/message-pool.js), forced with pool:
+// 'messages' since Node always has shared memory: GEMMs its cost model
+// splits over helper workers give the bits of the one-thread call on odd
+// shapes, transposes, padded leading dimensions, beta, biases, activations,
+// f64 and tensors, inline and in worker mode; small calls stay on the
+// caller; bad input is an error before anything is written.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { load } from 'tessera-wasm';
+
+import { seeded } from './support.mjs';
+
+// Large enough that the cost model splits it on any machine this runs on
+// (a few ms of work against about 2.7 MB copied per helper); odd sizes.
+const m = 1031, n = 389, k = 515;
+
+function cases(Type) {
+  const a = seeded(Type, m * k, 5, 1), b = seeded(Type, k * n, 5, 2);
+  const at = seeded(Type, k * (m + 3), 5, 3), bt = seeded(Type, n * (k + 5), 5, 4);
+  const c0 = seeded(Type, m * (n + 7), 5, 5);
+  const biasColumn = seeded(Type, n, 5, 6), biasRow = seeded(Type, m, 5, 7);
+  return [
+    ['plain', { m, n, k, a, b }],
+    ['transposes and padded lda, ldb', { m, n, k, a: at, b: bt, transA: true, transB: true, lda: m + 3, ldb: k + 5 }],
+    ['beta and ldc > n (the gaps kept)', { m, n, k, a, b, c: c0, ldc: n + 7, alpha: 0.75, beta: 0.5 }],
+    ['column bias and relu', { m, n, k, a, b, bias: biasColumn, activation: 'relu' }],
+    ['row bias and gelu', { m, n, k, a, b, bias: biasRow, biasKind: 'row', activation: 'gelu' }],
+  ];
+}
+
+// A fresh C for each call (c is written in place).
+const withFreshC = (args) => (args.c ? { ...args, c: args.c.slice() } : { ...args });
+
+for (const mode of ['inline', 'worker']) {
+  test(`split GEMMs have the one-thread bits (${mode} mode, f32 and f64)`, async () => {
+    const one = await load({ threads: 1, mode: 'inline' });
+    const pooled = await load({ threads: 2, pool: 'messages', mode });
+    try {
+      assert.deepEqual(pooled.info.pool, { kind: 'message-passing', participants: 2 });
+      assert.equal(pooled.info.threads, 2);
+      assert.ok(pooled.info.fallbacks.some((f) => /message-passing pool/.test(f)), pooled.info.fallbacks.join('; '));
+      for (const Type of [Float32Array, Float64Array]) {
+        for (const [name, args] of cases(Type)) {
+          const before = (await pooled.counters()).messagePoolSplitCalls;
+          const got = await pooled.gemm(withFreshC(args));
+          const counters = await pooled.counters();
+          assert.equal(counters.messagePoolSplitCalls, before + 1, `${name}: not split (${counters.messagePoolLastPlan})`);
+          const want = one.gemmSync(withFreshC(args));
+          assert.equal(got.length, want.length);
+          const bad = want.findIndex((v, i) => !Object.is(v, got[i]));
+          assert.equal(bad, -1, `${Type.name} ${name}: element ${bad} is ${got[bad]}, the one-thread call gives ${want[bad]}`);
+        }
+      }
+    } finally {
+      one.dispose();
+      await pooled.dispose();
+    }
+  });
+}
+
+test('split GEMMs on tensors write the output tensor and keep the operands', async () => {
+  const one = await load({ threads: 1 });
+  const pooled = await load({ threads: 2, pool: 'messages', mode: 'inline' });
+  try {
+    const [, args] = cases(Float32Array)[2];
+    const ta = pooled.alloc(Float32Array, m * k), tb = pooled.alloc(Float32Array, k * n);
+    const tc = pooled.alloc(Float32Array, args.c.length), tbias = pooled.alloc(Float32Array, n);
+    ta.data.set(args.a);
+    tb.data.set(args.b);
+    tc.data.set(args.c);
+    tbias.data.set(seeded(Float32Array, n, 5, 6));
+    const result = await pooled.gemm({ ...args, a: ta, b: tb, c: tc, bias: tbias });
+    assert.equal(result, tc);
+    assert.equal(pooled.counters().messagePoolSplitCalls, 1, pooled.counters().messagePoolLastPlan);
+    const want = one.gemmSync({ ...args, c: args.c.slice(), bias: tbias.data.slice() });
+    assert.deepEqual(tc.data, want);
+    assert.deepEqual(ta.data, args.a);
+    assert.deepEqual(tb.data, args.b);
+  } finally {
+    one.dispose();
+    pooled.dispose();
+  }
+});
+
+test('the cost model keeps small calls and threads: serial on the caller, and says why', async () => {
+  const pooled = await load({ threads: 2, pool: 'messages', mode: 'inline' });
+  try {
+    const small = 64;
+    await pooled.gemm({ m: small, n: small, k: small, a: new Float32Array(small * small), b: new Float32Array(small * small) });
+    let counters = pooled.counters();
+    assert.deepEqual([counters.messagePoolSplitCalls, counters.messagePoolLocalCalls], [0, 1]);
+    assert.match(counters.messagePoolLastPlan, /^64 x 64 x 64 on the caller: predicted/);
+    const [, args] = cases(Float32Array)[0];
+    await pooled.gemm({ ...args, threads: 'serial' });
+    counters = pooled.counters();
+    assert.deepEqual([counters.messagePoolSplitCalls, counters.messagePoolLocalCalls], [0, 2]);
+    await pooled.gemm(args);
+    counters = pooled.counters();
+    assert.equal(counters.messagePoolSplitCalls, 1);
+    assert.match(counters.messagePoolLastPlan, /split over 2 workers: predicted .* MB copied to and from each helper/);
+    assert.ok(counters.messagePoolBytesSent >= 4 * (k * n + (m >> 1) * k), String(counters.messagePoolBytesSent));
+  } finally {
+    pooled.dispose();
+  }
+});
+
+test('bad input to a pooled GEMM is an error naming the argument, and C is not written', async () => {
+  const pooled = await load({ threads: 2, pool: 'messages', mode: 'inline' });
+  try {
+    const [, args] = cases(Float32Array)[2];
+    const c = args.c.slice();
+    for (const [bad, pattern] of [[{ lda: k - 1 }, /lda must be/], [{ bias: new Float32Array(3) }, /bias has 3 elements/],
+                                  [{ b: new Float64Array(k * n) }, /a is f32 but b is f64/]]) {
+      await assert.rejects(pooled.gemm({ ...args, c, ...bad }), (e) => e.code === 'invalid-argument' && pattern.test(e.message));
+    }
+    assert.deepEqual(c, args.c);
+    assert.deepEqual([pooled.counters().messagePoolSplitCalls, pooled.counters().messagePoolLocalCalls], [0, 0]);
+  } finally {
+    pooled.dispose();
+  }
+});
