@@ -20,14 +20,18 @@ import { values } from './abi.js';
 import { dtypes } from './operands.js';
 import { loadInWorker } from './worker-client.js';
 
-// The cost model's constants, measured on a 2-CPU Intel Xeon (Sapphire
-// Rapids class) under Node 20 and Chromium 142: a helper receives,
-// copies into its heap and returns about 1.5 GB/s of operands per call
-// (structured clone on each side and the heap copies). The compute rate
-// starts at the single-threaded SIMD128 sgemm figure and then follows the
-// caller's own measured blocks.
-const copyBytesPerSecond = 1.5e9;
-const initialFlopsPerSecond = 50e9;
+// The cost model. The compute rate starts at the single-threaded SIMD128
+// sgemm figure (a 2-CPU Intel Xeon, Node 20 and Chromium 156) and then
+// follows the caller's own timed blocks. The copy rate is what a split
+// costs per byte a helper receives and returns, both sides counted (the
+// caller's compact copies and its write-back of C, the helper's copies into
+// and out of its heap): 1.4 GB/s in Node, half that in Chromium's nested
+// workers; the lower figure is used. Each split also costs a fixed
+// overhead beyond the round trip (event-loop turns, allocations), which
+// 256^3 showed: split, it ran 0.6-0.8x its one-worker speed.
+const initialFlopsPerSecond = { f32: 40e9, f64: 20e9 };
+const copyBytesPerSecond = 0.7e9;
+const splitOverheadMs = 0.5;
 // A split must be predicted at least this much faster than one worker:
 // below it, noise on a shared machine decides.
 const requiredGain = 0.85;
@@ -35,15 +39,15 @@ const requiredGain = 0.85;
 const minRowsPerBlock = 8;
 
 export async function startMessagePool(o, participants, now) {
-  const helpers = [];
-  try {
-    for (let i = 1; i < participants; ++i) {
-      helpers.push(await loadInWorker({ ...o, threads: 1, mode: 'worker', pool: 'auto', counters: false }, 'pool'));
-    }
-  } catch (error) {
-    for (const h of helpers) h.worker.terminate();
-    throw error;
+  // The helpers load at once; if one fails, the others are stopped.
+  const options = { ...o, threads: 1, mode: 'worker', pool: 'auto', counters: false };
+  const started = await Promise.allSettled(Array.from({ length: participants - 1 }, () => loadInWorker(options, 'pool')));
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) {
+    for (const r of started) if (r.status === 'fulfilled') r.value.worker.terminate();
+    throw failed.reason;
   }
+  const helpers = started.map((r) => r.value);
   // The latency part of the cost model: the fastest of a few round trips
   // to every helper at once (the first also pays for warming up).
   let latencyMs = Infinity;
@@ -67,36 +71,42 @@ class MessagePool {
     this.participants = helpers.length + 1;
     this.latencyMs = latencyMs;
     this.now = now;
-    this.flopsPerSecond = initialFlopsPerSecond;
+    this.flopsPerSecond = { ...initialFlopsPerSecond };  // per dtype
     this.stats = { splitCalls: 0, localCalls: 0, bytesSent: 0 };
     this.lastPlan = 'no call yet';
   }
 
-  // How many participants a GEMM should use, and why: one worker's time
-  // (flops / rate) against the split's (its share of the flops, plus a
-  // round trip, plus the bytes each helper receives and returns).
+  // How to run a GEMM, and why: on the caller (flops / rate), or in p
+  // equal row blocks (multiples of 8), the caller's first: its share of
+  // the flops, plus a round trip and the fixed overhead, plus the bytes a
+  // helper receives (its rows of A, and of C when C is read; B; the bias)
+  // and returns (its rows of C). Returns { blocks: [[r0, r1], ...], reason }.
   plan(g) {
     const { m, n, k, beta, ldc, biasKind, dtype } = g;
     // The call's own threads: 'serial' or 1 keep it on the caller, n caps it.
     const most = g.threads === values.TSR_THREADS_SERIAL ? 1 : g.threads > 0 ? Math.min(g.threads, this.participants) : this.participants;
-    const bytes = dtypes[dtype].bytes;
     const flops = 2 * m * n * k;
-    const oneMs = (flops / this.flopsPerSecond) * 1e3;
+    const oneMs = (flops / this.flopsPerSecond[dtype]) * 1e3;
     const readsC = beta !== 0 || ldc !== n;
-    let best = { participants: 1, ms: oneMs, bytes: 0 };
+    let best = { p: 1, ms: oneMs };
     for (let p = 2; p <= most; ++p) {
       const rows = Math.ceil(m / p);
       if (rows < minRowsPerBlock) break;
       const elements = rows * k + k * n + rows * n * (readsC ? 2 : 1) + (biasKind === 'column' ? n : biasKind === 'row' ? rows : 0);
-      const ms = (flops / p / this.flopsPerSecond) * 1e3 + this.latencyMs + (elements * bytes / copyBytesPerSecond) * 1e3;
-      if (ms < best.ms) best = { participants: p, ms, bytes: elements * bytes };
+      const bytes = elements * dtypes[dtype].bytes;
+      const ms = oneMs / p + this.latencyMs + splitOverheadMs + (bytes / copyBytesPerSecond) * 1e3;
+      if (ms < best.ms) best = { p, ms, bytes };
     }
     const shape = `${m} x ${n} x ${k}`;
-    if (best.participants === 1 || best.ms > requiredGain * oneMs) {
-      return { participants: 1, reason: `${shape} on the caller: predicted ${oneMs.toFixed(2)} ms, and no split over ${most} workers is predicted at least ${Math.round((1 - requiredGain) * 100)}% faster (operands copied at ${copyBytesPerSecond / 1e9} GB/s, ${this.latencyMs.toFixed(2)} ms a round trip)` };
+    const model = `(${(this.flopsPerSecond[dtype] / 1e9).toFixed(1)} GFLOP/s, operands copied at ${copyBytesPerSecond / 1e9} GB/s, ${(this.latencyMs + splitOverheadMs).toFixed(2)} ms a split)`;
+    if (best.p === 1 || best.ms > requiredGain * oneMs) {
+      return { blocks: [[0, m]],
+               reason: `${shape} on the caller: predicted ${oneMs.toFixed(2)} ms, and no split over ${most} workers is predicted at least ${Math.round((1 - requiredGain) * 100)}% faster ${model}` };
     }
-    return { participants: best.participants, bytesPerHelper: best.bytes,
-             reason: `${shape} split over ${best.participants} workers: predicted ${best.ms.toFixed(2)} ms against ${oneMs.toFixed(2)} ms on the caller (${(best.bytes / 1e6).toFixed(2)} MB copied to and from each helper)` };
+    const blocks = [];
+    for (let i = 0; i < best.p; ++i) blocks.push([boundary(m, best.p, i), boundary(m, best.p, i + 1)]);
+    return { blocks,
+             reason: `${shape} split over ${best.p} workers, rows ${blocks.map(([r0, r1]) => r1 - r0).join(' + ')} (the caller's first): predicted ${best.ms.toFixed(2)} ms against ${oneMs.toFixed(2)} ms on the caller, ${(best.bytes / 1e6).toFixed(2)} MB copied to and from each helper ${model}` };
   }
 
   // gemm through the pool: the whole call is checked first, so bad input
@@ -113,16 +123,14 @@ class MessagePool {
     }
     const plan = this.plan(g);
     this.lastPlan = plan.reason;
-    if (plan.participants === 1) {
+    const { blocks } = plan;
+    if (blocks.length === 1) {
       ++this.stats.localCalls;
       return this.timed(g, () => owner.gemmSync(args));
     }
     ++this.stats.splitCalls;
-    const p = plan.participants;
-    const blocks = [];
-    for (let i = 0; i < p; ++i) blocks.push([boundary(g.m, p, i), boundary(g.m, p, i + 1)]);
     const pending = [];
-    for (let i = 1; i < p; ++i) {
+    for (let i = 1; i < blocks.length; ++i) {
       const [sub, transfer] = blockArguments(g, blocks[i][0], blocks[i][1]);
       this.stats.bytesSent += transfer.reduce((sum, buffer) => sum + buffer.byteLength, 0);
       pending.push(this.helpers[i - 1].request('gemm', [sub], transfer));
@@ -157,7 +165,7 @@ class MessagePool {
     const result = body();
     const seconds = (this.now() - started) / 1e3;
     const flops = 2 * g.m * g.n * g.k;
-    if (flops >= 1e7 && seconds > 0) this.flopsPerSecond = 0.7 * this.flopsPerSecond + 0.3 * (flops / seconds);
+    if (flops >= 1e7 && seconds > 0) this.flopsPerSecond[g.dtype] = 0.7 * this.flopsPerSecond[g.dtype] + 0.3 * (flops / seconds);
     return result;
   }
 
@@ -166,9 +174,15 @@ class MessagePool {
              messagePoolBytesSent: this.stats.bytesSent, messagePoolLastPlan: this.lastPlan };
   }
 
+  // Stops the helpers; a call in flight rejects with 'disposed' instead
+  // of waiting for blocks that will never come.
   dispose() {
     for (const h of this.helpers) {
       h.disposed = true;
+      for (const { reject } of h.pending.values()) {
+        reject(new TesseraError('disposed', 'gemm: the tessera instance was disposed during the call'));
+      }
+      h.pending.clear();
       h.worker.terminate();
     }
   }

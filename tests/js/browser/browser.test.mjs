@@ -203,9 +203,9 @@ test('a page without COOP/COEP gets the single-threaded build and a message-pass
     const t = await promise;
     const c = await t.gemm({ m: 2, n: 2, k: 2, a: Float32Array.of(1, 2, 3, 4), b: Float32Array.of(1, 0, 0, 1) });
     // Large enough to be split: the same bits as one worker.
-    const { seeded } = window.support;
-    const m = 1031, n = 389, k = 515;
-    const a = seeded(Float32Array, m * k, 5, 1), b = seeded(Float32Array, k * n, 5, 2);
+    const m = 1031, n = 1031, k = 1031;
+    const a = Float32Array.from({ length: m * k }, (_, i) => Math.sin(i * 0.37));
+    const b = Float32Array.from({ length: k * n }, (_, i) => Math.cos(i * 0.11));
     const split = await t.gemm({ m, n, k, a, b });
     const counters = await t.counters();
     const info = { ...t.info, policy: undefined };

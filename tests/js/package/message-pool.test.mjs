@@ -11,9 +11,10 @@ import { load } from 'tessera-wasm';
 
 import { seeded } from './support.mjs';
 
-// Large enough that the cost model splits it on any machine this runs on
-// (a few ms of work against about 2.7 MB copied per helper); odd sizes.
-const m = 1031, n = 389, k = 515;
+// Large enough that the cost model splits it on the machines this runs on
+// (4.4 GFLOP against 12.7 MB copied to and from the helper: predicted
+// 0.84x the one-worker time even at 80 GFLOP/s); odd sizes.
+const m = 2053, n = 1031, k = 1031;
 
 function cases(Type) {
   const a = seeded(Type, m * k, 5, 1), b = seeded(Type, k * n, 5, 2);
@@ -98,8 +99,12 @@ test('the cost model keeps small calls and threads: serial on the caller, and sa
     await pooled.gemm(args);
     counters = pooled.counters();
     assert.equal(counters.messagePoolSplitCalls, 1);
-    assert.match(counters.messagePoolLastPlan, /split over 2 workers: predicted .* MB copied to and from each helper/);
-    assert.ok(counters.messagePoolBytesSent >= 4 * (k * n + (m >> 1) * k), String(counters.messagePoolBytesSent));
+    assert.match(counters.messagePoolLastPlan, /split over 2 workers, rows (\d+) \+ (\d+) \(the caller's first\): predicted/);
+    const [, callerRows, helperRows] = counters.messagePoolLastPlan.match(/rows (\d+) \+ (\d+)/).map(Number);
+    assert.equal(callerRows + helperRows, m);
+    // The helper got B and its rows of A, and returned its rows of C.
+    assert.equal(counters.messagePoolBytesSent, 4 * (k * n + helperRows * k));
+    assert.match(counters.messagePoolLastPlan, /MB copied to and from each helper/);
   } finally {
     pooled.dispose();
   }
@@ -119,4 +124,15 @@ test('bad input to a pooled GEMM is an error naming the argument, and C is not w
   } finally {
     pooled.dispose();
   }
+});
+
+test('dispose() during a split GEMM rejects it with disposed, never a wait for blocks that will not come', async () => {
+  const pooled = await load({ threads: 2, pool: 'messages', mode: 'inline' });
+  const [, args] = cases(Float32Array)[0];
+  // Up to its first wait the call runs at once: the helper's block posted,
+  // the caller's block computed; the helper's answer is still to come.
+  const call = pooled.gemm(args);
+  assert.equal(pooled.counters().messagePoolSplitCalls, 1, pooled.counters().messagePoolLastPlan);
+  pooled.dispose();
+  await assert.rejects(call, (e) => e.code === 'disposed');
 });
