@@ -9,6 +9,7 @@
 // (js/abi.cc: struct offsets and sizes, enum values), which become
 // lib/generated.js.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -38,6 +39,7 @@ async function moduleAbi(preset) {
   const dir = path.join(buildRoot, preset, 'js');
   const { default: createTesseraModule } = await import(pathToFileURL(path.join(dir, 'tessera.mjs')));
   const module = await createTesseraModule({
+    nodeRequire: createRequire(import.meta.url),
     wasmBinary: readFileSync(path.join(dir, 'tessera.wasm')),
     print: () => {},
     printErr: (text) => console.error(`build-package: ${preset}: ${text}`),

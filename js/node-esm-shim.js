@@ -1,15 +1,9 @@
 // --extern-pre-js of the JavaScript package's module: Emscripten 3.1.6's
 // ES6 output still calls require() and reads __dirname/__filename when it
-// runs under Node, which an ES module does not have. Defined here once,
-// under Node only: browsers and workers never run the branch (and a
-// dynamic import of a node: module is never fetched there). No bundler
-// reads this file: the package imports the module from its URL at run time
-// (lib/package-files.js), so the comments below only matter to someone
-// bundling the module on their own.
+// runs under Node, which an ES module does not have. Declared here, at the
+// module's top level, and filled in by module-pre.js when the module is
+// instantiated under Node. No top-level await and no import of a node:
+// module: Service Workers refuse modules with top-level await, Vite's
+// worker builds (IIFE) cannot hold it, and a bundler for the web cannot
+// resolve node: modules.
 var require, __filename, __dirname;
-if (typeof process === 'object' && process.versions && process.versions.node) {
-  require = (await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:module'))
-    .createRequire(import.meta.url);
-  __filename = require('node:url').fileURLToPath(import.meta.url);
-  __dirname = require('node:path').dirname(__filename);
-}

@@ -1,4 +1,5 @@
 // Loads the module on this thread and makes the instance's context.
+import createSingleModule from '../dist/single/tessera.mjs';
 import { platform } from './platform.js';
 
 import { checkModuleAbi, fieldOffset, statusCode, structSize } from './abi.js';
@@ -43,15 +44,20 @@ export async function loadInline(o, mode) {
     if (bytes === undefined) bytes = await platform.readBinary(url);
     bytes = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
     checkWasm(bytes, o.wasmBinary !== undefined ? 'wasmBinary' : String(url));
-    // Imported from its URL (the comments keep webpack and Vite from
-    // bundling it): a bundled copy would have the bundle's import.meta.url,
-    // and the pthread workers import the module from that URL.
-    const moduleUrl = packageFile(build, 'module', o.packageUrl).href;
-    let createTesseraModule;
-    try {
-      ({ default: createTesseraModule } = await import(/* webpackIgnore: true */ /* @vite-ignore */ moduleUrl));
-    } catch (error) {
-      throw new TesseraError('wasm-fetch', `cannot import the ${build} build's JavaScript from ${moduleUrl}: ${error?.message ?? String(error)}`, { cause: error });
+    // The single-threaded module is imported statically (bundled with the
+    // package: it starts no workers, and a Service Worker allows no
+    // dynamic import()). The threaded one is imported from its URL (the
+    // comments keep webpack and Vite from bundling it): a bundled copy
+    // would have the bundle's import.meta.url, and its pthread workers
+    // import the module from the URL they are given.
+    const moduleUrl = build === 'threads' ? packageFile(build, 'module', o.packageUrl).href : null;
+    let createTesseraModule = createSingleModule;
+    if (build === 'threads') {
+      try {
+        ({ default: createTesseraModule } = await import(/* webpackIgnore: true */ /* @vite-ignore */ moduleUrl));
+      } catch (error) {
+        throw new TesseraError('wasm-fetch', `cannot import the threads build's JavaScript from ${moduleUrl}: ${error?.message ?? String(error)}`, { cause: error });
+      }
     }
     const settings = {
       ...platform.moduleSettings(moduleUrl, build === 'threads' ? packageFile(build, 'pthreadWorker', o.packageUrl) : null),

@@ -105,6 +105,10 @@ export function chooseBuild(o, logicalCpus, g = globalThis, workersAvailable = t
     return single;
   }
   const support = threadingSupport(g);
+  if (support.ok && !workersAvailable) {
+    fallbacks.push('this realm cannot start workers (a Service Worker or worklet): the single-threaded build runs serially');
+    return single;
+  }
   if (support.ok && o.pool !== 'messages') return { build: 'threads', threads, messagePool: 0, fallbacks };
   const why = support.ok ? "pool: 'messages' requested" : support.reason;
   if (o.pool === 'shared') {

@@ -1,9 +1,9 @@
 // The package's own files the loader reads or starts at run time. Each
 // default is a literal `new URL('...', import.meta.url)`: bundlers that
 // understand the pattern (Vite, webpack, Parcel) copy the file into their
-// output as it is and rewrite the URL, and the module's JavaScript is then
-// imported from that URL, never bundled, so every copy (the page's, the
-// pthread workers') is the same file. For bundlers that leave the pattern
+// output as it is and rewrite the URL, and the threaded module's
+// JavaScript is then imported from that URL, never bundled, so every copy
+// (the page's, the pthread workers') is the same file. For bundlers that leave the pattern
 // alone (esbuild), the `packageUrl` option names where a copy of the
 // package's lib/ and dist/ folders is served instead.
 import { platform } from './platform.js';
@@ -17,8 +17,8 @@ const literal = {
     // isolation and a worker-src 'self' policy refuse.
     pthreadWorker: () => new URL('../dist/threads/tessera.worker.js?no-inline', import.meta.url),
   },
+  // The single-threaded module's JavaScript is imported statically (inline.js).
   single: {
-    module: () => new URL('../dist/single/tessera.mjs', import.meta.url),
     wasm: () => new URL('../dist/single/tessera.wasm', import.meta.url),
   },
 };

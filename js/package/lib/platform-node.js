@@ -1,6 +1,7 @@
 // What the loader needs from Node (installed by index.node.js and
 // worker-host-node.js). The web version is platform-web.js.
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -50,11 +51,13 @@ export async function readBinary(url) {
   return fetchBinary(u);
 }
 
-// The Emscripten settings of a build: none. The package's layout is intact
-// under Node, and worker_threads takes the pthread script as the URL object
-// the module makes itself (a file: URL string would be read as a path).
+// The Emscripten settings of a build: the require() its runtime calls
+// under Node (js/module-pre.js). Nothing about files: the package's layout
+// is intact under Node, and worker_threads takes the pthread script as the
+// URL object the module makes itself (a file: URL string would be read as
+// a path).
 export function moduleSettings() {
-  return {};
+  return { nodeRequire: createRequire(import.meta.url) };
 }
 
 // The worker_threads Worker of mode 'worker' or of a message pool's

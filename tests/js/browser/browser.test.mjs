@@ -273,6 +273,33 @@ test('Document-Isolation-Policy isolates one document without COOP/COEP: the thr
   await page.close();
 });
 
+test('a Service Worker (which cannot start workers) runs the single-threaded build inline and says why', async () => {
+  const { page, errors } = await open('plain');
+  const r = await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.register('./sw.mjs', { type: 'module', scope: './' });
+    const worker = registration.installing ?? registration.waiting ?? registration.active;
+    await new Promise((resolve) => {
+      if (worker.state === 'activated') resolve();
+      worker.addEventListener('statechange', () => { if (worker.state === 'activated') resolve(); });
+    });
+    const channel = new MessageChannel();
+    const reply = new Promise((resolve) => { channel.port1.onmessage = (event) => resolve(event.data); });
+    worker.postMessage({ threads: 2 }, [channel.port2]);
+    const answer = await reply;
+    await registration.unregister();
+    return answer;
+  });
+  assert.equal(r.ok, true, r.message);
+  assert.deepEqual(r.c, [1, 2, 3, 4]);
+  assert.equal(r.info.build, 'single');
+  assert.equal(r.info.mode, 'inline');
+  assert.equal(r.info.threads, 1);
+  assert.deepEqual(r.info.pool, { kind: 'none', participants: 1 });
+  assert.ok(r.info.fallbacks.some((f) => /cannot start workers \(a Service Worker/.test(f)), r.info.fallbacks.join('; '));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a module Worker uses the synchronous API inline', async () => {
   const { page } = await open('isolated');
   const r = await page.evaluate(() => new Promise((resolve) => {
