@@ -97,8 +97,9 @@ export interface LoadOptions {
    * How to run `threads` > 1. `'auto'` (default): the threaded build where
    * the host allows shared memory, elsewhere (a page without cross-origin
    * isolation) the message-passing pool: `threads - 1` more workers, each
-   * with its own single-threaded module, over which the asynchronous GEMM
-   * is split when its cost model predicts a gain (operands are copied to
+   * with its own single-threaded module, over which the asynchronous
+   * `gemm`, `matmulInteger` and `qlinearMatmul` are split when its cost
+   * model predicts a gain (operands are copied to
    * them per call; the bits are the one-thread call's). `'shared'`: the
    * threaded build or nothing. `'messages'`: the message-passing pool even
    * where memory could be shared.
@@ -169,7 +170,8 @@ export interface TesseraInfo<M extends Mode = Mode> {
   /**
    * Which pool runs parallel work: `'shared-memory'` (the threaded build),
    * `'message-passing'` (the single-threaded build plus `participants - 1`
-   * workers with their own module, for GEMM only; `fallbacks` says why), or
+   * workers with their own module, for `gemm`, `matmulInteger` and
+   * `qlinearMatmul` only; `fallbacks` says why), or
    * `'none'`.
    */
   readonly pool: { readonly kind: 'shared-memory' | 'message-passing' | 'none'; readonly participants: number };

@@ -13,6 +13,9 @@ import { quantizedKinds } from './quantized.js';
 
 export { Tensor };
 
+// The kinds a message pool may split (lib/message-pool.js).
+const pooledKinds = new Set(['gemm', 'matmulInteger', 'qlinear']);
+
 export class InlineTessera {
   constructor(module, context, info) {
     this.module = module;
@@ -30,8 +33,8 @@ export class InlineTessera {
         try {
           // With a message pool (lib/message-pool.js) the asynchronous GEMM
           // may be split over its workers; the Sync form never is.
-          if (this.messagePool && entry.kind === 'gemm' && args.length === 1) {
-            return this.messagePool.gemm(this, args[0]);
+          if (this.messagePool && pooledKinds.has(entry.kind) && args.length === 1) {
+            return this.messagePool.run(this, name, entry.kind, args[0]);
           }
           return Promise.resolve(run(this, name, entry, args));
         } catch (error) {

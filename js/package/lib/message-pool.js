@@ -1,4 +1,5 @@
-// The message-passing pool: parallel GEMM where memory cannot be shared (a
+// The message-passing pool: parallel GEMMs (gemm, matmulInteger,
+// qlinearMatmul) where memory cannot be shared (a
 // page without cross-origin isolation, or `pool: 'messages'`). Helpers are
 // dedicated workers, each with its own instance of the single-threaded
 // module (mode 'worker' of this package). A call's C is split in row
@@ -14,10 +15,11 @@
 // stays on the caller. Bandwidth-bound kernels (elementwise, gemv, dot,
 // softmax) never come here: copying their operands costs more than
 // running them.
+import { values } from './abi.js';
 import { TesseraError } from './errors.js';
 import { Tensor, gemmArguments } from './instance.js';
-import { values } from './abi.js';
 import { dtypes } from './operands.js';
+import { matmulIntegerArguments, qlinearArguments } from './quantized.js';
 import { loadInWorker } from './worker-client.js';
 
 // The cost model. The compute rate starts at the single-threaded SIMD128
@@ -29,7 +31,7 @@ import { loadInWorker } from './worker-client.js';
 // workers; the lower figure is used. Each split also costs a fixed
 // overhead beyond the round trip (event-loop turns, allocations), which
 // 256^3 showed: split, it ran 0.6-0.8x its one-worker speed.
-const initialFlopsPerSecond = { f32: 40e9, f64: 20e9 };
+const initialFlopsPerSecond = { f32: 40e9, f64: 20e9, int8: 60e9 };
 const copyBytesPerSecond = 0.7e9;
 const splitOverheadMs = 0.5;
 // A split must be predicted at least this much faster than one worker:
@@ -82,23 +84,21 @@ class MessagePool {
   // helper receives (its rows of A, and of C when C is read; B; the bias)
   // and returns (its rows of C). Returns { blocks: [[r0, r1], ...], reason }.
   plan(g) {
-    const { m, n, k, beta, ldc, biasKind, dtype } = g;
+    const { m, n, k } = g;
     // The call's own threads: 'serial' or 1 keep it on the caller, n caps it.
     const most = g.threads === values.TSR_THREADS_SERIAL ? 1 : g.threads > 0 ? Math.min(g.threads, this.participants) : this.participants;
     const flops = 2 * m * n * k;
-    const oneMs = (flops / this.flopsPerSecond[dtype]) * 1e3;
-    const readsC = beta !== 0 || ldc !== n;
+    const oneMs = (flops / this.flopsPerSecond[g.rate]) * 1e3;
     let best = { p: 1, ms: oneMs };
     for (let p = 2; p <= most; ++p) {
       const rows = Math.ceil(m / p);
       if (rows < minRowsPerBlock) break;
-      const elements = rows * k + k * n + rows * n * (readsC ? 2 : 1) + (biasKind === 'column' ? n : biasKind === 'row' ? rows : 0);
-      const bytes = elements * dtypes[dtype].bytes;
+      const bytes = rows * k * g.bytes.a + k * n * g.bytes.b + rows * n * g.bytes.out * (g.readsOut ? 2 : 1) + g.bytes.extra(rows);
       const ms = oneMs / p + this.latencyMs + splitOverheadMs + (bytes / copyBytesPerSecond) * 1e3;
       if (ms < best.ms) best = { p, ms, bytes };
     }
     const shape = `${m} x ${n} x ${k}`;
-    const model = `(${(this.flopsPerSecond[dtype] / 1e9).toFixed(1)} GFLOP/s, operands copied at ${copyBytesPerSecond / 1e9} GB/s, ${(this.latencyMs + splitOverheadMs).toFixed(2)} ms a split)`;
+    const model = `(${(this.flopsPerSecond[g.rate] / 1e9).toFixed(1)} G${g.rate === 'int8' ? 'OP' : 'FLOP'}/s, operands copied at ${copyBytesPerSecond / 1e9} GB/s, ${(this.latencyMs + splitOverheadMs).toFixed(2)} ms a split)`;
     if (best.p === 1 || best.ms > requiredGain * oneMs) {
       return { blocks: [[0, m]],
                reason: `${shape} on the caller: predicted ${oneMs.toFixed(2)} ms, and no split over ${most} workers is predicted at least ${Math.round((1 - requiredGain) * 100)}% faster ${model}` };
@@ -109,39 +109,41 @@ class MessagePool {
              reason: `${shape} split over ${best.p} workers, rows ${blocks.map(([r0, r1]) => r1 - r0).join(' + ')} (the caller's first): predicted ${best.ms.toFixed(2)} ms against ${oneMs.toFixed(2)} ms on the caller, ${(best.bytes / 1e6).toFixed(2)} MB copied to and from each helper ${model}` };
   }
 
-  // gemm through the pool: the whole call is checked first, so bad input
-  // is an error before any block runs, and C is written only once every
-  // block has succeeded.
-  async gemm(owner, args) {
-    if (owner.disposed) throw new TesseraError('disposed', 'gemm: this tessera instance was disposed');
-    const g = gemmArguments('gemm', args);
-    for (const [name, x] of [['a', g.a], ['b', g.b], ['c', g.c], ['bias', g.bias]]) {
+  // A GEMM of kind `kind` (gemm, matmulInteger, qlinear; `name` its
+  // method) through the pool. The whole call is checked first, so bad
+  // input is an error before any block runs, and the output is written
+  // only once every block has succeeded.
+  async run(owner, name, kind, args) {
+    if (owner.disposed) throw new TesseraError('disposed', `${name}: this tessera instance was disposed`);
+    const g = splitKinds[kind](name, args);
+    for (const [key, x] of Object.entries({ ...args, [g.outKey]: g.out })) {
       if (x instanceof Tensor) {
-        if (x.owner !== owner) throw new TesseraError('invalid-argument', `gemm: ${name} is a tensor of another tessera instance`);
-        if (x.ptr === 0) throw new TesseraError('disposed', `gemm: ${name} is a disposed tensor`);
+        if (x.owner !== owner) throw new TesseraError('invalid-argument', `${name}: ${key} is a tensor of another tessera instance`);
+        if (x.ptr === 0) throw new TesseraError('disposed', `${name}: ${key} is a disposed tensor`);
       }
     }
     const plan = this.plan(g);
     this.lastPlan = plan.reason;
     const { blocks } = plan;
+    const sync = owner[`${name}Sync`];
     if (blocks.length === 1) {
       ++this.stats.localCalls;
-      return this.timed(g, () => owner.gemmSync(args));
+      return this.timed(g, () => sync(args));
     }
     ++this.stats.splitCalls;
     const pending = [];
     for (let i = 1; i < blocks.length; ++i) {
-      const [sub, transfer] = blockArguments(g, blocks[i][0], blocks[i][1]);
+      const [sub, transfer] = blockArguments(g, args, blocks[i][0], blocks[i][1]);
       this.stats.bytesSent += transfer.reduce((sum, buffer) => sum + buffer.byteLength, 0);
-      pending.push(this.helpers[i - 1].request('gemm', [sub], transfer));
+      pending.push(this.helpers[i - 1].request(name, [sub], transfer));
     }
     // The caller's block, while the helpers run theirs; a failure here
     // still waits for them, so no helper is left writing into a call
     // that has already returned.
     let local, localError;
     try {
-      const [sub] = blockArguments(g, blocks[0][0], blocks[0][1], owner);
-      local = this.timed({ ...g, m: blocks[0][1] - blocks[0][0] }, () => owner.gemmSync(sub));
+      const [sub] = blockArguments(g, args, blocks[0][0], blocks[0][1], owner);
+      local = this.timed({ ...g, m: blocks[0][1] - blocks[0][0] }, () => sync(sub));
     } catch (error) {
       localError = error;
     }
@@ -149,14 +151,12 @@ class MessagePool {
     if (localError) throw localError;
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
-    // Every block succeeded: C is written now (a tensor's view is read
-    // after the calls, as the heap may have grown).
-    const c = g.c instanceof Tensor ? g.c.data : g.c;
-    const dense = g.beta === 0 && g.ldc === g.n;
-    [local, ...results.map((r) => r.value)].forEach((block, i) => {
-      c.set(block, blocks[i][0] * (dense ? g.n : g.ldc));
-    });
-    return g.c;
+    // Every block succeeded: the output is written now (a tensor's view is
+    // read after the calls, as the heap may have grown).
+    const out = g.out instanceof Tensor ? g.out.data : g.out;
+    const ld = g.readsOut ? g.ldOut : g.n;
+    [local, ...results.map((r) => r.value)].forEach((block, i) => out.set(block, blocks[i][0] * ld));
+    return g.out;
   }
 
   // Runs one block on the caller and folds its rate into the model.
@@ -165,7 +165,7 @@ class MessagePool {
     const result = body();
     const seconds = (this.now() - started) / 1e3;
     const flops = 2 * g.m * g.n * g.k;
-    if (flops >= 1e7 && seconds > 0) this.flopsPerSecond[g.dtype] = 0.7 * this.flopsPerSecond[g.dtype] + 0.3 * (flops / seconds);
+    if (flops >= 1e7 && seconds > 0) this.flopsPerSecond[g.rate] = 0.7 * this.flopsPerSecond[g.rate] + 0.3 * (flops / seconds);
     return result;
   }
 
@@ -180,7 +180,7 @@ class MessagePool {
     for (const h of this.helpers) {
       h.disposed = true;
       for (const { reject } of h.pending.values()) {
-        reject(new TesseraError('disposed', 'gemm: the tessera instance was disposed during the call'));
+        reject(new TesseraError('disposed', 'the tessera instance was disposed during the call'));
       }
       h.pending.clear();
       h.worker.terminate();
@@ -188,42 +188,91 @@ class MessagePool {
   }
 }
 
+// The kinds the pool splits: each reads a call's checked arguments into one
+// shape. a and b as the user gave them (arrays or tensors), A's stored
+// layout (transA, lda), the output (out under outKey, its leading
+// dimension under ldOutKey; readsOut when the kernel reads it or it has
+// gaps to keep), the arguments cut by rows (rowKeys) and those sent whole
+// (wholeKeys), the element sizes for the cost model and the compute rate's
+// name.
+const splitKinds = {
+  gemm(what, args) {
+    const g = gemmArguments(what, args);
+    const e = dtypes[g.dtype].bytes;
+    return {
+      m: g.m, n: g.n, k: g.k, transA: g.transA, lda: g.lda, needB: g.needB, threads: g.threads, fixed: {},
+      out: g.c, outKey: 'c', ldOut: g.ldc, ldOutKey: 'ldc', readsOut: g.beta !== 0 || g.ldc !== g.n,
+      rowKeys: g.biasKind === 'row' ? ['bias'] : [], wholeKeys: g.biasKind === 'column' ? ['bias'] : [],
+      rate: g.dtype,
+      bytes: { a: e, b: e, out: e, extra: (rows) => e * (g.biasKind === 'column' ? g.n : g.biasKind === 'row' ? rows : 0) },
+    };
+  },
+  matmulInteger(what, args) {
+    const q = matmulIntegerArguments(what, args);
+    const { m, n, k, transA } = q.d;
+    return {
+      m, n, k, transA, lda: q.o.lda, needB: q.o.needB, threads: q.threads, fixed: {},
+      out: q.c, outKey: 'c', ldOut: q.ldc, ldOutKey: 'ldc', readsOut: q.beta !== 0 || q.ldc !== n,
+      rowKeys: [], wholeKeys: ['bZeroPoint'], rate: 'int8',
+      bytes: { a: 1, b: 1, out: 4, extra: () => 4 * q.qb.count },
+    };
+  },
+  qlinear(what, args) {
+    const q = qlinearArguments(what, args);
+    const { m, n, k, transA } = q.d;
+    return {
+      // yType explicit: a helper without y must make the same type.
+      m, n, k, transA, lda: q.o.lda, needB: q.o.needB, threads: q.threads, fixed: { yType: q.yType },
+      out: q.y, outKey: 'y', ldOut: q.ldy, ldOutKey: 'ldy', readsOut: q.ldy !== n,
+      rowKeys: [], wholeKeys: ['bZeroPoint', 'bScale'], rate: 'int8',
+      bytes: { a: 1, b: 1, out: 1, extra: () => 8 * q.qb.count },
+    };
+  },
+};
+
 // The arguments of rows [r0, r1) of the call, and the buffers to transfer.
-// For a helper (caller undefined) every operand is a compact copy: a view
+// For a helper (caller undefined) every array is a compact copy: a view
 // would make postMessage clone its whole buffer (for a tensor, the heap).
 // On the caller, typed arrays are passed as views and its own tensors B
-// and bias in place; only the gathered or tensor rows of A are copied.
-function blockArguments(g, r0, r1, caller) {
+// and the whole arguments in place; only the gathered or tensor rows of A
+// are copied.
+function blockArguments(g, args, r0, r1, caller) {
   const view = (x) => (x instanceof Tensor ? x.data : x);
+  const compact = (x, from, to) => (ArrayBuffer.isView(x) || x instanceof Tensor ? view(x).slice(from, to) : x);
   const part = (x, from, to) => (caller === undefined || x instanceof Tensor ? view(x).slice(from, to) : x.subarray(from, to));
   const rows = r1 - r0;
-  const { n, k, lda, ldc } = g;
+  const { n, k, lda, ldOut } = g;
   let a, subLda;
   if (!g.transA) {
-    a = part(g.a, r0 * lda, r0 * lda + span(rows, k, lda));
+    a = part(args.a, r0 * lda, r0 * lda + span(rows, k, lda));
     subLda = lda;
   } else {
     // op(A) rows are stored A's columns: gather them, k rows of `rows`.
-    const stored = view(g.a);
+    const stored = view(args.a);
     a = new stored.constructor(k * rows);
     for (let p = 0; p < k; ++p) a.set(stored.subarray(p * lda + r0, p * lda + r1), p * rows);
     subLda = Math.max(1, rows);
   }
-  const b = caller === undefined ? view(g.b).slice(0, g.needB) : g.b;
-  const sub = { m: rows, n, k, a, b, alpha: g.alpha, beta: g.beta, transA: g.transA, transB: g.transB,
-                lda: subLda, ldb: g.ldb, activation: g.activation, threads: 'serial' };
-  const transfer = caller === undefined ? [a.buffer, b.buffer] : [];
-  if (g.beta !== 0 || ldc !== n) {
-    // Read by the kernel (beta) or holding gaps that must come back as
-    // they were (ldc > n): always a copy, so C is written only at the end.
-    sub.c = view(g.c).slice(r0 * ldc, r0 * ldc + span(rows, n, ldc));
-    sub.ldc = ldc;
-    transfer.push(sub.c.buffer);
+  const sub = { ...args, ...g.fixed, m: rows, a, lda: subLda, threads: 'serial' };
+  delete sub[g.outKey];
+  delete sub[g.ldOutKey];
+  const transfer = [];
+  const send = (x) => {
+    if (caller === undefined && ArrayBuffer.isView(x)) transfer.push(x.buffer);
+    return x;
+  };
+  send(a);
+  sub.b = caller === undefined ? send(compact(args.b, 0, g.needB)) : args.b;
+  for (const key of g.wholeKeys) {
+    if (caller === undefined && args[key] !== undefined) sub[key] = send(compact(args[key]));
   }
-  if (g.bias !== null) {
-    sub.biasKind = g.biasKind;
-    sub.bias = g.biasKind === 'row' ? part(g.bias, r0, r1) : caller === undefined ? view(g.bias).slice(0, n) : g.bias;
-    if (caller === undefined) transfer.push(sub.bias.buffer);
+  for (const key of g.rowKeys) sub[key] = send(part(args[key], r0, r1));
+  if (g.readsOut) {
+    // Read by the kernel (beta) or holding gaps that must come back as
+    // they were (ld > n): always a copy, so the output is written only at
+    // the end.
+    sub[g.outKey] = send(view(g.out).slice(r0 * ldOut, r0 * ldOut + span(rows, n, ldOut)));
+    sub[g.ldOutKey] = ldOut;
   }
   return [sub, transfer];
 }

@@ -99,6 +99,56 @@ function scale(what, key, value) {
   return value;
 }
 
+// matmulInteger's and qlinearMatmul's arguments checked, with their
+// defaults filled in; the output allocated when not given. Shared by the
+// kinds below and the message pool, which checks a whole call before it
+// splits it.
+export function matmulIntegerArguments(what, args) {
+  if (args === null || typeof args !== 'object') throw invalid(`${what}({ m, n, k, a, b, ... }): bad arguments`);
+  checkKeys(what, args, ['m', 'n', 'k', 'a', 'b', 'c', 'aZeroPoint', 'bZeroPoint', 'beta', 'transA', 'transB',
+                         'lda', 'ldb', 'ldc', 'threads']);
+  const d = dims(what, args);
+  const o = operands(what, args, d);
+  const za = zeroPoint(what, 'aZeroPoint', args.aZeroPoint, o.a.dtype);
+  const qb = bQuant(what, args, d.n, false);
+  const beta = args.beta ?? 0;
+  if (beta !== 0 && beta !== 1) throw invalid(`${what}: beta must be 0 or 1 (got ${String(beta)})`);
+  const ldc = leading(what, 'ldc', args.ldc, d.n);
+  const needC = span(d.m, d.n, ldc);
+  let c = args.c;
+  if (c === undefined) {
+    if (beta !== 0) throw invalid(`${what}: c is required when beta = 1`);
+    c = new Int32Array(needC);
+  }
+  if ((c instanceof Tensor ? c.dtype : typedArrayDtype(c)) !== 'i32') throw invalid(`${what}: c must be an Int32Array or an i32 tensor`);
+  checkNoPartialOverlap(what, [['a', args.a], ['b', args.b], ['c', c]]);
+  const threads = threadsOption(what, args.threads);
+  return { d, o, za, qb, beta, ldc, needC, c, threads };
+}
+
+export function qlinearArguments(what, args) {
+  if (args === null || typeof args !== 'object') throw invalid(`${what}({ m, n, k, a, b, ... }): bad arguments`);
+  checkKeys(what, args, ['m', 'n', 'k', 'a', 'aScale', 'aZeroPoint', 'b', 'bScale', 'bZeroPoint', 'yScale',
+                         'yZeroPoint', 'y', 'yType', 'transA', 'transB', 'lda', 'ldb', 'ldy', 'threads']);
+  const d = dims(what, args);
+  const o = operands(what, args, d);
+  const aScale = scale(what, 'aScale', args.aScale), yScale = scale(what, 'yScale', args.yScale);
+  const za = zeroPoint(what, 'aZeroPoint', args.aZeroPoint, o.a.dtype);
+  const qb = bQuant(what, args, d.n, true);
+  let y = args.y;
+  const yArrayType = y === undefined ? undefined : y instanceof Tensor ? y.dtype : typedArrayDtype(y);
+  const yType = args.yType ?? yArrayType ?? 'u8';
+  if (yType !== 'u8' && yType !== 'i8') throw invalid(`${what}: yType must be 'u8' or 'i8' (got ${String(yType)})`);
+  if (y !== undefined && yArrayType !== yType) throw invalid(`${what}: y must be a ${dtypes[yType].Array.name} or a ${yType} tensor for yType '${yType}'`);
+  const yZeroPoint = zeroPoint(what, 'yZeroPoint', args.yZeroPoint, yType);
+  const ldy = leading(what, 'ldy', args.ldy, d.n);
+  const needY = span(d.m, d.n, ldy);
+  if (y === undefined) y = new dtypes[yType].Array(needY);
+  checkNoPartialOverlap(what, [['a', args.a], ['b', args.b], ['y', y]]);
+  const threads = threadsOption(what, args.threads);
+  return { d, o, aScale, yScale, za, qb, yType, yZeroPoint, ldy, needY, y, threads };
+}
+
 export const quantizedKinds = {
   // matmulInteger({ m, n, k, a, b, c?, aZeroPoint, bZeroPoint, beta, transA,
   // transB, lda, ldb, ldc, threads }): C (Int32Array, m x n) = (op(A) -
@@ -106,25 +156,8 @@ export const quantizedKinds = {
   // MatMulInteger, exact.
   matmulInteger(owner, name, entry, [args, ...rest]) {
     const what = name;
-    if (rest.length > 0 || args === null || typeof args !== 'object') throw invalid(`${what}({ m, n, k, a, b, ... }): bad arguments`);
-    checkKeys(what, args, ['m', 'n', 'k', 'a', 'b', 'c', 'aZeroPoint', 'bZeroPoint', 'beta', 'transA', 'transB',
-                           'lda', 'ldb', 'ldc', 'threads']);
-    const d = dims(what, args);
-    const o = operands(what, args, d);
-    const za = zeroPoint(what, 'aZeroPoint', args.aZeroPoint, o.a.dtype);
-    const qb = bQuant(what, args, d.n, false);
-    const beta = args.beta ?? 0;
-    if (beta !== 0 && beta !== 1) throw invalid(`${what}: beta must be 0 or 1 (got ${String(beta)})`);
-    const ldc = leading(what, 'ldc', args.ldc, d.n);
-    const needC = span(d.m, d.n, ldc);
-    let c = args.c;
-    if (c === undefined) {
-      if (beta !== 0) throw invalid(`${what}: c is required when beta = 1`);
-      c = new Int32Array(needC);
-    }
-    if ((c instanceof Tensor ? c.dtype : typedArrayDtype(c)) !== 'i32') throw invalid(`${what}: c must be an Int32Array or an i32 tensor`);
-    checkNoPartialOverlap(what, [['a', args.a], ['b', args.b], ['c', c]]);
-    const threads = threadsOption(what, args.threads);
+    if (rest.length > 0) throw invalid(`${what}({ m, n, k, a, b, ... }): bad arguments`);
+    const { d, o, za, qb, beta, ldc, needC, c, threads } = matmulIntegerArguments(what, args);
     const fn = owner.module[`_${entry.int}`];
     return call(owner, what, (ops) => {
       const [pa, pb, pzb, pc] = ops.place([
@@ -145,25 +178,8 @@ export const quantizedKinds = {
   // yScale) + yZeroPoint); ONNX's QLinearMatMul, onnxruntime's bits.
   qlinear(owner, name, entry, [args, ...rest]) {
     const what = name;
-    if (rest.length > 0 || args === null || typeof args !== 'object') throw invalid(`${what}({ m, n, k, a, b, ... }): bad arguments`);
-    checkKeys(what, args, ['m', 'n', 'k', 'a', 'aScale', 'aZeroPoint', 'b', 'bScale', 'bZeroPoint', 'yScale',
-                           'yZeroPoint', 'y', 'yType', 'transA', 'transB', 'lda', 'ldb', 'ldy', 'threads']);
-    const d = dims(what, args);
-    const o = operands(what, args, d);
-    const aScale = scale(what, 'aScale', args.aScale), yScale = scale(what, 'yScale', args.yScale);
-    const za = zeroPoint(what, 'aZeroPoint', args.aZeroPoint, o.a.dtype);
-    const qb = bQuant(what, args, d.n, true);
-    let y = args.y;
-    const yArrayType = y === undefined ? undefined : y instanceof Tensor ? y.dtype : typedArrayDtype(y);
-    const yType = args.yType ?? yArrayType ?? 'u8';
-    if (yType !== 'u8' && yType !== 'i8') throw invalid(`${what}: yType must be 'u8' or 'i8' (got ${String(yType)})`);
-    if (y !== undefined && yArrayType !== yType) throw invalid(`${what}: y must be a ${dtypes[yType].Array.name} or a ${yType} tensor for yType '${yType}'`);
-    const yZeroPoint = zeroPoint(what, 'yZeroPoint', args.yZeroPoint, yType);
-    const ldy = leading(what, 'ldy', args.ldy, d.n);
-    const needY = span(d.m, d.n, ldy);
-    if (y === undefined) y = new dtypes[yType].Array(needY);
-    checkNoPartialOverlap(what, [['a', args.a], ['b', args.b], ['y', y]]);
-    const threads = threadsOption(what, args.threads);
+    if (rest.length > 0) throw invalid(`${what}({ m, n, k, a, b, ... }): bad arguments`);
+    const { d, o, aScale, yScale, za, qb, yType, yZeroPoint, ldy, needY, y, threads } = qlinearArguments(what, args);
     const fn = owner.module[`_${entry.int}`];
     return call(owner, what, (ops) => {
       const [pa, pb, psb, pzb, py] = ops.place([

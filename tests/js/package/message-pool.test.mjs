@@ -1,9 +1,10 @@
 // The message-passing pool (lib/message-pool.js), forced with pool:
 // 'messages' since Node always has shared memory: GEMMs its cost model
-// splits over helper workers give the bits of the one-thread call on odd
-// shapes, transposes, padded leading dimensions, beta, biases, activations,
-// f64 and tensors, inline and in worker mode; small calls stay on the
-// caller; bad input is an error before anything is written.
+// splits over helper workers (gemm, matmulInteger, qlinearMatmul) give the
+// bits of the one-thread call on odd shapes, transposes, padded leading
+// dimensions, beta, biases, activations, per-column quantization, f64 and
+// tensors, inline and in worker mode; small calls stay on the caller; bad
+// input is an error before anything is written.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -52,6 +53,49 @@ for (const mode of ['inline', 'worker']) {
           const bad = want.findIndex((v, i) => !Object.is(v, got[i]));
           assert.equal(bad, -1, `${Type.name} ${name}: element ${bad} is ${got[bad]}, the one-thread call gives ${want[bad]}`);
         }
+      }
+    } finally {
+      one.dispose();
+      await pooled.dispose();
+    }
+  });
+}
+
+// 8-bit operands from the seeded values in [-1, 1): spread over the type's range.
+const bytes = (Type, count, stream) =>
+  Type.from(seeded(Float64Array, count, 6, stream), (v) => Math.round(v * 127) + (Type === Uint8Array ? 128 : 0));
+
+function integerCases() {
+  const a = bytes(Uint8Array, m * k, 1), b = bytes(Int8Array, k * n, 2);
+  const at = bytes(Int8Array, k * (m + 3), 3), bt = bytes(Uint8Array, n * (k + 5), 4);
+  const c0 = Int32Array.from({ length: m * (n + 7) }, (_, i) => (i * 7919) % 20011 - 10005);
+  const zeroPoints = Int32Array.from({ length: n }, (_, j) => (j % 7) - 3);
+  const scales = Float32Array.from({ length: n }, (_, j) => 0.001 + (j % 11) * 1e-4);
+  return [
+    ['matmulInteger', 'u8 x i8, per-column zero points', { m, n, k, a, b, aZeroPoint: 3, bZeroPoint: zeroPoints }],
+    ['matmulInteger', 'transposes, padded lda and ldb, beta 1, ldc > n',
+     { m, n, k, a: at, b: bt, transA: true, transB: true, lda: m + 3, ldb: k + 5, c: c0, ldc: n + 7, beta: 1, aZeroPoint: -2, bZeroPoint: 130 }],
+    ['qlinearMatmul', 'per-column scales, i8 output, ldy > n',
+     { m, n, k, a, b, aScale: 0.02, aZeroPoint: 128, bScale: scales, bZeroPoint: zeroPoints, yScale: 0.5, yZeroPoint: -3,
+       yType: 'i8', y: new Int8Array(m * (n + 2)).fill(7), ldy: n + 2 }],
+  ];
+}
+const withFreshOutput = (args) => (args.c ? { ...args, c: args.c.slice() } : args.y ? { ...args, y: args.y.slice() } : { ...args });
+
+for (const mode of ['inline', 'worker']) {
+  test(`split integer GEMMs have the one-thread bits (${mode} mode)`, async () => {
+    const one = await load({ threads: 1, mode: 'inline' });
+    const pooled = await load({ threads: 2, pool: 'messages', mode });
+    try {
+      for (const [method, name, args] of integerCases()) {
+        const before = (await pooled.counters()).messagePoolSplitCalls;
+        const got = await pooled[method](withFreshOutput(args));
+        const counters = await pooled.counters();
+        assert.equal(counters.messagePoolSplitCalls, before + 1, `${method} ${name}: not split (${counters.messagePoolLastPlan})`);
+        const want = one[`${method}Sync`](withFreshOutput(args));
+        assert.equal(got.constructor, want.constructor);
+        const bad = want.findIndex((v, i) => v !== got[i]);
+        assert.equal(bad, -1, `${method} ${name}: element ${bad} is ${got[bad]}, the one-thread call gives ${want[bad]}`);
       }
     } finally {
       one.dispose();
