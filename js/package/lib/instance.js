@@ -6,12 +6,21 @@ import { fieldOffset, statusCode, structSize, values } from './abi.js';
 import { TesseraError, invalid } from './errors.js';
 import { bindings } from './generated.js';
 import {
-  Tensor, call, checkKeys, checkNoPartialOverlap, dtypeOfOperand, dtypes, elementCount, functionFor,
+  Tensor, call, checkKeys, checkNoPartialOverlap, dtypeOfOperand, dtypes, elementCount, functionFor, int64,
   threadsOption, transpose,
 } from './operands.js';
 import { quantizedKinds } from './quantized.js';
 
 export { Tensor };
+
+// Each kind's option keys (checkKeys), built once.
+const gemmKeys = new Set(['m', 'n', 'k', 'a', 'b', 'c', 'alpha', 'beta', 'transA', 'transB', 'lda', 'ldb', 'ldc',
+                          'bias', 'biasKind', 'activation', 'threads']);
+const gemvKeys = new Set(['m', 'n', 'a', 'x', 'y', 'alpha', 'beta', 'trans', 'lda', 'incx', 'incy', 'threads']);
+const dotKeys = new Set(['n', 'incx', 'incy', 'threads']);
+const rowsKeys = new Set(['rows', 'cols', 'ld', 'out', 'threads']);
+const indexRowsKeys = new Set(['rows', 'cols', 'ld', 'threads']);
+const softmaxKeys = new Set(['rows', 'cols', 'ld', 'out', 'ldOut', 'threads']);
 
 // The kinds a message pool may split (lib/message-pool.js).
 const pooledKinds = new Set(['gemm', 'matmulInteger', 'qlinear']);
@@ -23,6 +32,7 @@ export class InlineTessera {
     this.info = info;
     this.disposed = false;
     this.messagePool = null;
+    this.functions = new Map();  // export name -> the module's function (functionFor)
     this.scratchPtr = 0;
     this.scratchBytes = 0;
     for (const [name, entry] of Object.entries(bindings.kernels)) {
@@ -157,21 +167,18 @@ export function gemmArguments(what, args) {
   if (args === null || typeof args !== 'object') {
     throw invalid(`${what}({ m, n, k, a, b, c, ... }): one options object`);
   }
-  checkKeys(what, args, ['m', 'n', 'k', 'a', 'b', 'c', 'alpha', 'beta', 'transA', 'transB', 'lda', 'ldb', 'ldc',
-                         'bias', 'biasKind', 'activation', 'threads']);
+  checkKeys(what, args, gemmKeys);
   const { m, n, k, a, b } = args;
-  for (const [key, v] of [['m', m], ['n', n], ['k', k]]) {
-    if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
-  }
+  checkSize(what, 'm', m);
+  checkSize(what, 'n', n);
+  checkSize(what, 'k', k);
   const transA = args.transA ?? false, transB = args.transB ?? false;
   if (typeof transA !== 'boolean') throw invalid(`${what}: transA must be a boolean`);
   if (typeof transB !== 'boolean') throw invalid(`${what}: transB must be a boolean`);
   const lda = args.lda ?? (transA ? m : k), ldb = args.ldb ?? (transB ? k : n), ldc = args.ldc ?? n;
-  for (const [key, v, line] of [['lda', lda, transA ? m : k], ['ldb', ldb, transB ? k : n], ['ldc', ldc, n]]) {
-    if (!(Number.isInteger(v) && v >= Math.max(1, line))) {
-      throw invalid(`${what}: ${key} must be an integer >= ${Math.max(1, line)} (the row length; got ${String(v)})`);
-    }
-  }
+  checkLeading(what, 'lda', lda, transA ? m : k);
+  checkLeading(what, 'ldb', ldb, transB ? k : n);
+  checkLeading(what, 'ldc', ldc, n);
   const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
   if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
   if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
@@ -217,6 +224,18 @@ export function gemmArguments(what, args) {
   }
   return { m, n, k, a, b, c, alpha, beta, transA, transB, lda, ldb, ldc, bias, biasKind, activation, threads,
            dtype, needA, needB, needC, needBias };
+}
+
+// A size (m, n, k): an integer >= 0. A leading dimension: an integer at
+// least the row length (and 1). Plain functions rather than loops over
+// [key, value] pairs: no arrays made on every call.
+function checkSize(what, key, v) {
+  if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
+}
+function checkLeading(what, key, v, line) {
+  if (!(Number.isInteger(v) && v >= Math.max(1, line))) {
+    throw invalid(`${what}: ${key} must be an integer >= ${Math.max(1, line)} (the row length; got ${String(v)})`);
+  }
 }
 
 // ---- Kinds of kernels -------------------------------------------------------
@@ -269,7 +288,7 @@ const kinds = {
     if (rest.length > 0 || options === null || typeof options !== 'object') {
       throw invalid(`${what}(x, y, { n, incx, incy, threads }?): bad arguments`);
     }
-    checkKeys(what, options, ['n', 'incx', 'incy', 'threads']);
+    checkKeys(what, options, dotKeys);
     const lengthX = elementCount(x, what, 'x');
     const dtype = dtypeOfOperand(x);
     if (dtypeOfOperand(y) !== dtype) throw invalid(`${what}: x is ${dtype} but y is ${dtypeOfOperand(y) ?? typeof y}`);
@@ -285,7 +304,7 @@ const kinds = {
       const [px, py, pr] = ops.place([[x, 'x', dtype, stridedSpan(n, incx), false],
                                       [y, 'y', dtype, stridedSpan(n, incy), false],
                                       [result, 'result', dtype, 1, true, false]]);
-      owner.check(fn(owner.context, BigInt(n), px, BigInt(incx), py, BigInt(incy), pr, threads), what);
+      owner.check(fn(owner.context, int64(n), px, int64(incx), py, int64(incy), pr, threads), what);
       return result;
     })[0];
   },
@@ -297,7 +316,7 @@ const kinds = {
     if (rest.length > 0 || args === null || typeof args !== 'object') {
       throw invalid(`${what}({ m, n, a, x, y, ... }): one options object`);
     }
-    checkKeys(what, args, ['m', 'n', 'a', 'x', 'y', 'alpha', 'beta', 'trans', 'lda', 'incx', 'incy', 'threads']);
+    checkKeys(what, args, gemvKeys);
     const { m, n, a, x } = args;
     for (const [key, v] of [['m', m], ['n', n]]) {
       if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
@@ -336,7 +355,7 @@ const kinds = {
       // between the strides are copied back unchanged).
       const [pa, px, py] = ops.place([[a, 'a', dtype, needA, false], [x, 'x', dtype, needX, false],
                                       [y, 'y', dtype, needY, true, beta !== 0 || Math.abs(incy) !== 1]]);
-      const big = BigInt;
+      const big = int64;
       owner.check(fn(owner.context, values.TSR_ROW_MAJOR, transpose(trans), big(m), big(n), alpha,
                      pa, big(lda), px, big(incx), beta, py, big(incy), threads), what);
       return y;
@@ -356,7 +375,7 @@ const kinds = {
                      [c, 'c', dtype, needC, true, beta !== 0 || ldc !== n]];
       if (bias !== null) specs.push([bias, 'bias', dtype, needBias, false]);
       const [pa, pb, pc, pbias = 0] = ops.place(specs);
-      const big = BigInt;
+      const big = int64;
       owner.check(fn(owner.context, values.TSR_ROW_MAJOR, transpose(transA), transpose(transB),
                      big(m), big(n), big(k), alpha, pa, big(lda), pb, big(ldb), beta, pc, big(ldc),
                      pbias, biasKinds[biasKind],
@@ -373,7 +392,7 @@ const kinds = {
     if (rest.length > 0 || options === null || typeof options !== 'object') {
       throw invalid(`${what}(x, { cols, rows?, ld?, out?, threads? }): bad arguments`);
     }
-    checkKeys(what, options, entry.index ? ['rows', 'cols', 'ld', 'threads'] : ['rows', 'cols', 'ld', 'out', 'threads']);
+    checkKeys(what, options, entry.index ? indexRowsKeys : rowsKeys);
     const { rows, cols, ld, needX } = matrixShape(what, x, options);
     const dtype = dtypeOfOperand(x);
     const threads = threadsOption(what, options.threads);
@@ -384,7 +403,7 @@ const kinds = {
       const slots = new Float64Array(rows);
       call(owner, what, (ops) => {
         const [px, po] = ops.place([[x, 'x', dtype, needX, false], [slots, 'out', 'f64', rows, true, false]]);
-        owner.check(fn(owner.context, BigInt(rows), BigInt(cols), px, BigInt(ld), po, threads), what);
+        owner.check(fn(owner.context, int64(rows), int64(cols), px, int64(ld), po, threads), what);
       });
       return Int32Array.from(new BigInt64Array(slots.buffer), Number);
     }
@@ -396,7 +415,7 @@ const kinds = {
     if (ArrayBuffer.isView(out) && out === x) throw invalid(`${what}: out must not be x`);
     return call(owner, what, (ops) => {
       const [px, po] = ops.place([[x, 'x', dtype, needX, false], [out, 'out', dtype, rows, true, false]]);
-      owner.check(fn(owner.context, BigInt(rows), BigInt(cols), px, BigInt(ld), po, threads), what);
+      owner.check(fn(owner.context, int64(rows), int64(cols), px, int64(ld), po, threads), what);
       return out;
     });
   },
@@ -408,7 +427,7 @@ const kinds = {
     if (rest.length > 0 || options === null || typeof options !== 'object') {
       throw invalid(`${what}(x, { cols, rows?, ld?, out?, ldOut?, threads? }): bad arguments`);
     }
-    checkKeys(what, options, ['rows', 'cols', 'ld', 'out', 'ldOut', 'threads']);
+    checkKeys(what, options, softmaxKeys);
     const { rows, cols, ld, needX } = matrixShape(what, x, options);
     const dtype = dtypeOfOperand(x);
     const threads = threadsOption(what, options.threads);
@@ -428,7 +447,7 @@ const kinds = {
       // back unchanged).
       const [px, po] = ops.place([[x, 'x', dtype, needX, false],
                                   [out, 'out', dtype, needOut, true, out === x || ldOut !== cols]]);
-      owner.check(fn(owner.context, BigInt(rows), BigInt(cols), px, BigInt(ld), po, BigInt(ldOut), threads), what);
+      owner.check(fn(owner.context, int64(rows), int64(cols), px, int64(ld), po, int64(ldOut), threads), what);
       return out;
     });
   },

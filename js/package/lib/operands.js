@@ -67,49 +67,57 @@ export class Operands {
   // per operand, in order; returns their pointers.
   place(specs) {
     const owner = this.owner;
-    const pointers = new Array(specs.length);
-    const copies = [];  // [spec index, byte offset in the scratch block]
+    const count = specs.length;
+    const pointers = new Array(count);
+    // Per spec: its byte offset in the scratch block (-1: a tensor, used in
+    // place). Plain loops, no closures: this runs on every call, and a
+    // tiny call's fixed cost is mostly this marshalling.
+    const offsets = new Array(count);
     let bytes = 0;
-    specs.forEach(([x, name, dtype, needed], i) => {
+    for (let i = 0; i < count; ++i) {
+      const spec = specs[i];
+      const x = spec[0], name = spec[1], dtype = spec[2], needed = spec[3];
       if (x instanceof Tensor) {
         if (x.owner !== owner) throw invalid(`${this.what}: ${name} is a tensor of another tessera instance`);
         if (x.ptr === 0) throw new TesseraError('disposed', `${this.what}: ${name} is a disposed tensor`);
         if (x.dtype !== dtype) throw invalid(`${this.what}: ${name} is a ${x.dtype} tensor but the call is ${dtype}`);
         if (x.length < needed) throw invalid(`${this.what}: ${name} has ${x.length} elements but needs ${needed}`);
         pointers[i] = x.ptr;
-        return;
+        offsets[i] = -1;
+        continue;
       }
       if (typedArrayDtype(x) !== dtype) {
         throw invalid(`${this.what}: ${name} must be a ${dtypes[dtype].Array.name} or a tensor (got ${x?.constructor?.name ?? typeof x})`);
       }
       if (x.length < needed) throw invalid(`${this.what}: ${name} has ${x.length} elements but needs ${needed}`);
-      const same = copies.find(([j]) => specs[j][0] === x);
-      if (same) {
-        // The same array twice (in place): one copy.
-        copies.push([i, same[1]]);
-        return;
+      // The same array twice (in place): one copy.
+      let same = -1;
+      for (let j = 0; j < i && same < 0; ++j) if (offsets[j] >= 0 && specs[j][0] === x) same = offsets[j];
+      if (same >= 0) {
+        offsets[i] = same;
+        continue;
       }
-      copies.push([i, bytes]);
+      offsets[i] = bytes;
       bytes += Math.ceil((needed * dtypes[dtype].bytes) / 64) * 64;
-    });
-    if (copies.length > 0) {
-      const base = owner.scratch(bytes, this.what);
-      const copied = [];
-      for (const [i, offset] of copies) {
-        const [x, , dtype, needed, output, read = true] = specs[i];
-        const ptr = base + offset;
-        pointers[i] = ptr;
-        // Copied in once per array, and only if the kernel reads it (an
-        // output it only writes is not). Module.HEAPF32/HEAPF64 are re-made
-        // by the runtime when the heap grows (scratch() may have grown it),
-        // so they are read here, after it.
-        if (read && !copied.includes(x)) {
-          owner.module[dtypes[dtype].heap].set(x.length === needed ? x : x.subarray(0, needed),
-                                               ptr >> dtypes[dtype].shift);
-          copied.push(x);
-        }
-        if (output) this.copyBack.push({ array: x, ptr, needed, dtype });
+    }
+    if (bytes === 0 && !offsets.some((o) => o >= 0)) return pointers;
+    const base = owner.scratch(bytes, this.what);
+    for (let i = 0; i < count; ++i) {
+      if (offsets[i] < 0) continue;
+      const spec = specs[i];
+      const x = spec[0], dtype = spec[2], needed = spec[3], output = spec[4], read = spec[5] ?? true;
+      const ptr = base + offsets[i];
+      pointers[i] = ptr;
+      // Copied in once per array, and only if the kernel reads it (an
+      // output it only writes is not). Module.HEAPF32/HEAPF64 are re-made
+      // by the runtime when the heap grows (scratch() may have grown it),
+      // so they are read here, after it.
+      let first = true;
+      for (let j = 0; j < i && first; ++j) if (offsets[j] >= 0 && specs[j][0] === x && (specs[j][5] ?? true)) first = false;
+      if (read && first) {
+        owner.module[dtypes[dtype].heap].set(x.length === needed ? x : x.subarray(0, needed), ptr >> dtypes[dtype].shift);
       }
+      if (output) this.copyBack.push({ array: x, ptr, needed, dtype });
     }
     return pointers;
   }
@@ -126,14 +134,14 @@ export class Operands {
 // Typed arrays that share memory but are not the same array: partial overlap
 // between an output and an input is an error (exact aliasing is in-place).
 export function checkNoPartialOverlap(what, named) {
-  const arrays = named.filter(([, x]) => ArrayBuffer.isView(x));
-  for (let i = 0; i < arrays.length; ++i) {
-    for (let j = i + 1; j < arrays.length; ++j) {
-      const [na, a] = arrays[i];
-      const [nb, b] = arrays[j];
-      if (a === b || a.buffer !== b.buffer) continue;
+  for (let i = 0; i < named.length; ++i) {
+    const a = named[i][1];
+    if (!ArrayBuffer.isView(a)) continue;
+    for (let j = i + 1; j < named.length; ++j) {
+      const b = named[j][1];
+      if (!ArrayBuffer.isView(b) || a === b || a.buffer !== b.buffer) continue;
       const overlap = a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
-      if (overlap) throw invalid(`${what}: ${na} and ${nb} overlap in memory (only the very same array may be both input and output)`);
+      if (overlap) throw invalid(`${what}: ${named[i][0]} and ${named[j][0]} overlap in memory (only the very same array may be both input and output)`);
     }
   }
 }
@@ -145,15 +153,23 @@ export function elementCount(x, what, name) {
 }
 export const dtypeOfOperand = (x) => (x instanceof Tensor ? x.dtype : dtypeOf(x));
 
+// The module's export for `entry`'s `dtype`, looked up once per instance
+// (owner.functions) rather than by building its name on every call.
 export function functionFor(owner, entry, dtype, what) {
   const name = entry[dtype];
   if (!name) throw invalid(`${what}: no ${dtype} kernel (available: ${Object.keys(entry).filter((k) => k in dtypes).join(', ')})`);
-  return owner.module[`_${name}`];
+  let fn = owner.functions.get(name);
+  if (fn === undefined) {
+    fn = owner.module[`_${name}`];
+    owner.functions.set(name, fn);
+  }
+  return fn;
 }
 
+// Every key of `object` must be in `known` (a Set, built once per kind).
 export function checkKeys(what, object, known) {
-  for (const key of Object.keys(object)) {
-    if (!known.includes(key)) throw invalid(`${what}: unknown option "${key}" (known: ${known.join(', ')})`);
+  for (const key in object) {
+    if (!known.has(key)) throw invalid(`${what}: unknown option "${key}" (known: ${[...known].join(', ')})`);
   }
 }
 
@@ -177,3 +193,8 @@ export function call(owner, what, body) {
 }
 
 export const transpose = (t) => (t ? values.TSR_TRANS : values.TSR_NO_TRANS);
+
+// A size or stride as the int64 the C API takes. Small ones come from a
+// table made once: a BigInt is an allocation, and a tiny GEMM passes six.
+const smallInt64 = Array.from({ length: 4097 }, (_, i) => BigInt(i));
+export const int64 = (v) => (v >= 0 && v <= 4096 ? smallInt64[v] : BigInt(v));

@@ -6,10 +6,16 @@
 import { values } from './abi.js';
 import { invalid } from './errors.js';
 import {
-  Tensor, call, checkKeys, checkNoPartialOverlap, dtypes, threadsOption, transpose, typedArrayDtype,
+  Tensor, call, checkKeys, checkNoPartialOverlap, dtypes, int64, threadsOption, transpose, typedArrayDtype,
 } from './operands.js';
 
 const intTypes = { u8: values.TSR_U8, i8: values.TSR_S8 };
+// Each kind's option keys (checkKeys), built once.
+const matmulIntegerKeys = new Set(['m', 'n', 'k', 'a', 'b', 'c', 'aZeroPoint', 'bZeroPoint', 'beta', 'transA', 'transB',
+                                   'lda', 'ldb', 'ldc', 'threads']);
+const qlinearKeys = new Set(['m', 'n', 'k', 'a', 'aScale', 'aZeroPoint', 'b', 'bScale', 'bZeroPoint', 'yScale',
+                             'yZeroPoint', 'y', 'yType', 'transA', 'transB', 'lda', 'ldb', 'ldy', 'threads']);
+const threadsKeys = new Set(['threads']);
 const intRange = { u8: [0, 255], i8: [-128, 127] };
 
 // An 8-bit operand's dtype ('u8' or 'i8') and element count.
@@ -105,8 +111,7 @@ function scale(what, key, value) {
 // splits it.
 export function matmulIntegerArguments(what, args) {
   if (args === null || typeof args !== 'object') throw invalid(`${what}({ m, n, k, a, b, ... }): bad arguments`);
-  checkKeys(what, args, ['m', 'n', 'k', 'a', 'b', 'c', 'aZeroPoint', 'bZeroPoint', 'beta', 'transA', 'transB',
-                         'lda', 'ldb', 'ldc', 'threads']);
+  checkKeys(what, args, matmulIntegerKeys);
   const d = dims(what, args);
   const o = operands(what, args, d);
   const za = zeroPoint(what, 'aZeroPoint', args.aZeroPoint, o.a.dtype);
@@ -128,8 +133,7 @@ export function matmulIntegerArguments(what, args) {
 
 export function qlinearArguments(what, args) {
   if (args === null || typeof args !== 'object') throw invalid(`${what}({ m, n, k, a, b, ... }): bad arguments`);
-  checkKeys(what, args, ['m', 'n', 'k', 'a', 'aScale', 'aZeroPoint', 'b', 'bScale', 'bZeroPoint', 'yScale',
-                         'yZeroPoint', 'y', 'yType', 'transA', 'transB', 'lda', 'ldb', 'ldy', 'threads']);
+  checkKeys(what, args, qlinearKeys);
   const d = dims(what, args);
   const o = operands(what, args, d);
   const aScale = scale(what, 'aScale', args.aScale), yScale = scale(what, 'yScale', args.yScale);
@@ -164,7 +168,7 @@ export const quantizedKinds = {
         [args.a, 'a', o.a.dtype, o.needA, false], [args.b, 'b', o.b.dtype, o.needB, false],
         [qb.zeroPoints, 'bZeroPoint', 'i32', qb.count, false],
         [c, 'c', 'i32', needC, true, beta !== 0 || ldc !== d.n]]);
-      const big = BigInt;
+      const big = int64;
       owner.check(fn(owner.context, values.TSR_ROW_MAJOR, transpose(d.transA), transpose(d.transB),
                      big(d.m), big(d.n), big(d.k), intTypes[o.a.dtype], pa, big(o.lda), za,
                      intTypes[o.b.dtype], pb, big(o.ldb), pzb, big(qb.count), beta, pc, big(ldc), threads), what);
@@ -186,7 +190,7 @@ export const quantizedKinds = {
         [args.a, 'a', o.a.dtype, o.needA, false], [args.b, 'b', o.b.dtype, o.needB, false],
         [qb.scales, 'bScale', 'f32', qb.count, false], [qb.zeroPoints, 'bZeroPoint', 'i32', qb.count, false],
         [y, 'y', yType, needY, true, ldy !== d.n]]);
-      const big = BigInt;
+      const big = int64;
       owner.check(fn(owner.context, values.TSR_ROW_MAJOR, transpose(d.transA), transpose(d.transB),
                      big(d.m), big(d.n), big(d.k), intTypes[o.a.dtype], pa, big(o.lda), aScale, za,
                      intTypes[o.b.dtype], pb, big(o.ldb), psb, pzb, big(qb.count), intTypes[yType], yScale,
@@ -202,7 +206,7 @@ export const quantizedKinds = {
   quantize(owner, name, entry, [x, y, options = {}, ...rest]) {
     const what = name;
     if (rest.length > 0 || options === null || typeof options !== 'object') throw invalid(`${what}(x, y?, { threads }?): bad arguments`);
-    checkKeys(what, options, ['threads']);
+    checkKeys(what, options, threadsKeys);
     const xType = x instanceof Tensor ? x.dtype : typedArrayDtype(x);
     if (xType !== 'f32') throw invalid(`${what}: x must be a Float32Array or an f32 tensor (got ${x === null ? 'null' : x?.constructor?.name ?? typeof x})`);
     const n = x.length;
