@@ -100,11 +100,18 @@ TESSERA_QUICK_INLINE inline core::GemmBlocking cached_blocking(const core::Kerne
 // one at f32 256^3 by 17-25% and 320^3 by 30-45%, f64 192^3 by 44%, while
 // 128^3 stayed faster direct. The 128-byte panels of AVX-512 keep the whole
 // L2, as measured on Zen 4 and Zen 5 (gemm_driver.hpp).
+// The fixed-blocking levels (scalar and the 128-bit ones, whose panels are
+// all narrow) use one budget on every host, so that a wasm engine, which
+// knows no cache, decides as a native SSE2 run does. It was 256 KiB; under
+// V8 the simd128 direct path ran f32 96^3-256^3 at 31-34 GFLOP/s where the
+// packed path runs 44, and f64 64^3-128^3 at 15-16 against 22 (Node 20,
+// Intel Xeon, one thread, heap tensors).
 // (The host's L2 is read once: small calls ask for it on every call.)
+inline constexpr std::uint64_t kPortableDirectSliceBytes = 16 * 1024;
 template <class T>
 std::uint64_t direct_slice_budget(const core::GemmKernelSet<T>& ks) {
   static const std::uint64_t host_l2 = core::host_cache_facts().l2;
-  if (ks.blocking == core::GemmBlockingRule::kFixedPortable) return 256 * 1024;
+  if (ks.blocking == core::GemmBlockingRule::kFixedPortable) return kPortableDirectSliceBytes;
   constexpr std::uint64_t kWidePanelBytes = 128;
   const bool narrow = static_cast<std::uint64_t>(ks.direct_nr) * sizeof(T) < kWidePanelBytes;
   return narrow ? host_l2 / 4 : host_l2;
