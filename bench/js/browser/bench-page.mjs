@@ -16,7 +16,8 @@ const operands = (n) => ({
 async function prepareTessera(n, options) {
   const t = await load(options);
   const { a, b } = operands(n);
-  return { fn: () => t.gemm({ m: n, n, k: n, a, b }), info: { build: t.info.build, threads: t.info.threads, pool: t.info.pool.kind },
+  return { fn: () => t.gemm({ m: n, n, k: n, a, b }),
+           info: { build: t.info.build, threads: t.info.threads, pool: t.info.pool.kind, mode: t.info.mode },
            counters: () => t.counters(), dispose: () => t.dispose() };
 }
 
@@ -58,17 +59,14 @@ window.prepare = async (library, n, options) => {
   return { id, info: p.info };
 };
 
-// The median of `reps` calls, in milliseconds.
+// Milliseconds per call over `reps` calls timed together: a page without
+// cross-origin isolation gets performance.now() coarsened to 100 us, so
+// single calls of about a millisecond would be quantized.
 window.time = async (id, reps) => {
   const { fn } = prepared.get(id);
-  const times = [];
-  for (let i = 0; i < reps; ++i) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((x, y) => x - y);
-  return times[times.length >> 1];
+  const t0 = performance.now();
+  for (let i = 0; i < reps; ++i) await fn();
+  return (performance.now() - t0) / reps;
 };
 
 window.counters = (id) => prepared.get(id).counters?.();
