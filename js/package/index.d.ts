@@ -127,8 +127,10 @@ export interface LoadOptions {
   /**
    * Where a copy of this package's `lib/` and `dist/` folders is served, for
    * bundlers that do not rewrite `new URL('...', import.meta.url)` (esbuild):
-   * the module, its `.wasm`, its pthread worker and the worker of mode
-   * `'worker'` are read from there. Vite and webpack need nothing.
+   * the threaded module's JavaScript, the `.wasm` files, the pthread worker,
+   * the worker of mode `'worker'` and the message pool's helper script are
+   * read from there (the single-threaded module's JavaScript is bundled).
+   * Vite and webpack need nothing.
    */
   packageUrl?: WasmLocation;
   /** The `.wasm` bytes themselves (no fetch): one module, or one per build. */

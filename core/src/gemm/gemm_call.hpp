@@ -90,9 +90,9 @@ TESSERA_QUICK_INLINE inline core::GemmBlocking cached_blocking(const core::Kerne
 }
 
 // The bytes one depth slice of A may take for the direct path
-// (core::direct_suits): a fixed 256 KiB on the portable levels, which have
-// no cache facts in wasm (the choice never changes the bits, only the
-// speed); on cache-model levels the host's L2, or a quarter of it when the
+// (core::direct_suits): a fixed kPortableDirectSliceBytes on the portable
+// levels, which have no cache facts in wasm (the choice never changes the
+// bits, only the speed); on cache-model levels the host's L2, or a quarter of it when the
 // direct column panel is narrower than 128 bytes. The direct path re-reads
 // A once per column panel, so a narrower panel re-reads it more often per
 // flop: on Zen 3 (512 KiB L2; AVX2, 6 x 16 f32 and 6 x 8 f64 panels of 64
@@ -104,8 +104,10 @@ TESSERA_QUICK_INLINE inline core::GemmBlocking cached_blocking(const core::Kerne
 // all narrow) use one budget on every host, so that a wasm engine, which
 // knows no cache, decides as a native SSE2 run does. It was 256 KiB; under
 // V8 the simd128 direct path ran f32 96^3-256^3 at 31-34 GFLOP/s where the
-// packed path runs 44, and f64 64^3-128^3 at 15-16 against 22 (Node 20,
-// Intel Xeon, one thread, heap tensors).
+// packed path runs 41-44, and f64 64^3-128^3 at 15-17 against 20-22 (Node
+// 20, Intel Xeon, one thread, heap tensors); native SSE2 f32 128^3-256^3
+// ran 13-16% faster packed. Slices of 16 KiB and less (f32 64^3) ran the
+// same either way, so they stay direct, with less set-up.
 // (The host's L2 is read once: small calls ask for it on every call.)
 inline constexpr std::uint64_t kPortableDirectSliceBytes = 16 * 1024;
 template <class T>

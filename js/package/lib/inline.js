@@ -124,14 +124,21 @@ export async function loadInline(o, mode) {
   const tessera = new InlineTessera(module, context, null);
   const fallbacks = [...choice.fallbacks];
   let pool = { kind: build === 'threads' ? 'shared-memory' : 'none', participants: build === 'threads' ? choice.threads : 1 };
-  if (choice.messagePool > 1) {
+  // maxThreadsPerKernel caps a call's participants: no more helpers than
+  // a call may use.
+  const poolSize = o.maxThreadsPerKernel > 0 ? Math.min(choice.messagePool, o.maxThreadsPerKernel) : choice.messagePool;
+  if (choice.messagePool > 1 && poolSize <= 1) {
+    fallbacks.push(`maxThreadsPerKernel: ${o.maxThreadsPerKernel} leaves the message-passing pool no helper: the single-threaded build runs serially`);
+  }
+  if (poolSize > 1) {
+    // The helpers get the bytes this instance compiled (no second fetch).
+    const starting = startMessagePool({ ...o, wasmBinary: { single: bytes } }, poolSize, () => performance.now());
     try {
-      // The helpers get the bytes this instance compiled (no second fetch).
-      tessera.messagePool = await withTimeout(
-        startMessagePool({ ...o, wasmBinary: { single: bytes } }, choice.messagePool, () => performance.now()),
-        o.initTimeoutMs, `starting ${choice.messagePool - 1} message-pool workers`);
-      pool = { kind: 'message-passing', participants: choice.messagePool };
+      tessera.messagePool = await withTimeout(starting, o.initTimeoutMs, `starting ${poolSize - 1} message-pool workers`);
+      pool = { kind: 'message-passing', participants: poolSize };
     } catch (error) {
+      // A pool that starts after the timeout must not keep its workers.
+      starting.then((late) => late.dispose(), () => {});
       fallbacks.push(`the message-passing pool's workers did not start (${error.message}): the single-threaded build runs serially`);
     }
   }

@@ -91,8 +91,9 @@ class MessagePool {
     const oneMs = (flops / this.flopsPerSecond[g.rate]) * 1e3;
     let best = { p: 1, ms: oneMs };
     for (let p = 2; p <= most; ++p) {
+      // At least 8 rows a block on average, so no block rounds to empty.
+      if (m < minRowsPerBlock * p) break;
       const rows = Math.ceil(m / p);
-      if (rows < minRowsPerBlock) break;
       const bytes = rows * k * g.bytes.a + k * n * g.bytes.b + rows * n * g.bytes.out * (g.readsOut ? 2 : 1) + g.bytes.extra(rows);
       const ms = oneMs / p + this.latencyMs + splitOverheadMs + (bytes / copyBytesPerSecond) * 1e3;
       if (ms < best.ms) best = { p, ms, bytes };
@@ -121,6 +122,12 @@ class MessagePool {
         if (x.owner !== owner) throw new TesseraError('invalid-argument', `${name}: ${key} is a tensor of another tessera instance`);
         if (x.ptr === 0) throw new TesseraError('disposed', `${name}: ${key} is a disposed tensor`);
       }
+    }
+    // The lengths the one-worker call checks when it places its operands:
+    // checked here too, since a split call cuts them itself (a short A
+    // would gather zeros, a short output would fail half written).
+    for (const [key, x, need] of [['a', args.a, g.needA], ['b', args.b, g.needB], [g.outKey, g.out, g.needOut]]) {
+      if (x.length < need) throw new TesseraError('invalid-argument', `${name}: ${key} has ${x.length} elements but needs ${need}`);
     }
     const plan = this.plan(g);
     this.lastPlan = plan.reason;
@@ -200,7 +207,8 @@ const splitKinds = {
     const g = gemmArguments(what, args);
     const e = dtypes[g.dtype].bytes;
     return {
-      m: g.m, n: g.n, k: g.k, transA: g.transA, lda: g.lda, needB: g.needB, threads: g.threads, fixed: {},
+      m: g.m, n: g.n, k: g.k, transA: g.transA, lda: g.lda, needA: g.needA, needB: g.needB, needOut: g.needC,
+      threads: g.threads, fixed: {},
       out: g.c, outKey: 'c', ldOut: g.ldc, ldOutKey: 'ldc', readsOut: g.beta !== 0 || g.ldc !== g.n,
       rowKeys: g.biasKind === 'row' ? ['bias'] : [], wholeKeys: g.biasKind === 'column' ? ['bias'] : [],
       rate: g.dtype,
@@ -211,7 +219,7 @@ const splitKinds = {
     const q = matmulIntegerArguments(what, args);
     const { m, n, k, transA } = q.d;
     return {
-      m, n, k, transA, lda: q.o.lda, needB: q.o.needB, threads: q.threads, fixed: {},
+      m, n, k, transA, lda: q.o.lda, needA: q.o.needA, needB: q.o.needB, needOut: q.needC, threads: q.threads, fixed: {},
       out: q.c, outKey: 'c', ldOut: q.ldc, ldOutKey: 'ldc', readsOut: q.beta !== 0 || q.ldc !== n,
       rowKeys: [], wholeKeys: ['bZeroPoint'], rate: 'int8',
       bytes: { a: 1, b: 1, out: 4, extra: () => 4 * q.qb.count },
@@ -222,7 +230,8 @@ const splitKinds = {
     const { m, n, k, transA } = q.d;
     return {
       // yType explicit: a helper without y must make the same type.
-      m, n, k, transA, lda: q.o.lda, needB: q.o.needB, threads: q.threads, fixed: { yType: q.yType },
+      m, n, k, transA, lda: q.o.lda, needA: q.o.needA, needB: q.o.needB, needOut: q.needY, threads: q.threads,
+      fixed: { yType: q.yType },
       out: q.y, outKey: 'y', ldOut: q.ldy, ldOutKey: 'ldy', readsOut: q.ldy !== n,
       rowKeys: [], wholeKeys: ['bZeroPoint', 'bScale'], rate: 'int8',
       bytes: { a: 1, b: 1, out: 1, extra: () => 8 * q.qb.count },

@@ -168,7 +168,7 @@ export function functionFor(owner, entry, dtype, what) {
 
 // Every key of `object` must be in `known` (a Set, built once per kind).
 export function checkKeys(what, object, known) {
-  for (const key in object) {
+  for (const key of Object.keys(object)) {
     if (!known.has(key)) throw invalid(`${what}: unknown option "${key}" (known: ${[...known].join(', ')})`);
   }
 }

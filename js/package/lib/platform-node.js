@@ -72,12 +72,17 @@ export function startHostWorker(url) {
   return {
     postMessage: (message, transfer) => worker.postMessage(message, transfer),
     onMessage: (fn) => worker.on('message', (data) => fn(data)),
-    onError: (fn) => worker.on('error', fn),
+    // An exit is an error too: a worker_threads worker that is gone (killed,
+    // or out of memory) answers nothing more.
+    onError: (fn) => {
+      worker.on('error', fn);
+      worker.on('exit', (code) => fn(new Error(`the worker exited (code ${code})`)));
+    },
     terminate: () => worker.terminate(),
   };
 }
 
-// The port a worker-hosted instance talks through (worker-host.js).
+// The port a worker-hosted instance talks through (host.js).
 export async function hostPort() {
   const { parentPort } = await import('node:worker_threads');
   return {

@@ -83,7 +83,7 @@ export function startHostWorker(url, role) {
   };
 }
 
-// The port a worker-hosted instance talks through (worker-host.js).
+// The port a worker-hosted instance talks through (host.js).
 export async function hostPort() {
   return {
     post: (message, transfer) => self.postMessage(message, transfer),

@@ -1,4 +1,4 @@
-// Mode 'worker': the module lives in a dedicated Worker (worker-host.js) and
+// Mode 'worker': the module lives in a dedicated Worker (host.js) and
 // this object forwards every call to it. The caller's thread never blocks:
 // every method returns a promise. With the threaded build the heap is shared
 // memory, so tensors are views on it and cross without copies; without
@@ -69,6 +69,16 @@ class WorkerTessera {
       this.pending.delete(message.id);
       if (message.ok) entry.resolve(message.result);
       else entry.reject(new TesseraError(message.code, message.message));
+    });
+    // A worker that dies (an uncaught error, out of memory) answers no
+    // more: its calls reject instead of waiting forever, and so do later
+    // ones.
+    worker.onError((error) => {
+      this.disposed = true;
+      for (const { reject } of this.pending.values()) {
+        reject(new TesseraError('internal', `the tessera worker stopped: ${error?.message ?? String(error)}`));
+      }
+      this.pending.clear();
     });
     for (const [name, entry] of Object.entries(bindings.kernels)) {
       this[name] = (...args) => this.kernel(name, entry.kind, args);

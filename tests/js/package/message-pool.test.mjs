@@ -164,6 +164,21 @@ test('bad input to a pooled GEMM is an error naming the argument, and C is not w
       await assert.rejects(pooled.gemm({ ...args, c, ...bad }), (e) => e.code === 'invalid-argument' && pattern.test(e.message));
     }
     assert.deepEqual(c, args.c);
+    // Lengths the pool must check itself, since it cuts the operands: a
+    // short output (not read, so the kernel's own check would come only
+    // after the blocks ran) and a short transposed A (a gather would pad
+    // it with zeros).
+    const [, plain] = cases(Float32Array)[0];
+    const [, transposed] = cases(Float32Array)[1];
+    const short = new Float32Array(m * n - 1).fill(3);
+    await assert.rejects(pooled.gemm({ ...plain, c: short }),
+                         (e) => e.code === 'invalid-argument' && /c has \d+ elements but needs/.test(e.message));
+    assert.ok(short.every((v) => v === 3), 'the short c was written');
+    await assert.rejects(pooled.gemm({ ...transposed, a: transposed.a.subarray(0, k * m) }),
+                         (e) => e.code === 'invalid-argument' && /a has \d+ elements but needs/.test(e.message));
+    const [, , integer] = integerCases()[0];
+    await assert.rejects(pooled.matmulInteger({ ...integer, c: new Int32Array(m * n - 1) }),
+                         (e) => e.code === 'invalid-argument' && /c has \d+ elements but needs/.test(e.message));
     assert.deepEqual([pooled.counters().messagePoolSplitCalls, pooled.counters().messagePoolLocalCalls], [0, 0]);
   } finally {
     pooled.dispose();
@@ -179,4 +194,29 @@ test('dispose() during a split GEMM rejects it with disposed, never a wait for b
   assert.equal(pooled.counters().messagePoolSplitCalls, 1, pooled.counters().messagePoolLastPlan);
   pooled.dispose();
   await assert.rejects(call, (e) => e.code === 'disposed');
+});
+
+test('a helper that dies fails the calls that need it instead of leaving them waiting', async () => {
+  const pooled = await load({ threads: 2, pool: 'messages', mode: 'inline' });
+  try {
+    const [, args] = cases(Float32Array)[0];
+    // The helper's worker goes away, as a killed or crashed one would.
+    await pooled.messagePool.helpers[0].worker.terminate();
+    await assert.rejects(pooled.gemm(args), (e) => e instanceof Error && /worker|disposed/.test(e.message));
+  } finally {
+    pooled.dispose();
+  }
+});
+
+test('maxThreadsPerKernel caps the message pool: at 1 no helper starts, and info says why', async () => {
+  const t = await load({ threads: 2, pool: 'messages', mode: 'inline', maxThreadsPerKernel: 1 });
+  try {
+    assert.deepEqual(t.info.pool, { kind: 'none', participants: 1 });
+    assert.equal(t.info.threads, 1);
+    assert.equal(t.messagePool, null);
+    assert.ok(t.info.fallbacks.some((f) => /maxThreadsPerKernel: 1 leaves the message-passing pool no helper/.test(f)),
+              t.info.fallbacks.join('; '));
+  } finally {
+    t.dispose();
+  }
 });
