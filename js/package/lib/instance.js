@@ -6,8 +6,8 @@ import { fieldOffset, statusCode, structSize, values } from './abi.js';
 import { TesseraError, invalid } from './errors.js';
 import { bindings } from './generated.js';
 import {
-  Tensor, call, checkKeys, checkNoPartialOverlap, dtypeOfOperand, dtypes, elementCount, functionFor, int64,
-  threadsOption, transpose,
+  Tensor, call, checkKeys, checkNoPartialOverlap, checkSize, dtypeOfOperand, dtypes, elementCount, functionFor, int64,
+  leading, span, threadsOption, transpose,
 } from './operands.js';
 import { quantizedKinds } from './quantized.js';
 
@@ -175,10 +175,9 @@ export function gemmArguments(what, args) {
   const transA = args.transA ?? false, transB = args.transB ?? false;
   if (typeof transA !== 'boolean') throw invalid(`${what}: transA must be a boolean`);
   if (typeof transB !== 'boolean') throw invalid(`${what}: transB must be a boolean`);
-  const lda = args.lda ?? (transA ? m : k), ldb = args.ldb ?? (transB ? k : n), ldc = args.ldc ?? n;
-  checkLeading(what, 'lda', lda, transA ? m : k);
-  checkLeading(what, 'ldb', ldb, transB ? k : n);
-  checkLeading(what, 'ldc', ldc, n);
+  const lda = leading(what, 'lda', args.lda, transA ? m : k);
+  const ldb = leading(what, 'ldb', args.ldb, transB ? k : n);
+  const ldc = leading(what, 'ldc', args.ldc, n);
   const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
   if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
   if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
@@ -207,8 +206,6 @@ export function gemmArguments(what, args) {
     if (dtypeOfOperand(bias) !== dtype) throw invalid(`${what}: bias must be ${dtype} like a`);
   }
   let c = args.c;
-  // Elements each operand spans (row-major): (rows - 1) * ld + cols.
-  const span = (rows, cols, ld) => (rows === 0 || cols === 0 ? 0 : (rows - 1) * ld + cols);
   const needA = span(transA ? k : m, transA ? m : k, lda);
   const needB = span(transB ? n : k, transB ? k : n, ldb);
   const needC = span(m, n, ldc);
@@ -224,18 +221,6 @@ export function gemmArguments(what, args) {
   }
   return { m, n, k, a, b, c, alpha, beta, transA, transB, lda, ldb, ldc, bias, biasKind, activation, threads,
            dtype, needA, needB, needC, needBias };
-}
-
-// A size (m, n, k): an integer >= 0. A leading dimension: an integer at
-// least the row length (and 1). Plain functions rather than loops over
-// [key, value] pairs: no arrays made on every call.
-function checkSize(what, key, v) {
-  if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
-}
-function checkLeading(what, key, v, line) {
-  if (!(Number.isInteger(v) && v >= Math.max(1, line))) {
-    throw invalid(`${what}: ${key} must be an integer >= ${Math.max(1, line)} (the row length; got ${String(v)})`);
-  }
 }
 
 // ---- Kinds of kernels -------------------------------------------------------
@@ -318,15 +303,11 @@ const kinds = {
     }
     checkKeys(what, args, gemvKeys);
     const { m, n, a, x } = args;
-    for (const [key, v] of [['m', m], ['n', n]]) {
-      if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
-    }
+    checkSize(what, 'm', m);
+    checkSize(what, 'n', n);
     const trans = args.trans ?? false;
     if (typeof trans !== 'boolean') throw invalid(`${what}: trans must be a boolean`);
-    const lda = args.lda ?? n;
-    if (!(Number.isInteger(lda) && lda >= Math.max(1, n))) {
-      throw invalid(`${what}: lda must be an integer >= ${Math.max(1, n)} (the row length; got ${String(lda)})`);
-    }
+    const lda = leading(what, 'lda', args.lda, n);
     const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
     if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
     if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
@@ -338,7 +319,7 @@ const kinds = {
     const dtype = dtypeOfOperand(a);
     if (dtypeOfOperand(x) !== dtype) throw invalid(`${what}: a is ${dtype} but x is ${dtypeOfOperand(x) ?? typeof x}`);
     const lengthX = trans ? m : n, lengthY = trans ? n : m;
-    const needA = m === 0 || n === 0 ? 0 : (m - 1) * lda + n;
+    const needA = span(m, n, lda);
     const needX = stridedSpan(lengthX, incx), needY = stridedSpan(lengthY, incy);
     let y = args.y;
     if (y === undefined) {
@@ -435,7 +416,7 @@ const kinds = {
     if (!(Number.isInteger(ldOut) && ldOut >= Math.max(1, cols))) {
       throw invalid(`${what}: ldOut must be an integer >= ${Math.max(1, cols)} (got ${String(ldOut)})`);
     }
-    const needOut = rows === 0 || cols === 0 ? 0 : (rows - 1) * ldOut + cols;
+    const needOut = span(rows, cols, ldOut);
     let out = options.out;
     if (out === undefined) out = new dtypes[dtype].Array(needOut);
     if (elementCount(out, what, 'out') < needOut) throw invalid(`${what}: out has ${elementCount(out, what, 'out')} elements but needs ${needOut}`);
@@ -482,7 +463,7 @@ function matrixShape(what, x, options) {
     rows = Math.ceil(length / ld);
   }
   if (!(Number.isInteger(rows) && rows >= 0)) throw invalid(`${what}: rows must be an integer >= 0 (got ${String(rows)})`);
-  const needX = rows === 0 || cols === 0 ? 0 : (rows - 1) * ld + cols;
+  const needX = span(rows, cols, ld);
   if (length < needX) throw invalid(`${what}: x has ${length} elements but ${rows} rows of ${cols} at stride ${ld} need ${needX}`);
   return { rows, cols, ld, needX };
 }

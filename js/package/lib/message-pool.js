@@ -18,7 +18,7 @@
 import { values } from './abi.js';
 import { TesseraError } from './errors.js';
 import { Tensor, gemmArguments } from './instance.js';
-import { dtypes } from './operands.js';
+import { dtypes, span } from './operands.js';
 import { matmulIntegerArguments, qlinearArguments } from './quantized.js';
 import { loadInWorker } from './worker-client.js';
 
@@ -64,8 +64,6 @@ export async function startMessagePool(o, participants, now) {
 // Row r of the split of m rows into `parts` blocks, on multiples of 8.
 const boundary = (m, parts, i) => (i === parts ? m : Math.min(m, Math.round((m * i) / parts / 8) * 8));
 
-// Elements a row-major operand spans: (rows - 1) * ld + cols.
-const span = (rows, cols, ld) => (rows === 0 || cols === 0 ? 0 : (rows - 1) * ld + cols);
 
 class MessagePool {
   constructor(helpers, latencyMs, now) {

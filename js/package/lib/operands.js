@@ -173,6 +173,24 @@ export function checkKeys(what, object, known) {
   }
 }
 
+// A size (m, n, k, rows): an integer >= 0.
+export function checkSize(what, key, v) {
+  if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
+}
+
+// A leading dimension: the option, else the row length; at least the row
+// length and 1 (BLAS's max(1, line): a product with k = 0 still has lda 1).
+export function leading(what, key, value, line) {
+  const ld = value ?? Math.max(1, line);
+  if (!(Number.isInteger(ld) && ld >= Math.max(1, line))) {
+    throw invalid(`${what}: ${key} must be an integer >= ${Math.max(1, line)} (the row length; got ${String(ld)})`);
+  }
+  return ld;
+}
+
+// Elements a row-major operand spans: (rows - 1) * ld + cols.
+export const span = (rows, cols, ld) => (rows === 0 || cols === 0 ? 0 : (rows - 1) * ld + cols);
+
 // The C API's threads argument: -1 serial, 0 automatic, n participants.
 export function threadsOption(what, threads = 0) {
   if (threads === 'serial') return values.TSR_THREADS_SERIAL;

@@ -6,7 +6,8 @@
 import { values } from './abi.js';
 import { invalid } from './errors.js';
 import {
-  Tensor, call, checkKeys, checkNoPartialOverlap, dtypes, int64, threadsOption, transpose, typedArrayDtype,
+  Tensor, call, checkKeys, checkNoPartialOverlap, checkSize, dtypes, int64, leading, span, threadsOption, transpose,
+  typedArrayDtype,
 } from './operands.js';
 
 const intTypes = { u8: values.TSR_U8, i8: values.TSR_S8 };
@@ -29,27 +30,14 @@ function int8Operand(what, name, x) {
 
 function dims(what, args) {
   const { m, n, k } = args;
-  for (const [key, v] of [['m', m], ['n', n], ['k', k]]) {
-    if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
-  }
+  checkSize(what, 'm', m);
+  checkSize(what, 'n', n);
+  checkSize(what, 'k', k);
   const transA = args.transA ?? false, transB = args.transB ?? false;
   if (typeof transA !== 'boolean') throw invalid(`${what}: transA must be a boolean`);
   if (typeof transB !== 'boolean') throw invalid(`${what}: transB must be a boolean`);
   return { m, n, k, transA, transB };
 }
-
-// A leading dimension: the option, else the row length; at least the row
-// length (and 1).
-function leading(what, key, value, line) {
-  const ld = value ?? Math.max(1, line);
-  if (!(Number.isInteger(ld) && ld >= Math.max(1, line))) {
-    throw invalid(`${what}: ${key} must be an integer >= ${Math.max(1, line)} (the row length; got ${String(ld)})`);
-  }
-  return ld;
-}
-
-// Elements a row-major operand spans: (rows - 1) * ld + cols.
-const span = (rows, cols, ld) => (rows === 0 || cols === 0 ? 0 : (rows - 1) * ld + cols);
 
 // A or B of the product as stored, and the bytes it spans.
 function operands(what, args, d) {

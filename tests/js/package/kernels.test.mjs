@@ -560,3 +560,23 @@ test('gemm with a fused bias and activation: relu exactly as gemm then bias then
     await t.dispose();
   }
 });
+
+test('zero sizes work with the default leading dimensions (BLAS max(1, row length))', async () => {
+  const t = await load({ threads: 1 });
+  try {
+    // k = 0: C = beta C, whatever A and B are (none of them).
+    const c = Float32Array.of(1, 2, 3, 4);
+    assert.deepEqual(t.gemmSync({ m: 2, n: 2, k: 0, a: new Float32Array(0), b: new Float32Array(0), c, beta: 0.5 }),
+                     Float32Array.of(0.5, 1, 1.5, 2));
+    assert.deepEqual(t.gemmSync({ m: 2, n: 2, k: 0, a: new Float32Array(0), b: new Float32Array(0), transA: true, transB: true }),
+                     new Float32Array(4));
+    // n = 0: BLAS gemv returns at once, y untouched (reference BLAS's
+    // quick return for M = 0 or N = 0).
+    const y = Float64Array.of(4, 6);
+    assert.deepEqual(t.gemvSync({ m: 2, n: 0, a: new Float64Array(0), x: new Float64Array(0), y, beta: 0.5 }),
+                     Float64Array.of(4, 6));
+    assert.deepEqual(t.matmulIntegerSync({ m: 2, n: 2, k: 0, a: new Uint8Array(0), b: new Int8Array(0) }), new Int32Array(4));
+  } finally {
+    t.dispose();
+  }
+});
