@@ -104,19 +104,17 @@ export function chooseBuild(o, logicalCpus, g = globalThis, workersAvailable = t
     if (o.threads === 1) fallbacks.push('threads: 1 requested: the single-threaded build');
     return single;
   }
-  const support = threadingSupport(g);
-  if (support.ok && !workersAvailable) {
+  // Either pool needs workers: the threaded build's pthreads or the
+  // message pool's helpers.
+  if (!workersAvailable) {
     fallbacks.push('this realm cannot start workers (a Service Worker or worklet): the single-threaded build runs serially');
     return single;
   }
+  const support = threadingSupport(g);
   if (support.ok && o.pool !== 'messages') return { build: 'threads', threads, messagePool: 0, fallbacks };
   const why = support.ok ? "pool: 'messages' requested" : support.reason;
   if (o.pool === 'shared') {
     fallbacks.push(`${why}: the single-threaded build runs serially (pool: 'shared' rules out the message-passing pool)`);
-    return single;
-  }
-  if (!workersAvailable) {
-    fallbacks.push(`${why}, and this realm cannot start workers (a Service Worker or worklet): the single-threaded build runs serially`);
     return single;
   }
   fallbacks.push(`${why}: the single-threaded build, with ${threads - 1} more worker${threads === 2 ? '' : 's'} of its own for GEMM (a message-passing pool: operands copied to them per call)`);
