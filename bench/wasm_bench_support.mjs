@@ -3,6 +3,7 @@
 // configuration once in an order rotated from round to round (so a slow
 // stretch of a shared machine hits each configuration alike).
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,29 @@ export function intOption(script, args, name, fallback) {
 // A WASI module's output through run-wasi.mjs, with node flags and env.
 export function runWasiModule(wasm, args, { nodeFlags = [], env = {} } = {}) {
   return String(execFileSync(process.execPath, [...nodeFlags, runWasi, wasm, ...args],
+                             { env: { ...process.env, ...env } }));
+}
+
+// The Wasmtime CLI a WASI preset's build was configured with (its
+// TESSERA_WASMTIME), or null: the benchmarks run the modules under the
+// engine their tests ran under.
+export function presetWasmtime(preset) {
+  const cache = join(root, 'build', preset, 'CMakeCache.txt');
+  if (!existsSync(cache)) return null;
+  const line = readFileSync(cache, 'utf8').match(/^TESSERA_WASMTIME:FILEPATH=(.*)$/m);
+  return line && !line[1].endsWith('NOTFOUND') ? line[1] : null;
+}
+
+// "wasmtime 36.0.20" for the CLI at path.
+export const wasmtimeVersion = (path) =>
+  String(execFileSync(path, ['--version'])).trim().split(/\s+/).slice(0, 2).join(' ');
+
+// A WASI module's output under the Wasmtime CLI at `wasmtime`, through
+// run-wasmtime.sh (threads: the wasi-threads host), with env.
+export function runWasmtimeModule(wasmtime, wasm, args, { threads = false, env = {} } = {}) {
+  const runner = join(root, 'toolchains/runners/run-wasmtime.sh');
+  return String(execFileSync(runner, [`--wasmtime=${wasmtime}`, ...(threads ? ['--threads'] : []),
+                                      wasm, ...args],
                              { env: { ...process.env, ...env } }));
 }
 

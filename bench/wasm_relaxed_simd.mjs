@@ -16,14 +16,17 @@
 // (median of K repetitions inside one process) and the peak program once
 // each, in an order rotated from round to round. Reported: medians over
 // rounds with ranges, each GEMM as a share of its level's peak, and the
-// per-round ratios relaxed / SIMD128.
+// per-round ratios relaxed / SIMD128. Where the builds were configured with a
+// Wasmtime CLI, the same two GEMMs of both levels run under it too, in the
+// same rounds (Cranelift lowers the relaxed instructions its own way).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 
 import { relaxedSimdSupported } from '../toolchains/runners/relaxed-simd.mjs';
-import { figure, gflops, intOption, median, pairedRatio, range, root, rotatedRounds,
-         runWasiModule } from './wasm_bench_support.mjs';
+import { figure, gflops, intOption, median, pairedRatio, presetWasmtime, range, root,
+         rotatedRounds, runWasiModule, runWasmtimeModule, wasmtimeVersion }
+  from './wasm_bench_support.mjs';
 
 const script = 'wasm_relaxed_simd';
 const args = process.argv.slice(2);
@@ -68,7 +71,14 @@ const configs = [
   { run: () => gops(runWasiModule(simd128, qgemm, { nodeFlags })) },
   { run: () => gops(runWasiModule(relaxed, qgemm, { nodeFlags })) },
 ];
-const [gemm128, gemmRelaxed, peakOutputs, qgemm128, qgemmRelaxed] = rotatedRounds(configs, rounds);
+const wasmtime = presetWasmtime('wasi-relaxed');
+if (wasmtime) {
+  const under = (module, command, parse) => ({ run: () => parse(runWasmtimeModule(wasmtime, module, command)) });
+  configs.push(under(simd128, gemm, gflops), under(relaxed, gemm, gflops),
+               under(simd128, qgemm, gops), under(relaxed, qgemm, gops));
+}
+const [gemm128, gemmRelaxed, peakOutputs, qgemm128, qgemmRelaxed,
+       wtGemm128, wtGemmRelaxed, wtQgemm128, wtQgemmRelaxed] = rotatedRounds(configs, rounds);
 const peaks = {
   unfused: peakOutputs.map((out) => figure(out, 'peak f32x4 mul+add: ')),
   fused: peakOutputs.map((out) => figure(out, 'peak f32x4 relaxed_madd: ')),
@@ -97,3 +107,18 @@ row('peak relaxed dot, planes', peaks.relaxedDot);
 row('qgemm simd128', qgemm128, peaks.pairs);
 row('qgemm simd128_relaxed', qgemmRelaxed, peaks.relaxedDot);
 console.log(`relaxed / simd128, qgemm: ${pairedRatio(qgemmRelaxed, qgemm128)}`);
+if (wasmtime) {
+  console.log(`\nunder ${wasmtimeVersion(wasmtime)} (${wasmtime}), one thread, same rounds`);
+  console.log('                         median           range');
+  row('sgemm simd128', wtGemm128);
+  row('sgemm simd128_relaxed', wtGemmRelaxed);
+  row('qgemm simd128', wtQgemm128);
+  row('qgemm simd128_relaxed', wtQgemmRelaxed);
+  console.log(`relaxed / simd128, sgemm: ${pairedRatio(wtGemmRelaxed, wtGemm128)}`);
+  console.log(`relaxed / simd128, qgemm: ${pairedRatio(wtQgemmRelaxed, wtQgemm128)}`);
+  console.log(`wasmtime / node, sgemm simd128: ${pairedRatio(wtGemm128, gemm128)}; ` +
+              `relaxed: ${pairedRatio(wtGemmRelaxed, gemmRelaxed)}`);
+} else {
+  console.log('\nwasmtime: not measured: build/wasi-relaxed was configured without a Wasmtime CLI ' +
+              '(./dev deps builds one)');
+}

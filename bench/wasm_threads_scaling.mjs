@@ -1,7 +1,9 @@
-// How tessera's wasm threads pool scales on WASI threads: sgemm N³ through
-// toolchains/runners/run-wasi.mjs on the wasi-threads build at 1 and 2
-// threads, side by side with the native build at 1 and 2 threads, which is
-// the machine's own two-thread scaling at that moment (a shared VM's second
+// How tessera's wasm threads pool scales on WASI threads: sgemm N³ on the
+// wasi-threads build at 1 and 2 threads under Node's node:wasi
+// (toolchains/runners/run-wasi.mjs) and under the Wasmtime CLI the build
+// was configured with (run-wasmtime.sh; skipped, saying so, without one),
+// side by side with the native build at 1 and 2 threads, which is the
+// machine's own two-thread scaling at that moment (a shared VM's second
 // core is not always a whole core).
 //
 //   node bench/wasm_threads_scaling.mjs [--size N] [--rounds R] [--reps K]
@@ -17,8 +19,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 
-import { gflops, intOption, median, pairedRatio, range, root, rotatedRounds, runWasiModule }
-  from './wasm_bench_support.mjs';
+import { gflops, intOption, median, pairedRatio, presetWasmtime, range, root, rotatedRounds,
+         runWasiModule, runWasmtimeModule, wasmtimeVersion } from './wasm_bench_support.mjs';
 
 const args = process.argv.slice(2);
 const size = intOption('wasm_threads_scaling', args, '--size', 1024);
@@ -37,13 +39,25 @@ for (const file of [wasm, native]) {
 
 const gemm = ['gemm', String(size), String(size), String(size), '--reps', String(reps)];
 const configs = [
-  { name: 'wasi-threads 1T',
+  { name: 'node:wasi 1T',
     run: () => gflops(runWasiModule(wasm, gemm, { env: { TESSERA_WASM_THREADS: '1' } })) },
-  { name: 'wasi-threads 2T',
+  { name: 'node:wasi 2T',
     run: () => gflops(runWasiModule(wasm, gemm, { env: { TESSERA_WASM_THREADS: '2' } })) },
   { name: 'native 1T', run: () => gflops(execFileSync(native, [...gemm, '--threads', '1'])) },
   { name: 'native 2T', run: () => gflops(execFileSync(native, [...gemm, '--threads', '2'])) },
 ];
+const pairs = [['wasi-threads, node:wasi', 0, 1], ['native', 2, 3]];
+const wasmtime = presetWasmtime('wasi-threads');
+if (wasmtime) {
+  const under = (threads) => () => gflops(runWasmtimeModule(
+      wasmtime, wasm, gemm, { threads: true, env: { TESSERA_WASM_THREADS: threads } }));
+  configs.push({ name: 'wasmtime 1T', run: under('1') }, { name: 'wasmtime 2T', run: under('2') });
+  pairs.push(['wasi-threads, wasmtime', 4, 5]);
+  console.log(`wasmtime: ${wasmtimeVersion(wasmtime)} (${wasmtime})`);
+} else {
+  console.log('wasmtime: not measured: build/wasi-threads was configured without a Wasmtime CLI ' +
+              '(./dev deps builds one)');
+}
 
 const results = rotatedRounds(configs, rounds);
 
@@ -53,6 +67,10 @@ configs.forEach((c, i) => {
   const xs = results[i];
   console.log(`${c.name.padEnd(18)}${median(xs).toFixed(2).padStart(14)}   ${range(xs)}`);
 });
-for (const [name, one, two] of [['wasi-threads', 0, 1], ['native', 2, 3]]) {
+for (const [name, one, two] of pairs) {
   console.log(`${name} 2T/1T: median of per-round ratios ${pairedRatio(results[two], results[one])}`);
+}
+if (wasmtime) {
+  console.log(`wasmtime / node, 1T: ${pairedRatio(results[4], results[0])}; ` +
+              `2T: ${pairedRatio(results[5], results[1])}`);
 }

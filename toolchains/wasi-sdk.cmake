@@ -16,8 +16,9 @@
 #    on the wasm include path, where it silently shadows wasi-libc headers.
 #
 # Tests and tools run through CMAKE_CROSSCOMPILING_EMULATOR =
-# node toolchains/runners/run-wasi.mjs (Node's node:wasi). The modules are
-# plain preview1, so `wasmtime run --dir=. tessera-cli.wasm info` works too.
+# toolchains/runners/wasi-emulator.sh: Node's node:wasi (run-wasi.mjs), or
+# the Wasmtime CLI when TESSERA_WASI_ENGINE=wasmtime (wasi-host.cmake). The
+# modules are plain preview1: `wasmtime run --dir=. tessera-cli.wasm info`.
 cmake_minimum_required(VERSION 3.25)
 
 set(CMAKE_SYSTEM_NAME WASI)

@@ -22,10 +22,11 @@
 # into Zig's cache (ZIG_GLOBAL_CACHE_DIR, default ~/.cache/zig): a few
 # minutes once.
 #
-# Programs run through CMAKE_CROSSCOMPILING_EMULATOR = node
-# toolchains/runners/run-wasi.mjs, which hosts thread-spawn with
-# node:worker_threads. Users with wasmtime: `wasmtime run -S threads=y
-# --dir=. tessera-cli.wasm info`.
+# Programs run through CMAKE_CROSSCOMPILING_EMULATOR =
+# toolchains/runners/wasi-emulator.sh: node:wasi (run-wasi.mjs hosts
+# thread-spawn with node:worker_threads), or under TESSERA_WASI_ENGINE=
+# wasmtime the Wasmtime CLI (`wasmtime run -W threads=y -S threads=y`,
+# Wasmtime 36.0.x or 46.0.x: 47 removed wasi-threads).
 cmake_minimum_required(VERSION 3.25)
 
 set(CMAKE_SYSTEM_NAME WASI)
