@@ -20,6 +20,7 @@ int run_gemm(const Args& args);
 int run_gemm_batched(const Args& args);
 int run_qgemm(const Args& args);
 int run_elementwise(const Args& args);
+int run_convert(const Args& args);
 int run_dot(const Args& args);
 int run_gemv(const Args& args);
 int run_reduce(const Args& args);

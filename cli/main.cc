@@ -51,6 +51,12 @@ constexpr const char* kUsage =
     "                    compares with the naive family bit for bit (exit 1 on\n"
     "                    mismatch); --hash prints FNV-1a 64 of the output bits\n"
     "                    (the same on every level and target)\n"
+    "  convert f16|bf16 N [--threads N] [--isa L] [--reps R] [--check] [--hash]\n"
+    "       [--seed S]\n"
+    "                    N seeded f32 values to the half format and back:\n"
+    "                    median time and GB/s each way; --check against the\n"
+    "                    naive family bit for bit, --hash of both outputs\n"
+    "                    (the same on every level and target)\n"
     "  dot N [--dtype f32|f64] [--incx I] [--incy I] [--threads N] [--isa L]\n"
     "       [--reps R] [--check] [--hash] [--seed S]\n"
     "  gemv M N [--dtype f32|f64] [--trans] [--col-major] [--incx I] [--incy I]\n"
@@ -89,6 +95,7 @@ const Command kCommands[] = {
     {"gemm-batched", &run_gemm_batched},
     {"qgemm", &run_qgemm},
     {"elementwise", &run_elementwise},
+    {"convert", &run_convert},
     {"dot", &run_dot},
     {"gemv", &run_gemv},
     {"reduce", &run_reduce},

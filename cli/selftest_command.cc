@@ -12,6 +12,7 @@
 #include "blas1_selftest.hpp"
 #include "commands.hpp"
 #include "elementwise_problem.hpp"
+#include "half_selftest.hpp"
 #include "qgemm_selftest.hpp"
 #include "reduce_selftest.hpp"
 #include "tessera/tessera.hpp"
@@ -233,6 +234,7 @@ int run_selftest(const Args& args) {
     selftest_blas1(naive, context, &passes, &failures);
     selftest_reduce(naive, context, &passes, &failures);
     selftest_qgemm(naive, context, &passes, &failures);
+    selftest_half(naive, context, &passes, &failures);
   }
   std::printf("selftest: %d passed, %d failed\n", passes, failures);
   return failures == 0 ? kExitOk : kExitFailure;

@@ -106,21 +106,23 @@ function(tessera_isa_backend name)
 endfunction()
 tessera_isa_backend(scalar)
 tessera_isa_backend(sse2    ARCH x86_64  FLAGS -msse2  HOST sse2)
-tessera_isa_backend(avx2    ARCH x86_64  FLAGS -mavx2 -mfma  HOST avx2 fma)
-tessera_isa_backend(avx512  ARCH x86_64  FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx2 -mfma
-                    HOST avx512f avx512vl avx512bw avx512dq avx2 fma)
+# F16C (vcvtps2ph, the f16 conversions) came with AVX, before AVX2: every
+# AVX2 CPU has it, and each level from avx2 up requires it.
+tessera_isa_backend(avx2    ARCH x86_64  FLAGS -mavx2 -mfma -mf16c  HOST avx2 fma f16c)
+tessera_isa_backend(avx512  ARCH x86_64  FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx2 -mfma -mf16c
+                    HOST avx512f avx512vl avx512bw avx512dq avx2 fma f16c)
 # avx2_vnni, avx512_vnni, amx and neon_dotprod share a lower level's kernel
 # sets (their tables point at avx2's, avx512's and neon's): each needs that
 # level built too.
-tessera_isa_backend(avx2_vnni ARCH x86_64 FLAGS -mavx2 -mfma -mavxvnni HOST avx2 fma avx_vnni)
+tessera_isa_backend(avx2_vnni ARCH x86_64 FLAGS -mavx2 -mfma -mf16c -mavxvnni HOST avx2 fma f16c avx_vnni)
 tessera_isa_backend(avx512_vnni ARCH x86_64
-                    FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx512vnni -mavx2 -mfma
-                    HOST avx512f avx512vl avx512bw avx512dq avx512_vnni avx2 fma)
+                    FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx512vnni -mavx2 -mfma -mf16c
+                    HOST avx512f avx512vl avx512bw avx512dq avx512_vnni avx2 fma f16c)
 # amx: avx512_vnni plus the AMX tiles (the integer GEMM's tdpbusd).
 tessera_isa_backend(amx ARCH x86_64
-                    FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx512vnni -mavx2 -mfma
+                    FLAGS -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx512vnni -mavx2 -mfma -mf16c
                           -mamx-tile -mamx-int8
-                    HOST avx512f avx512vl avx512bw avx512dq avx512_vnni avx2 fma amx_tile amx_int8)
+                    HOST avx512f avx512vl avx512bw avx512dq avx512_vnni avx2 fma f16c amx_tile amx_int8)
 tessera_isa_backend(neon    ARCH aarch64)                             # baseline on aarch64
 tessera_isa_backend(neon_dotprod ARCH aarch64 FLAGS -march=armv8.2-a+dotprod HOST asimddp)
 tessera_isa_backend(simd128 ARCH wasm32  OPTION TESSERA_WASM_SIMD)    # -msimd128 is target-wide (below)

@@ -523,6 +523,22 @@ TSR_API tsr_status tsr_dynamic_quantize_linear_u8(const tsr_context* context, co
                                                   size_t n, uint8_t* y, float* y_scale,
                                                   uint8_t* y_zero_point, int threads);
 
+/* ---- Half precision: f16 and bf16 storage (tessera/half.hpp) ----
+ * The 16-bit values as their bits (uint16_t): IEEE 754 binary16 (f16) and
+ * bfloat16 (bf16). y[i] = x[i] converted, i < n: narrowing rounds to
+ * nearest even (to infinity past the largest finite value), widening is
+ * exact; subnormals are kept, a NaN stays a NaN, made quiet, with the
+ * payload bits that fit. Every level, target and thread count gives the
+ * same bits. y must not overlap x. threads as for the other kernels. */
+TSR_API tsr_status tsr_convert_f32_to_f16(const tsr_context* context, const float* x, size_t n,
+                                          uint16_t* y, int threads);
+TSR_API tsr_status tsr_convert_f16_to_f32(const tsr_context* context, const uint16_t* x,
+                                          size_t n, float* y, int threads);
+TSR_API tsr_status tsr_convert_f32_to_bf16(const tsr_context* context, const float* x, size_t n,
+                                           uint16_t* y, int threads);
+TSR_API tsr_status tsr_convert_bf16_to_f32(const tsr_context* context, const uint16_t* x,
+                                           size_t n, float* y, int threads);
+
 /* ---- dot and gemv (BLAS conventions; tessera/blas1.hpp) ----
  * dot:  *result = sum_{i<n} x[i*incx] * y[i*incy]
  * gemv: y = alpha * op(A) * x + beta * y, A m x n as stored (layout, lda);

@@ -7,6 +7,7 @@
 #include "tessera/error.hpp"
 #include "tessera/gemm.hpp"
 #include "tessera/gemm_batched.hpp"
+#include "tessera/half.hpp"
 #include "tessera/execution.hpp"
 #include "tessera/inventory.hpp"
 #include "tessera/isa.hpp"

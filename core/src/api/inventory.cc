@@ -78,6 +78,10 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
       {"gemm_integer_to_f32", "u8/s8", qgemm},
       {"dynamic_quantize_linear", "f32", t.quantize != nullptr && t.quantize->range != nullptr},
   });
+  // Half-precision storage: the conversions each way.
+  const bool f16 = t.half != nullptr && t.half->f32_to_f16 != nullptr && t.half->f16_to_f32 != nullptr;
+  const bool bf16 = t.half != nullptr && t.half->f32_to_bf16 != nullptr && t.half->bf16_to_f32 != nullptr;
+  entries.insert(entries.end(), {{"convert", "f32<->f16", f16}, {"convert", "f32<->bf16", bf16}});
   return entries;
 }
 

@@ -138,7 +138,8 @@ constinit const KernelTable kKernelTable =
     optimized_table(Isa::kAmx,
                     {&platform::CpuFeatures::avx512f, &platform::CpuFeatures::avx512vl,
                      &platform::CpuFeatures::avx512bw, &platform::CpuFeatures::avx512dq,
-                     &platform::CpuFeatures::avx512vnni, &platform::CpuFeatures::amx_int8},
+                     &platform::CpuFeatures::avx512vnni, &platform::CpuFeatures::amx_int8,
+                     &platform::CpuFeatures::f16c},
                     avx512::kSets, {&avx512::kGemmF32, &avx512::kGemmF64}, {&kQGemm});
 
 }  // namespace tessera::core::amx

@@ -43,10 +43,11 @@ constinit const QGemmKernelSet kQGemm =
 constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::avx2::F32, kTiles>();
 constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::avx2::F64, kTiles>();
 
-constinit const TraitKernelSets kSets = trait_kernel_sets<simd::avx2::F32, simd::avx2::F64>();
+constinit const TraitKernelSets kSets = trait_kernel_sets<simd::avx2::F32, simd::avx2::F64, simd::avx2::Half>();
 
 constinit const KernelTable kKernelTable =
-    optimized_table(Isa::kAvx2, {&platform::CpuFeatures::avx2, &platform::CpuFeatures::fma}, kSets,
+    optimized_table(Isa::kAvx2, {&platform::CpuFeatures::avx2, &platform::CpuFeatures::fma,
+                     &platform::CpuFeatures::f16c}, kSets,
                     {&kGemmF32, &kGemmF64}, {&kQGemm});
 
 }  // namespace tessera::core::avx2

@@ -21,7 +21,7 @@ constinit const QGemmKernelSet kQGemm =
 constinit const KernelTable kKernelTable =
     optimized_table(Isa::kAvx2Vnni,
                     {&platform::CpuFeatures::avx2, &platform::CpuFeatures::fma,
-                     &platform::CpuFeatures::avxvnni},
+                     &platform::CpuFeatures::f16c, &platform::CpuFeatures::avxvnni},
                     avx2::kSets, {&avx2::kGemmF32, &avx2::kGemmF64}, {&kQGemm});
 
 }  // namespace tessera::core::avx2_vnni

@@ -17,16 +17,17 @@
 
 namespace tessera::core::avx512 {
 
-constinit const TraitKernelSets kSets = trait_kernel_sets<simd::avx512::F32, simd::avx512::F64>();
+constinit const TraitKernelSets kSets = trait_kernel_sets<simd::avx512::F32, simd::avx512::F64, simd::avx512::Half>();
 constinit const QGemmKernelSet kQGemm =
     qgemm::make_qgemm_kernel_set<simd::avx512::I8Pairs, 6, 4>("vpmaddwd zmm");
 
-// Compiled with F + VL + BW + DQ (TESSERA_FLAGS_avx512, the Skylake-SP
+// Compiled with F + VL + BW + DQ and F16C (TESSERA_FLAGS_avx512, the Skylake-SP
 // baseline), so the compiler may use any of them.
 constinit const KernelTable kKernelTable =
     optimized_table(Isa::kAvx512,
                     {&platform::CpuFeatures::avx512f, &platform::CpuFeatures::avx512vl,
-                     &platform::CpuFeatures::avx512bw, &platform::CpuFeatures::avx512dq},
+                     &platform::CpuFeatures::avx512bw, &platform::CpuFeatures::avx512dq,
+                     &platform::CpuFeatures::f16c},
                     kSets, {&kGemmF32, &kGemmF64}, {&kQGemm});
 
 }  // namespace tessera::core::avx512

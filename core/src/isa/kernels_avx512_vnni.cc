@@ -22,7 +22,7 @@ constinit const KernelTable kKernelTable =
     optimized_table(Isa::kAvx512Vnni,
                     {&platform::CpuFeatures::avx512f, &platform::CpuFeatures::avx512vl,
                      &platform::CpuFeatures::avx512bw, &platform::CpuFeatures::avx512dq,
-                     &platform::CpuFeatures::avx512vnni},
+                     &platform::CpuFeatures::avx512vnni, &platform::CpuFeatures::f16c},
                     avx512::kSets, {&avx512::kGemmF32, &avx512::kGemmF64}, {&kQGemm});
 
 }  // namespace tessera::core::avx512_vnni

@@ -2,6 +2,7 @@
 #include "core/src/blas1/blas1_naive.hpp"
 #include "core/src/elementwise/elementwise_naive.hpp"
 #include "core/src/gemm/gemm_naive.hpp"
+#include "core/src/half/half_naive.hpp"
 #include "core/src/qgemm/qgemm_naive.hpp"
 #include "core/src/quantize/quantize_naive.hpp"
 #include "core/src/reduce/reduce_naive.hpp"
@@ -14,6 +15,7 @@ constinit const ElementwiseKernels kElementwise = naive::elementwise_kernels();
 constinit const Blas1Kernels kBlas1 = naive::blas1_kernels();
 constinit const ReduceKernels kReduce = naive::reduce_kernels();
 constinit const QuantizeKernels kQuantize = naive::quantize_kernels();
+constinit const HalfKernels kHalf = naive::half_kernels();
 
 }  // namespace
 
@@ -27,6 +29,7 @@ constinit const KernelTable kNaiveKernelTable = {
     &kReduce,
     {nullptr, &naive::qgemm},
     &kQuantize,
+    &kHalf,
 };
 
 }  // namespace tessera::core

@@ -36,7 +36,7 @@ constexpr GemmTiles kTiles = {
 
 constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::neon::F32, kTiles>();
 constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::neon::F64, kTiles>();
-constinit const TraitKernelSets kSets = trait_kernel_sets<simd::neon::F32, simd::neon::F64>();
+constinit const TraitKernelSets kSets = trait_kernel_sets<simd::neon::F32, simd::neon::F64, simd::neon::Half>();
 constinit const QGemmKernelSet kQGemm =
     qgemm::make_qgemm_kernel_set<simd::neon::I8Pairs, 6, 3>("smull + addp");
 

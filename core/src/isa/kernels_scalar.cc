@@ -30,7 +30,7 @@ constexpr GemmTiles kTiles = {
 constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<simd::scalar::F32, kTiles>();
 constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<simd::scalar::F64, kTiles>();
 
-constinit const TraitKernelSets kSets = trait_kernel_sets<simd::scalar::F32, simd::scalar::F64>();
+constinit const TraitKernelSets kSets = trait_kernel_sets<simd::scalar::F32, simd::scalar::F64, simd::scalar::Half>();
 constinit const QGemmKernelSet kQGemm =
     qgemm::make_qgemm_kernel_set<simd::scalar::I8Pairs, 4, 4>("int16 pairs, scalar");
 

@@ -20,7 +20,7 @@ constinit const GemmKernelSet<float> kGemmF32 =
 constinit const GemmKernelSet<double> kGemmF64 =
     gemm::make_kernel_set<simd::simd128::F64, kGemmTiles128>();
 
-constinit const TraitKernelSets kSets = trait_kernel_sets<simd::simd128::F32, simd::simd128::F64>();
+constinit const TraitKernelSets kSets = trait_kernel_sets<simd::simd128::F32, simd::simd128::F64, simd::simd128::Half>();
 constinit const QGemmKernelSet kQGemm =
     qgemm::make_qgemm_kernel_set<simd::simd128::I8Pairs, 4, 2>("i32x4.dot_i16x8_s");
 

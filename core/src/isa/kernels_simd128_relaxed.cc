@@ -19,7 +19,7 @@ using simd::simd128_relaxed::F64;
 constinit const GemmKernelSet<float> kGemmF32 = gemm::make_kernel_set<F32, kGemmTiles128>();
 constinit const GemmKernelSet<double> kGemmF64 = gemm::make_kernel_set<F64, kGemmTiles128>();
 
-constinit const TraitKernelSets kSets = trait_kernel_sets<F32, F64>();
+constinit const TraitKernelSets kSets = trait_kernel_sets<F32, F64, simd::simd128::Half>();
 constinit const QGemmKernelSet kQGemm =
     qgemm::make_qgemm_kernel_set<simd::simd128_relaxed::I8Planes, 2, 2>("i16x8.relaxed_dot_i8x16_i7x16_s, 7-bit planes");
 

@@ -19,7 +19,7 @@ constinit const GemmKernelSet<float> kGemmF32 =
 constinit const GemmKernelSet<double> kGemmF64 =
     gemm::make_kernel_set<simd::sse2::F64, kGemmTiles128>();
 
-constinit const TraitKernelSets kSets = trait_kernel_sets<simd::sse2::F32, simd::sse2::F64>();
+constinit const TraitKernelSets kSets = trait_kernel_sets<simd::sse2::F32, simd::sse2::F64, simd::sse2::Half>();
 constinit const QGemmKernelSet kQGemm =
     qgemm::make_qgemm_kernel_set<simd::sse2::I8Pairs, 4, 2>("pmaddwd");
 

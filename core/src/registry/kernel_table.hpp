@@ -8,6 +8,7 @@
 #include "core/src/kernels/blas1_kernel.hpp"
 #include "core/src/kernels/elementwise_kernel.hpp"
 #include "core/src/kernels/gemm_kernel.hpp"
+#include "core/src/kernels/half_kernel.hpp"
 #include "core/src/kernels/qgemm_kernel.hpp"
 #include "core/src/kernels/quantize_kernel.hpp"
 #include "core/src/kernels/reduce_kernel.hpp"
@@ -36,6 +37,7 @@ struct KernelTable {
   const ReduceKernels* reduce;  // last-axis reductions, softmax
   QGemmKernels qgemm;  // integer GEMM
   const QuantizeKernels* quantize;  // DynamicQuantizeLinear's passes
+  const HalfKernels* half;  // f32 <-> f16, f32 <-> bf16
 };
 
 }  // namespace tessera::core

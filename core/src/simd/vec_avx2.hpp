@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/src/simd/ieee_minmax.hpp"
+#include "core/src/simd/half_integer.hpp"
 #include "core/src/simd/int8_packing.hpp"
 #include "core/src/simd/sum_lanes_sse.hpp"
 #include "core/src/simd/vec_scalar.hpp"
@@ -238,6 +239,51 @@ struct I32Lanes {
 struct I8Pairs : I32Lanes {
   static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
   static Reg dot(Reg acc, Reg a, Reg b) { return _mm256_add_epi32(acc, _mm256_madd_epi16(a, b)); }
+};
+
+// Half precision: f16 by F16C (vcvtps2ph / vcvtph2ps, round to nearest
+// even from the immediate, not MXCSR); bf16 in integer code on 32-bit
+// lanes (half_integer.hpp).
+struct U32 {
+  using V = __m256i;
+  using Mask = __m256i;
+  static constexpr int kLanes = 8;
+  static V load(const float* p) { return _mm256_castps_si256(_mm256_loadu_ps(p)); }
+  static void store(float* p, V v) { _mm256_storeu_ps(p, _mm256_castsi256_ps(v)); }
+  static V load_u16(const std::uint16_t* p) {
+    return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  static void store_u16(std::uint16_t* p, V v) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p),
+                     _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+  }
+  static V set1(std::uint32_t x) { return _mm256_set1_epi32(static_cast<int>(x)); }
+  static V add(V a, V b) { return _mm256_add_epi32(a, b); }
+  static V sub(V a, V b) { return _mm256_sub_epi32(a, b); }
+  static V bit_and(V a, V b) { return _mm256_and_si256(a, b); }
+  static V bit_or(V a, V b) { return _mm256_or_si256(a, b); }
+  template <int k>
+  static V shr(V v) { return _mm256_srli_epi32(v, k); }
+  template <int k>
+  static V shl(V v) { return _mm256_slli_epi32(v, k); }
+  static Mask gt(V a, V b) { return _mm256_cmpgt_epi32(a, b); }
+  static V select(Mask m, V t, V f) { return _mm256_blendv_epi8(f, t, m); }
+  static V add_f32(V a, V b) { return _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b))); }
+  static V sub_f32(V a, V b) { return _mm256_castps_si256(_mm256_sub_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b))); }
+};
+struct Half {
+  static constexpr int kLanes = 8;
+  static constexpr const char* kF16Method = "F16C vcvtps2ph/vcvtph2ps ymm";
+  static constexpr const char* kBf16Method = "integer, AVX2 ymm";
+  static void f32_to_f16(const float* x, std::uint16_t* y) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(y),
+                     _mm256_cvtps_ph(_mm256_loadu_ps(x), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  static void f16_to_f32(const std::uint16_t* x, float* y) {
+    _mm256_storeu_ps(y, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x))));
+  }
+  static void f32_to_bf16(const float* x, std::uint16_t* y) { f32_to_bf16_lanes<U32>(x, y); }
+  static void bf16_to_f32(const std::uint16_t* x, float* y) { bf16_to_f32_lanes<U32>(x, y); }
 };
 
 }  // namespace tessera::simd::avx2

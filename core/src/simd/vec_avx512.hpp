@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/src/simd/ieee_minmax.hpp"
+#include "core/src/simd/half_integer.hpp"
 #include "core/src/simd/int8_packing.hpp"
 #include "core/src/simd/vec_scalar.hpp"
 
@@ -229,6 +230,53 @@ struct I32Lanes {
 struct I8Pairs : I32Lanes {
   static constexpr Int8Packing kPacking = Int8Packing::kPairI16;
   static Reg dot(Reg acc, Reg a, Reg b) { return _mm512_add_epi32(acc, _mm512_madd_epi16(a, b)); }
+};
+
+// Half precision: f16 by the 512-bit F16C forms (AVX512F); bf16 in integer
+// code (half_integer.hpp). AVX512-BF16's vcvtneps2bf16 is not used: it
+// flushes subnormal inputs and outputs to zero, so its bits are not the
+// other levels' (and the integer form is bound by memory all the same).
+struct U32 {
+  using V = __m512i;
+  using Mask = __mmask16;
+  static constexpr int kLanes = 16;
+  // Every lane: the masked forms (see the top of this file).
+  static constexpr Mask kAll = 0xFFFF;
+  static V load(const float* p) { return _mm512_castps_si512(_mm512_loadu_ps(p)); }
+  static void store(float* p, V v) { _mm512_storeu_ps(p, _mm512_castsi512_ps(v)); }
+  static V load_u16(const std::uint16_t* p) {
+    return _mm512_maskz_cvtepu16_epi32(kAll, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
+  static void store_u16(std::uint16_t* p, V v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_maskz_cvtepi32_epi16(kAll, v));
+  }
+  static V set1(std::uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
+  static V add(V a, V b) { return _mm512_add_epi32(a, b); }
+  static V sub(V a, V b) { return _mm512_sub_epi32(a, b); }
+  static V bit_and(V a, V b) { return _mm512_and_si512(a, b); }
+  static V bit_or(V a, V b) { return _mm512_or_si512(a, b); }
+  template <int k>
+  static V shr(V v) { return _mm512_maskz_srli_epi32(kAll, v, k); }
+  template <int k>
+  static V shl(V v) { return _mm512_maskz_slli_epi32(kAll, v, k); }
+  static Mask gt(V a, V b) { return _mm512_cmpgt_epi32_mask(a, b); }
+  static V select(Mask m, V t, V f) { return _mm512_mask_blend_epi32(m, f, t); }
+  static V add_f32(V a, V b) { return _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))); }
+  static V sub_f32(V a, V b) { return _mm512_castps_si512(_mm512_sub_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b))); }
+};
+struct Half {
+  static constexpr int kLanes = 16;
+  static constexpr const char* kF16Method = "vcvtps2ph/vcvtph2ps zmm";
+  static constexpr const char* kBf16Method = "integer, AVX-512 zmm";
+  static void f32_to_f16(const float* x, std::uint16_t* y) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y),
+                        _mm512_maskz_cvtps_ph(U32::kAll, _mm512_loadu_ps(x), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  static void f16_to_f32(const std::uint16_t* x, float* y) {
+    _mm512_storeu_ps(y, _mm512_maskz_cvtph_ps(U32::kAll, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x))));
+  }
+  static void f32_to_bf16(const float* x, std::uint16_t* y) { f32_to_bf16_lanes<U32>(x, y); }
+  static void bf16_to_f32(const std::uint16_t* x, float* y) { bf16_to_f32_lanes<U32>(x, y); }
 };
 
 }  // namespace tessera::simd::avx512

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/src/simd/ieee_minmax.hpp"
+#include "core/src/simd/half_integer.hpp"
 #include "core/src/simd/int8_packing.hpp"
 #include "core/src/simd/vec_scalar.hpp"
 
@@ -146,6 +147,45 @@ struct I8Pairs : I32Lanes {
     const int32x4_t hi = vmull_high_s16(a16, b16);
     return vaddq_s32(acc, vpaddq_s32(lo, hi));
   }
+};
+
+// Half precision: f16 by the ARMv8 conversions (fcvtn / fcvtl, the FPCR's
+// round to nearest even); bf16 in integer code (half_integer.hpp): BFCVTN
+// is ARMv8.6 and optional.
+struct U32 {
+  using V = uint32x4_t;
+  using Mask = uint32x4_t;
+  static constexpr int kLanes = 4;
+  static V load(const float* p) { return vreinterpretq_u32_f32(vld1q_f32(p)); }
+  static void store(float* p, V v) { vst1q_f32(p, vreinterpretq_f32_u32(v)); }
+  static V load_u16(const std::uint16_t* p) { return vmovl_u16(vld1_u16(p)); }
+  static void store_u16(std::uint16_t* p, V v) { vst1_u16(p, vmovn_u32(v)); }
+  static V set1(std::uint32_t x) { return vdupq_n_u32(x); }
+  static V add(V a, V b) { return vaddq_u32(a, b); }
+  static V sub(V a, V b) { return vsubq_u32(a, b); }
+  static V bit_and(V a, V b) { return vandq_u32(a, b); }
+  static V bit_or(V a, V b) { return vorrq_u32(a, b); }
+  template <int k>
+  static V shr(V v) { return vshrq_n_u32(v, k); }
+  template <int k>
+  static V shl(V v) { return vshlq_n_u32(v, k); }
+  static Mask gt(V a, V b) { return vcgtq_s32(vreinterpretq_s32_u32(a), vreinterpretq_s32_u32(b)); }
+  static V select(Mask m, V t, V f) { return vbslq_u32(m, t, f); }
+  static V add_f32(V a, V b) { return vreinterpretq_u32_f32(vaddq_f32(vreinterpretq_f32_u32(a), vreinterpretq_f32_u32(b))); }
+  static V sub_f32(V a, V b) { return vreinterpretq_u32_f32(vsubq_f32(vreinterpretq_f32_u32(a), vreinterpretq_f32_u32(b))); }
+};
+struct Half {
+  static constexpr int kLanes = 4;
+  static constexpr const char* kF16Method = "fcvtn/fcvtl";
+  static constexpr const char* kBf16Method = "integer, NEON";
+  static void f32_to_f16(const float* x, std::uint16_t* y) {
+    vst1_u16(y, vreinterpret_u16_f16(vcvt_f16_f32(vld1q_f32(x))));
+  }
+  static void f16_to_f32(const std::uint16_t* x, float* y) {
+    vst1q_f32(y, vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(x))));
+  }
+  static void f32_to_bf16(const float* x, std::uint16_t* y) { f32_to_bf16_lanes<U32>(x, y); }
+  static void bf16_to_f32(const std::uint16_t* x, float* y) { bf16_to_f32_lanes<U32>(x, y); }
 };
 
 }  // namespace tessera::simd::neon

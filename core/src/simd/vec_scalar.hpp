@@ -3,12 +3,14 @@
 // -ffp-contract=off like every kernel file, so a*b+c stays two roundings.
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
+#include "core/src/half/half_bits.hpp"
 #include "core/src/simd/int8_packing.hpp"
 
 namespace tessera::simd::scalar {
@@ -133,6 +135,25 @@ struct I8Pairs {
     return static_cast<Reg>(static_cast<std::uint32_t>(acc) + al * bl + ah * bh);
   }
   static void store(std::int32_t* p, Reg v) { *p = v; }
+};
+
+// Half precision one value at a time, on the bits (half_bits.hpp).
+struct Half {
+  static constexpr int kLanes = 1;
+  static constexpr const char* kF16Method = "integer, scalar";
+  static constexpr const char* kBf16Method = "integer, scalar";
+  static void f32_to_f16(const float* x, std::uint16_t* y) {
+    *y = half::f32_to_f16_bits(std::bit_cast<std::uint32_t>(*x));
+  }
+  static void f16_to_f32(const std::uint16_t* x, float* y) {
+    *y = std::bit_cast<float>(half::f16_to_f32_bits(*x));
+  }
+  static void f32_to_bf16(const float* x, std::uint16_t* y) {
+    *y = half::f32_to_bf16_bits(std::bit_cast<std::uint32_t>(*x));
+  }
+  static void bf16_to_f32(const std::uint16_t* x, float* y) {
+    *y = std::bit_cast<float>(half::bf16_to_f32_bits(*x));
+  }
 };
 
 }  // namespace tessera::simd::scalar

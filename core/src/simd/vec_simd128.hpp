@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "core/src/simd/ieee_minmax.hpp"
+#include "core/src/simd/half_integer.hpp"
 #include "core/src/simd/int8_packing.hpp"
 #include "core/src/simd/vec_scalar.hpp"
 
@@ -116,6 +117,37 @@ struct I8Pairs {
   static Reg broadcast(const std::uint8_t* p) { return wasm_v128_load32_splat(p); }
   static Reg dot(Reg acc, Reg a, Reg b) { return wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(a, b)); }
   static void store(std::int32_t* p, Reg v) { wasm_v128_store(p, v); }
+};
+
+// 32-bit lanes for the integer half-precision conversions (half_integer.hpp):
+// SIMD128 has no conversion instruction for either format.
+struct U32 {
+  using V = v128_t;
+  using Mask = v128_t;
+  static constexpr int kLanes = 4;
+  static V load(const float* p) { return wasm_v128_load(p); }
+  static void store(float* p, V v) { wasm_v128_store(p, v); }
+  static V load_u16(const std::uint16_t* p) { return wasm_u32x4_load16x4(p); }
+  static void store_u16(std::uint16_t* p, V v) {
+    wasm_v128_store64_lane(p, wasm_u16x8_narrow_i32x4(v, v), 0);
+  }
+  static V set1(std::uint32_t x) { return wasm_i32x4_splat(static_cast<std::int32_t>(x)); }
+  static V add(V a, V b) { return wasm_i32x4_add(a, b); }
+  static V sub(V a, V b) { return wasm_i32x4_sub(a, b); }
+  static V bit_and(V a, V b) { return wasm_v128_and(a, b); }
+  static V bit_or(V a, V b) { return wasm_v128_or(a, b); }
+  template <int k>
+  static V shr(V v) { return wasm_u32x4_shr(v, k); }
+  template <int k>
+  static V shl(V v) { return wasm_i32x4_shl(v, k); }
+  static Mask gt(V a, V b) { return wasm_i32x4_gt(a, b); }
+  static V select(Mask m, V t, V f) { return wasm_v128_bitselect(t, f, m); }
+  static V add_f32(V a, V b) { return wasm_f32x4_add(a, b); }
+  static V sub_f32(V a, V b) { return wasm_f32x4_sub(a, b); }
+};
+struct Half : IntegerHalf<U32> {
+  static constexpr const char* kF16Method = "integer, i32x4";
+  static constexpr const char* kBf16Method = "integer, i32x4";
 };
 
 }  // namespace tessera::simd::simd128

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/src/simd/ieee_minmax.hpp"
+#include "core/src/simd/half_integer.hpp"
 #include "core/src/simd/int8_packing.hpp"
 #include "core/src/simd/sum_lanes_sse.hpp"
 #include "core/src/simd/vec_scalar.hpp"
@@ -150,6 +151,43 @@ struct I8Pairs {
   }
   static Reg dot(Reg acc, Reg a, Reg b) { return _mm_add_epi32(acc, _mm_madd_epi16(a, b)); }
   static void store(std::int32_t* p, Reg v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+};
+
+// 32-bit lanes for the integer half-precision conversions (half_integer.hpp):
+// SSE2 has no conversion instruction (F16C came with AVX).
+struct U32 {
+  using V = __m128i;
+  using Mask = __m128i;
+  static constexpr int kLanes = 4;
+  static V load(const float* p) { return _mm_castps_si128(_mm_loadu_ps(p)); }
+  static void store(float* p, V v) { _mm_storeu_ps(p, _mm_castsi128_ps(v)); }
+  static V load_u16(const std::uint16_t* p) {
+    return _mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)),
+                              _mm_setzero_si128());
+  }
+  // SSE2 packs with signed saturation only: the low halves sign-extended
+  // first pack back to themselves.
+  static void store_u16(std::uint16_t* p, V v) {
+    const V s = _mm_srai_epi32(_mm_slli_epi32(v, 16), 16);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(p), _mm_packs_epi32(s, s));
+  }
+  static V set1(std::uint32_t x) { return _mm_set1_epi32(static_cast<int>(x)); }
+  static V add(V a, V b) { return _mm_add_epi32(a, b); }
+  static V sub(V a, V b) { return _mm_sub_epi32(a, b); }
+  static V bit_and(V a, V b) { return _mm_and_si128(a, b); }
+  static V bit_or(V a, V b) { return _mm_or_si128(a, b); }
+  template <int k>
+  static V shr(V v) { return _mm_srli_epi32(v, k); }
+  template <int k>
+  static V shl(V v) { return _mm_slli_epi32(v, k); }
+  static Mask gt(V a, V b) { return _mm_cmpgt_epi32(a, b); }
+  static V select(Mask m, V t, V f) { return _mm_or_si128(_mm_and_si128(m, t), _mm_andnot_si128(m, f)); }
+  static V add_f32(V a, V b) { return _mm_castps_si128(_mm_add_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b))); }
+  static V sub_f32(V a, V b) { return _mm_castps_si128(_mm_sub_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b))); }
+};
+struct Half : IntegerHalf<U32> {
+  static constexpr const char* kF16Method = "integer, SSE2";
+  static constexpr const char* kBf16Method = "integer, SSE2";
 };
 
 }  // namespace tessera::simd::sse2

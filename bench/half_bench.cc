@@ -1,0 +1,131 @@
+// bench-half: tessera's f32 <-> f16 and f32 <-> bf16 conversions on every
+// level this CPU runs, against the machine's read-plus-write rate over the
+// same bytes (memcpy of half the bytes: as many read as written, the
+// library's best streaming copy), at 1 and 2 threads, in cache (64 Ki
+// elements, 384 KiB) and from memory (16 Mi elements, 96 MiB).
+//
+//   bench-half [--rounds R] [--threads LIST]
+//
+// Rounds alternate every candidate once, so drift affects all alike;
+// reported: GB/s (6 bytes an element: 4 read and 2 written, or the
+// reverse) as medians with min..max over the rounds, and each as a share
+// of memcpy's median in the same rounds. The GEMM and gemv of half
+// operands are not built yet (issue 38): this bench measures what is.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench_support.hpp"
+#include "tessera/tessera.hpp"
+
+namespace {
+
+using tessera::bench::Summary;
+using tessera::bench::summarize;
+using tessera::bench::time_runs;
+
+struct Candidate {
+  std::string name;
+  std::function<void()> run;
+  std::vector<double> seconds;
+};
+
+void print(const Candidate& c, double bytes, double copy_median) {
+  const Summary s = summarize(c.seconds);
+  std::printf("  %-30s %8.2f GB/s (%.2f..%.2f)  %4.0f%% of memcpy\n", c.name.c_str(),
+              bytes / s.median / 1e9, bytes / s.max / 1e9, bytes / s.min / 1e9,
+              100.0 * copy_median / s.median);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int rounds = 15;
+  std::vector<int> thread_counts = {1, 2};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--rounds" && i + 1 < argc) {
+      rounds = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--threads" && i + 1 < argc) {
+      thread_counts = tessera::bench::parse_count_list(argv[++i]);
+      if (thread_counts.empty()) {
+        std::fprintf(stderr, "bench-half: --threads takes a list like 1,2\n");
+        return 2;
+      }
+    } else {
+      std::fprintf(stderr, "usage: bench-half [--rounds R] [--threads LIST]\n");
+      return 2;
+    }
+  }
+  std::vector<tessera::Isa> levels;
+  for (const tessera::KernelRecord& r : tessera::kernel_inventory(tessera::Context())) {
+    if (r.family == tessera::KernelFamily::kOptimized && r.runnable &&
+        std::string(r.op) == "convert" && std::string(r.dtype) == "f32<->f16") {
+      levels.push_back(r.isa);
+    }
+  }
+  for (std::size_t n : {std::size_t{1} << 16, std::size_t{1} << 24}) {
+    std::vector<float> x(n), back(n);
+    std::vector<tessera::f16> h(n);
+    std::vector<tessera::bf16> b(n);
+    std::vector<unsigned char> copy_from(3 * n, 1), copy_to(3 * n);
+    std::uint64_t state = 99;
+    for (float& v : x) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      v = static_cast<float>(static_cast<double>(state >> 40) / double(1 << 24) * 2000.0 - 1000.0);
+    }
+    const double bytes = 6.0 * static_cast<double>(n);
+    for (int threads : thread_counts) {
+      const tessera::Parallelism p = tessera::Parallelism::threads(threads);
+      std::vector<Candidate> candidates;
+      candidates.push_back({"memcpy (same bytes)", [&] {
+                              std::memcpy(copy_to.data(), copy_from.data(), copy_from.size());
+                            }, {}});
+      std::vector<tessera::Context> contexts;
+      for (tessera::Isa isa : levels) {
+        tessera::ContextOptions options;
+        options.isa = isa;
+        options.read_environment = false;
+        tessera::Context context;
+        if (!tessera::Context::create(options, &context).ok()) continue;
+        contexts.push_back(context);
+      }
+      for (const tessera::Context& c : contexts) {
+        const std::string level = tessera::isa_name(c.isa());
+        candidates.push_back({level + " f32 -> f16", [&, c] {
+                                (void)tessera::try_convert(c, std::span<const float>(x),
+                                                           std::span<tessera::f16>(h), p);
+                              }, {}});
+        candidates.push_back({level + " f16 -> f32", [&, c] {
+                                (void)tessera::try_convert(c, std::span<const tessera::f16>(h),
+                                                           std::span<float>(back), p);
+                              }, {}});
+        candidates.push_back({level + " f32 -> bf16", [&, c] {
+                                (void)tessera::try_convert(c, std::span<const float>(x),
+                                                           std::span<tessera::bf16>(b), p);
+                              }, {}});
+        candidates.push_back({level + " bf16 -> f32", [&, c] {
+                                (void)tessera::try_convert(c, std::span<const tessera::bf16>(b),
+                                                           std::span<float>(back), p);
+                              }, {}});
+      }
+      // Reps inside a sample: >= ~2 ms of work at 20 GB/s.
+      const int reps = std::max(1, static_cast<int>(40e6 / bytes));
+      for (int r = 0; r < rounds; ++r) {
+        for (std::size_t i = 0; i < candidates.size(); ++i) {
+          Candidate& c = candidates[(i + static_cast<std::size_t>(r)) % candidates.size()];
+          const std::vector<double> t = time_runs(reps, c.run);
+          c.seconds.push_back(summarize(t).median);
+        }
+      }
+      std::printf("n = %zu (%.1f MiB touched), %d thread(s), %d rounds\n", n, bytes / (1 << 20),
+                  threads, rounds);
+      const double copy_median = summarize(candidates[0].seconds).median;
+      for (const Candidate& c : candidates) print(c, bytes, copy_median);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,60 @@
+// Half-precision storage: IEEE 754 binary16 (f16) and bfloat16 (bf16) as
+// 16-bit storage types, and their conversions to and from f32
+// (design.md §Half precision).
+//
+// Narrowing (f32 -> f16, f32 -> bf16) rounds to nearest, ties to even: a
+// value past the format's largest finite one by half its ulp or more
+// becomes infinity, one too small for its smallest subnormal by half a unit
+// or less becomes a signed zero. Widening is exact. Infinities and signed
+// zeros map to themselves; subnormals are kept (never flushed); a NaN stays
+// a NaN, made quiet, with the payload bits that fit. The same inputs give
+// the same bits on every ISA level, target and worker count.
+//
+//   std::vector<float> x = ...;
+//   std::vector<tessera::f16> h(x.size());
+//   tessera::try_convert(context, x, h);     // f32 -> f16
+//   tessera::try_convert(context, h, x);     // and back
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "tessera/context.hpp"
+#include "tessera/error.hpp"
+#include "tessera/parallelism.hpp"
+#include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
+
+TESSERA_CXX_API_BEGIN
+namespace tessera {
+
+// The bits of one value; no arithmetic (widen to float for that).
+struct f16 {
+  std::uint16_t bits = 0;
+  friend constexpr bool operator==(f16, f16) = default;
+};
+struct bf16 {
+  std::uint16_t bits = 0;
+  friend constexpr bool operator==(bf16, bf16) = default;
+};
+static_assert(sizeof(f16) == 2 && sizeof(bf16) == 2, "16-bit storage, arrays of the bits");
+
+// One value, the bits the kernels give.
+f16 to_f16(float x) noexcept;
+bf16 to_bf16(float x) noexcept;
+float to_float(f16 x) noexcept;
+float to_float(bf16 x) noexcept;
+
+// y[i] = x[i] converted, i < x.size(); y.size() must equal x.size() and y
+// must not overlap x. Bandwidth-bound: the bandwidth resolver picks the
+// workers (design.md §Bandwidth resolver); the bits never depend on them.
+Status try_convert(const Context& context, std::span<const float> x, std::span<f16> y,
+                   Parallelism parallelism = {});
+Status try_convert(const Context& context, std::span<const f16> x, std::span<float> y,
+                   Parallelism parallelism = {});
+Status try_convert(const Context& context, std::span<const float> x, std::span<bf16> y,
+                   Parallelism parallelism = {});
+Status try_convert(const Context& context, std::span<const bf16> x, std::span<float> y,
+                   Parallelism parallelism = {});
+
+}  // namespace tessera
+TESSERA_CXX_API_END
