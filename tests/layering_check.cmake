@@ -65,7 +65,7 @@ set(_core_floors
   "kernels"                           # every op's kernel-entry types
   "registry"                          # the kernel table, ISA levels, the registry
   "base"                              # what every driver reads: context state, checks, splits
-  "elementwise blas1 reduce gemm qgemm quantize"  # the operation drivers and kernel bodies
+  "elementwise blas1 reduce gemm qgemm quantize half"  # the operation drivers and kernel bodies
   "isa"                               # the tables: bodies instantiated per ISA, the naive family
   "api")                              # the C++ and C entry points, context, knobs, inventory
 set(_floor 0)

@@ -10,7 +10,7 @@
 #include "core/src/base/bandwidth_split.hpp"
 #include "core/src/base/context_state.hpp"
 #include "core/src/base/validate.hpp"
-#include "core/src/half/half_bits.hpp"
+#include "core/src/simd/half_bits.hpp"
 
 namespace tessera {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/src/half/half_bits.hpp"
+#include "core/src/simd/half_bits.hpp"
 #include "core/src/kernels/half_kernel.hpp"
 
 namespace tessera::half {

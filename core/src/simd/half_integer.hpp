@@ -13,7 +13,7 @@
 //   select(mask, t, f)
 //   add_f32(a, b), sub_f32(a, b)   IEEE add / subtract of the lanes as f32
 //
-// Each result equals core/src/half/half_bits.hpp's, lane by lane (the
+// Each result equals core/src/simd/half_bits.hpp's, lane by lane (the
 // conversion tests compare every level on all 2^16 half values and a dense
 // f32 sweep). The float steps run in round-to-nearest-even on normal
 // numbers only, where every target rounds alike.

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "core/src/half/half_bits.hpp"
+#include "core/src/simd/half_bits.hpp"
 #include "core/src/simd/int8_packing.hpp"
 
 namespace tessera::simd::scalar {
