@@ -275,20 +275,21 @@ export interface Counters {
 
 /** The element arrays the float kernels take. */
 export type FloatArray = Float32Array | Float64Array;
-/** Every element array a tensor can hold: the float kernels' and the integer GEMM's. */
-export type ElementArray = FloatArray | Uint8Array | Int8Array | Int32Array;
+/** Every element array a tensor can hold: the float kernels', the integer GEMM's and the half formats' bits. */
+export type ElementArray = FloatArray | Uint8Array | Int8Array | Int32Array | Uint16Array;
 
 /**
  * The element type of a tensor: `'f32'` (Float32Array), `'f64'`
- * (Float64Array), `'u8'` (Uint8Array), `'i8'` (Int8Array) or `'i32'`
- * (Int32Array).
+ * (Float64Array), `'u8'` (Uint8Array), `'i8'` (Int8Array), `'i32'`
+ * (Int32Array) or `'u16'` (Uint16Array: f16 or bf16 values as their bits).
  */
-export type Dtype = 'f32' | 'f64' | 'u8' | 'i8' | 'i32';
+export type Dtype = 'f32' | 'f64' | 'u8' | 'i8' | 'i32' | 'u16';
 /** The dtype of an element array type. */
 export type DtypeOf<A extends ElementArray> = A extends Float64Array ? 'f64'
   : A extends Float32Array ? 'f32'
   : A extends Uint8Array ? 'u8'
   : A extends Int8Array ? 'i8'
+  : A extends Uint16Array ? 'u16'
   : 'i32';
 
 /**
@@ -509,6 +510,20 @@ export interface QLinearMatmulArgs<Y extends Int8Output = Uint8Array> extends In
   ldy?: number;
 }
 
+/**
+ * A Float16Array (Chromium 135 and later; its elements are f16 bits),
+ * described by shape so that these declarations need no TypeScript lib
+ * that declares it.
+ */
+export interface Float16ArrayLike extends ArrayBufferView {
+  readonly length: number;
+  readonly [Symbol.toStringTag]: 'Float16Array';
+}
+/** f16 values: their bits in a Uint16Array or u16 tensor, or a Float16Array. */
+export type F16Operand = Uint16Array | Tensor<Uint16Array> | Float16ArrayLike;
+/** bf16 values: their bits in a Uint16Array or u16 tensor. */
+export type Bf16Operand = Uint16Array | Tensor<Uint16Array>;
+
 /** The result of `dynamicQuantizeLinear`: y and the scale and zero point it was quantized with. */
 export interface DynamicQuantized<Y extends Uint8Array | Tensor<Uint8Array> = Uint8Array> {
   y: Y;
@@ -719,14 +734,29 @@ export interface Tessera {
     x: Operand32, y?: Y, options?: { threads?: 'serial' | number }): Promise<DynamicQuantized<Y>>;
 
   /**
+   * f32 to f16, rounded to nearest even (past 65504 by half an ulp or more:
+   * infinity); subnormals, signed zeros and NaN payloads kept. The same
+   * bits on every engine and thread count.
+   * @returns `y`, or a new Uint16Array of the bits.
+   */
+  toF16<Y extends F16Operand = Uint16Array>(x: Operand32, y?: Y, options?: { threads?: 'serial' | number }): Promise<Y>;
+  /** f16 (bits, or a Float16Array) to f32, exact. @returns `y`, or a new Float32Array. */
+  fromF16<Y extends Operand32 = Float32Array>(x: F16Operand, y?: Y, options?: { threads?: 'serial' | number }): Promise<Y>;
+  /** f32 to bf16, rounded to nearest even. @returns `y`, or a new Uint16Array of the bits. */
+  toBf16<Y extends Bf16Operand = Uint16Array>(x: Operand32, y?: Y, options?: { threads?: 'serial' | number }): Promise<Y>;
+  /** bf16 bits to f32, exact. @returns `y`, or a new Float32Array. */
+  fromBf16<Y extends Operand32 = Float32Array>(x: Bf16Operand, y?: Y, options?: { threads?: 'serial' | number }): Promise<Y>;
+
+  /**
    * A tensor of `length` elements in the wasm heap (contents unspecified).
-   * `Type` is Float32Array, Float64Array, Uint8Array, Int8Array or Int32Array.
+   * `Type` is Float32Array, Float64Array, Uint8Array, Int8Array, Int32Array or Uint16Array.
    */
   alloc(Type: Float32ArrayConstructor, length: number): Tensor<Float32Array> | Promise<Tensor<Float32Array>>;
   alloc(Type: Float64ArrayConstructor, length: number): Tensor<Float64Array> | Promise<Tensor<Float64Array>>;
   alloc(Type: Uint8ArrayConstructor, length: number): Tensor<Uint8Array> | Promise<Tensor<Uint8Array>>;
   alloc(Type: Int8ArrayConstructor, length: number): Tensor<Int8Array> | Promise<Tensor<Int8Array>>;
   alloc(Type: Int32ArrayConstructor, length: number): Tensor<Int32Array> | Promise<Tensor<Int32Array>>;
+  alloc(Type: Uint16ArrayConstructor, length: number): Tensor<Uint16Array> | Promise<Tensor<Uint16Array>>;
   /** The execution counters so far (all zero unless loaded with `counters: true`). */
   counters(): Counters | Promise<Counters>;
   /** The execution policy in force. */
@@ -853,6 +883,14 @@ export interface InlineTessera extends Tessera {
   /** {@link Tessera.dynamicQuantizeLinear}, blocking. @throws {TesseraError} */
   dynamicQuantizeLinearSync<Y extends Uint8Array | Tensor<Uint8Array> = Uint8Array>(
     x: Operand32, y?: Y, options?: { threads?: 'serial' | number }): DynamicQuantized<Y>;
+  /** {@link Tessera.toF16}, blocking. @throws {TesseraError} */
+  toF16Sync<Y extends F16Operand = Uint16Array>(x: Operand32, y?: Y, options?: { threads?: 'serial' | number }): Y;
+  /** {@link Tessera.fromF16}, blocking. @throws {TesseraError} */
+  fromF16Sync<Y extends Operand32 = Float32Array>(x: F16Operand, y?: Y, options?: { threads?: 'serial' | number }): Y;
+  /** {@link Tessera.toBf16}, blocking. @throws {TesseraError} */
+  toBf16Sync<Y extends Bf16Operand = Uint16Array>(x: Operand32, y?: Y, options?: { threads?: 'serial' | number }): Y;
+  /** {@link Tessera.fromBf16}, blocking. @throws {TesseraError} */
+  fromBf16Sync<Y extends Operand32 = Float32Array>(x: Bf16Operand, y?: Y, options?: { threads?: 'serial' | number }): Y;
 
   /** {@link Tessera.alloc}. @throws {TesseraError} `'invalid-argument'`, `'out-of-memory'`, `'disposed'`. */
   alloc(Type: Float32ArrayConstructor, length: number): Tensor<Float32Array>;
@@ -860,6 +898,7 @@ export interface InlineTessera extends Tessera {
   alloc(Type: Uint8ArrayConstructor, length: number): Tensor<Uint8Array>;
   alloc(Type: Int8ArrayConstructor, length: number): Tensor<Int8Array>;
   alloc(Type: Int32ArrayConstructor, length: number): Tensor<Int32Array>;
+  alloc(Type: Uint16ArrayConstructor, length: number): Tensor<Uint16Array>;
   /** {@link Tessera.counters}. */
   counters(): Counters;
   /** {@link Tessera.resolvedPolicy}. */

@@ -9,6 +9,7 @@ import {
   Tensor, call, checkKeys, checkNoPartialOverlap, checkSize, dtypeOfOperand, dtypes, elementCount, functionFor, int64,
   leading, span, threadsOption, transpose,
 } from './operands.js';
+import { halfKinds } from './half.js';
 import { quantizedKinds } from './quantized.js';
 
 export { Tensor };
@@ -433,6 +434,7 @@ const kinds = {
     });
   },
   ...quantizedKinds,
+  ...halfKinds,
 };
 
 // The JS names of the C API's enumerators (values from the module, lib/abi.js).

@@ -5,14 +5,15 @@
 import { TesseraError, invalid } from './errors.js';
 import { values } from './abi.js';
 
-// The element types operands can have: the float kernels' f32 and f64, and
-// the integer GEMM's u8, i8 and i32.
+// The element types operands can have: the float kernels' f32 and f64, the
+// integer GEMM's u8, i8 and i32, and u16 for the bits of f16 and bf16.
 export const dtypes = {
   f32: { Array: Float32Array, bytes: 4, heap: 'HEAPF32', shift: 2 },
   f64: { Array: Float64Array, bytes: 8, heap: 'HEAPF64', shift: 3 },
   u8: { Array: Uint8Array, bytes: 1, heap: 'HEAPU8', shift: 0 },
   i8: { Array: Int8Array, bytes: 1, heap: 'HEAP8', shift: 0 },
   i32: { Array: Int32Array, bytes: 4, heap: 'HEAP32', shift: 2 },
+  u16: { Array: Uint16Array, bytes: 2, heap: 'HEAPU16', shift: 1 },
 };
 // A float typed array's dtype (the float kernels' operands), or undefined.
 export const dtypeOf = (x) => (x instanceof Float32Array ? 'f32' : x instanceof Float64Array ? 'f64' : undefined);

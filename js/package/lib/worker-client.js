@@ -45,6 +45,8 @@ const outputOf = {
   matmulInteger: (args) => args[0]?.c,
   qlinear: (args) => args[0]?.y,
   quantize: (args) => args[1] ?? undefined,
+  narrow: (args) => args[1] ?? undefined,
+  widen: (args) => args[1] ?? undefined,
 };
 // Kinds whose result is an object holding the output array: where it is.
 const arrayInResult = {

@@ -225,6 +225,17 @@ export async function kernels(t: Tessera): Promise<void> {
   expectType<number>()(q.scale);
   const ti = await t.alloc(Int32Array, 4);
   expectType<'i32'>()(ti.dtype);
+  // Half precision: bits in Uint16Array or u16 tensors.
+  const bits = await t.toF16(new Float32Array(4));
+  expectType<Uint16Array>()(bits);
+  expectType<Float32Array>()(await t.fromF16(bits));
+  expectType<Uint16Array>()(await t.toBf16(new Float32Array(4), new Uint16Array(4), { threads: 2 }));
+  const t16 = await t.alloc(Uint16Array, 4);
+  expectType<'u16'>()(t16.dtype);
+  expectType<Tensor<Uint16Array>>()(await t.toBf16(new Float32Array(4), t16));
+  expectType<Float32Array>()(await t.fromBf16(t16));
+  // @ts-expect-error bf16 bits come in 16-bit arrays
+  await t.fromBf16(new Uint8Array(4));
   // @ts-expect-error an integer product takes 8-bit operands
   await t.matmulInteger({ m: 1, n: 1, k: 1, a: new Float32Array(1), b: qb });
   // @ts-expect-error qlinearMatmul needs its scales
@@ -248,6 +259,8 @@ export async function inlineMode(): Promise<void> {
   expectType<Float64Array>()(t.gemmSync({ m: 2, n: 2, k: 3, a: new Float64Array(6), b: new Float64Array(6) }));
   expectType<Tensor<Float64Array>>()(t.gemmSync({ m: 2, n: 2, k: 1, a: new Float64Array(2), b: new Float64Array(2), c: y }));
   expectType<Float32Array>()(t.addSync(a, b));
+  expectType<Uint16Array>()(t.toF16Sync(a));
+  expectType<Float32Array>()(t.fromBf16Sync(t.toBf16Sync(a)));
   expectType<Float32Array>()(t.gemvSync({ m: 2, n: 3, a, x: b }));
   expectType<number>()(t.dotSync(a, b, { incx: 1 }));
   expectType<Tensor<Float32Array>>()(t.addSync(x, b, x));
