@@ -9,9 +9,16 @@
 // Rounds alternate every candidate once, so drift affects all alike;
 // reported: GB/s (6 bytes an element: 4 read and 2 written, or the
 // reverse) as medians with min..max over the rounds, and each as a share
-// of memcpy's median in the same rounds. The GEMM and gemv of half
-// operands are not built yet (issue 38): this bench measures what is.
+// of memcpy's median in the same rounds.
+//
+// Then gemv with A in f16 and bf16 next to sgemv on the same shapes (A
+// rows x cols, row-major, y = A x: 4096 x 4096, and 11008 x 4096, one
+// token's projection in a 7B model), as GB/s of A read against the
+// machine's read rate over A's bytes (read_bandwidth.hpp), and each half
+// gemv's speed-up over sgemv in the same rounds. The GEMM of half operands
+// is not built yet (issue 38).
 #include <algorithm>
+#include <utility>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +26,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "read_bandwidth.hpp"
 #include "tessera/tessera.hpp"
 
 namespace {
@@ -125,6 +133,61 @@ int main(int argc, char** argv) {
                   threads, rounds);
       const double copy_median = summarize(candidates[0].seconds).median;
       for (const Candidate& c : candidates) print(c, bytes, copy_median);
+    }
+  }
+  // gemv: A's values are those of a seeded f32 matrix, in each format.
+  for (const auto& shape : {std::pair<std::int64_t, std::int64_t>{4096, 4096}, {11008, 4096}}) {
+    const std::int64_t rows = shape.first, cols = shape.second;
+    const auto count = static_cast<std::size_t>(rows * cols);
+    std::vector<float> a(count), x(static_cast<std::size_t>(cols), 0.5f), y(static_cast<std::size_t>(rows));
+    std::uint64_t state = 7;
+    for (float& v : a) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      v = static_cast<float>(static_cast<double>(state >> 40) / double(1 << 24) - 0.5);
+    }
+    std::vector<tessera::f16> a16(count);
+    std::vector<tessera::bf16> ab16(count);
+    const tessera::Context context;
+    (void)tessera::try_convert(context, std::span<const float>(a), std::span<tessera::f16>(a16));
+    (void)tessera::try_convert(context, std::span<const float>(a), std::span<tessera::bf16>(ab16));
+    for (int threads : thread_counts) {
+      const tessera::Parallelism p = tessera::Parallelism::threads(threads);
+      using tessera::Layout;
+      using tessera::Transpose;
+      std::vector<Candidate> candidates;
+      candidates.push_back({"sgemv (f32 A)", [&] {
+                              (void)tessera::try_gemv(context, Layout::kRowMajor, Transpose::kNo, rows, cols, 1.0f,
+                                                      a.data(), cols, x.data(), 1, 0.0f, y.data(), 1, p);
+                            }, {}});
+      candidates.push_back({"gemv f16 A", [&] {
+                              (void)tessera::try_gemv(context, Layout::kRowMajor, Transpose::kNo, rows, cols, 1.0f,
+                                                      a16.data(), cols, x.data(), 1, 0.0f, y.data(), 1, p);
+                            }, {}});
+      candidates.push_back({"gemv bf16 A", [&] {
+                              (void)tessera::try_gemv(context, Layout::kRowMajor, Transpose::kNo, rows, cols, 1.0f,
+                                                      ab16.data(), cols, x.data(), 1, 0.0f, y.data(), 1, p);
+                            }, {}});
+      for (int r = 0; r < rounds; ++r) {
+        for (std::size_t i = 0; i < candidates.size(); ++i) {
+          Candidate& c = candidates[(i + static_cast<std::size_t>(r)) % candidates.size()];
+          c.seconds.push_back(summarize(time_runs(3, c.run)).median);
+        }
+      }
+      const tessera::bench::Bandwidth f32_bw = tessera::bench::read_bandwidth(count * 4, threads, 5);
+      const tessera::bench::Bandwidth half_bw = tessera::bench::read_bandwidth(count * 2, threads, 5);
+      std::printf("gemv %lld x %lld, %d thread(s), %d rounds, on %s; read rate over A's bytes: "
+                  "%.2f GB/s (f32 A), %.2f GB/s (half A)\n",
+                  static_cast<long long>(rows), static_cast<long long>(cols), threads, rounds,
+                  tessera::isa_name(context.isa()), f32_bw.gbs.median, half_bw.gbs.median);
+      const double sgemv = summarize(candidates[0].seconds).median;
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const Summary s = summarize(candidates[i].seconds);
+        const double a_bytes = static_cast<double>(count) * (i == 0 ? 4 : 2);
+        const double bw = i == 0 ? f32_bw.gbs.median : half_bw.gbs.median;
+        std::printf("  %-16s %8.1f us (%.1f..%.1f)  %6.2f GB/s of A  %4.0f%% of the read rate  %.2fx sgemv\n",
+                    candidates[i].name.c_str(), s.median * 1e6, s.min * 1e6, s.max * 1e6,
+                    a_bytes / s.median / 1e9, 100.0 * a_bytes / s.median / 1e9 / bw, sgemv / s.median);
+      }
     }
   }
   return 0;

@@ -99,14 +99,17 @@ TEST_CASE("quick_valid_gemv and quick_valid_dot imply the named checks pass") {
         for (std::int64_t inc : incs) {
           for (const void* y : ys) {
             for (Transpose t : {Transpose::kNo, Transpose::kYes}) {
-              if (blas1_detail::quick_valid_gemv(Layout::kRowMajor, t, m, n, a.data(), lda,
-                                                 v.data() + 32, inc, y, 1, Parallelism{},
-                                                 sizeof(float))) {
-                ++accepted;
-                const Status named = blas1_detail::check_gemv(Layout::kRowMajor, t, m, n, a.data(),
-                                                              lda, v.data() + 32, inc, y, 1,
-                                                              Parallelism{}, sizeof(float));
-                CHECK_MESSAGE(named.ok(), named.message());
+              // A of f32, and A of a half format (2-byte elements).
+              for (std::size_t a_element : {sizeof(float), std::size_t{2}}) {
+                if (blas1_detail::quick_valid_gemv(Layout::kRowMajor, t, m, n, a.data(), lda,
+                                                   v.data() + 32, inc, y, 1, Parallelism{},
+                                                   sizeof(float), a_element)) {
+                  ++accepted;
+                  const Status named = blas1_detail::check_gemv(
+                      Layout::kRowMajor, t, m, n, a.data(), lda, v.data() + 32, inc, y, 1,
+                      Parallelism{}, sizeof(float), a_element);
+                  CHECK_MESSAGE(named.ok(), named.message());
+                }
               }
             }
           }

@@ -21,6 +21,7 @@
 
 #include "tessera/context.hpp"
 #include "tessera/error.hpp"
+#include "tessera/gemm.hpp"  // Layout, Transpose
 #include "tessera/parallelism.hpp"
 #include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
 
@@ -55,6 +56,21 @@ Status try_convert(const Context& context, std::span<const float> x, std::span<b
                    Parallelism parallelism = {});
 Status try_convert(const Context& context, std::span<const bf16> x, std::span<float> y,
                    Parallelism parallelism = {});
+
+// y = alpha op(A) x + beta y with A (m x n as stored, `layout`, lda) in f16
+// or bf16 and x, y in f32: try_gemv's contract and arguments
+// (tessera/blas1.hpp), A read at 2 bytes an element and widened as it is
+// loaded. The bits equal try_gemv's on the widened A (try_convert) on the
+// same level, for every worker count: the same f32 arithmetic in the same
+// order. Where memory bounds a gemv (a large A), this reads half the bytes.
+Status try_gemv(const Context& context, Layout layout, Transpose trans, std::int64_t m,
+                std::int64_t n, float alpha, const f16* a, std::int64_t lda, const float* x,
+                std::int64_t incx, float beta, float* y, std::int64_t incy,
+                Parallelism parallelism = {});
+Status try_gemv(const Context& context, Layout layout, Transpose trans, std::int64_t m,
+                std::int64_t n, float alpha, const bf16* a, std::int64_t lda, const float* x,
+                std::int64_t incx, float beta, float* y, std::int64_t incy,
+                Parallelism parallelism = {});
 
 }  // namespace tessera
 TESSERA_CXX_API_END

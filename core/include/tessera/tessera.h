@@ -538,6 +538,17 @@ TSR_API tsr_status tsr_convert_f32_to_bf16(const tsr_context* context, const flo
                                            uint16_t* y, int threads);
 TSR_API tsr_status tsr_convert_bf16_to_f32(const tsr_context* context, const uint16_t* x,
                                            size_t n, float* y, int threads);
+/* gemv with A in f16 or bf16 (its bits; m x n as stored), x and y f32:
+ * tsr_sgemv's arguments and contract, A widened exactly as it is read; the
+ * bits equal tsr_sgemv's on the widened A, for every thread count. */
+TSR_API tsr_status tsr_gemv_f16(const tsr_context* context, tsr_layout layout,
+                                tsr_transpose trans, int64_t m, int64_t n, float alpha,
+                                const uint16_t* a, int64_t lda, const float* x, int64_t incx,
+                                float beta, float* y, int64_t incy, int threads);
+TSR_API tsr_status tsr_gemv_bf16(const tsr_context* context, tsr_layout layout,
+                                 tsr_transpose trans, int64_t m, int64_t n, float alpha,
+                                 const uint16_t* a, int64_t lda, const float* x, int64_t incx,
+                                 float beta, float* y, int64_t incy, int threads);
 
 /* ---- dot and gemv (BLAS conventions; tessera/blas1.hpp) ----
  * dot:  *result = sum_{i<n} x[i*incx] * y[i*incy]

@@ -12,6 +12,7 @@
 #include "tessera/blas1.hpp"
 #include "tessera/elementwise.hpp"
 #include "tessera/gemm.hpp"
+#include "tessera/half.hpp"
 #include "tessera/execution.hpp"
 
 namespace {
@@ -375,9 +376,9 @@ tsr_status dot_c(const tsr_context* context, int64_t n, const T* x, int64_t incx
                                  parallelism_from_c(threads)));
 }
 
-template <class T>
+template <class T, class AT = T>
 tsr_status gemv_c(const tsr_context* context, tsr_layout layout, tsr_transpose trans, int64_t m,
-                  int64_t n, T alpha, const T* a, int64_t lda, const T* x, int64_t incx, T beta,
+                  int64_t n, T alpha, const AT* a, int64_t lda, const T* x, int64_t incx, T beta,
                   T* y, int64_t incy, int threads) {
   tessera::Layout l;
   tessera::Transpose t;
@@ -416,6 +417,22 @@ tsr_status tsr_dgemv(const tsr_context* context, tsr_layout layout, tsr_transpos
                      int64_t n, double alpha, const double* a, int64_t lda, const double* x,
                      int64_t incx, double beta, double* y, int64_t incy, int threads) {
   return gemv_c(context, layout, trans, m, n, alpha, a, lda, x, incx, beta, y, incy, threads);
+}
+
+tsr_status tsr_gemv_f16(const tsr_context* context, tsr_layout layout, tsr_transpose trans,
+                        int64_t m, int64_t n, float alpha, const uint16_t* a, int64_t lda,
+                        const float* x, int64_t incx, float beta, float* y, int64_t incy,
+                        int threads) {
+  return gemv_c(context, layout, trans, m, n, alpha, reinterpret_cast<const tessera::f16*>(a), lda,
+                x, incx, beta, y, incy, threads);
+}
+
+tsr_status tsr_gemv_bf16(const tsr_context* context, tsr_layout layout, tsr_transpose trans,
+                         int64_t m, int64_t n, float alpha, const uint16_t* a, int64_t lda,
+                         const float* x, int64_t incx, float beta, float* y, int64_t incy,
+                         int threads) {
+  return gemv_c(context, layout, trans, m, n, alpha, reinterpret_cast<const tessera::bf16*>(a),
+                lda, x, incx, beta, y, incy, threads);
 }
 
 }  // extern "C"

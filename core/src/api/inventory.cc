@@ -82,6 +82,12 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
   const bool f16 = t.half != nullptr && t.half->f32_to_f16 != nullptr && t.half->f16_to_f32 != nullptr;
   const bool bf16 = t.half != nullptr && t.half->f32_to_bf16 != nullptr && t.half->bf16_to_f32 != nullptr;
   entries.insert(entries.end(), {{"convert", "f32<->f16", f16}, {"convert", "f32<->bf16", bf16}});
+  // gemv of a half-format A: the level's kernels, or (naive family) the
+  // naive conversion and f32 gemv.
+  const bool naive_half_gemv = t.blas1->f32.naive_gemv != nullptr;
+  entries.insert(entries.end(),
+                 {{"gemv", "f16 A", f16 && ((t.blas1->f16.rows != nullptr && t.blas1->f16.cols != nullptr) || naive_half_gemv)},
+                  {"gemv", "bf16 A", bf16 && ((t.blas1->bf16.rows != nullptr && t.blas1->bf16.cols != nullptr) || naive_half_gemv)}});
   return entries;
 }
 

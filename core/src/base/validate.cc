@@ -112,4 +112,18 @@ Status check_no_alias(const Stored& c, const Stored& in) {
   return {};
 }
 
+Status check_map_operands(const void* x, std::size_t x_len, std::size_t x_bytes, const void* y,
+                          std::size_t y_len, std::size_t y_bytes) {
+  if (y_len != x_len) {
+    return Status::invalid_argument("y has " + std::to_string(y_len) + " elements but x has " +
+                                    std::to_string(x_len));
+  }
+  TESSERA_RETURN_IF_ERROR(check_pointer(x, x_len, "x"));
+  TESSERA_RETURN_IF_ERROR(check_pointer(y, y_len, "y"));
+  if (ranges_overlap(x, x_len * x_bytes, y, y_len * y_bytes)) {
+    return Status::invalid_argument("y overlaps x");
+  }
+  return {};
+}
+
 }  // namespace tessera::core

@@ -35,6 +35,12 @@ inline constexpr std::uint64_t kQuickLdLimit = std::uint64_t{1} << 31;
 // A null pointer is only valid with zero elements.
 Status check_pointer(const void* p, std::size_t count, const char* name);
 
+// The operands of an elementwise map y[i] = f(x[i]) (conversions,
+// DynamicQuantizeLinear): y as long as x, both addressable, y overlapping
+// no byte of x. Elements of x_bytes and y_bytes bytes.
+Status check_map_operands(const void* x, std::size_t x_len, std::size_t x_bytes, const void* y,
+                          std::size_t y_len, std::size_t y_bytes);
+
 // [a, a+a_bytes) and [b, b+b_bytes) share at least one byte.
 // Inline: the quick checks of small calls (GEMM, dot, gemv) test it on
 // every call.

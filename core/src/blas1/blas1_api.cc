@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <cstdlib>
 #include <new>
+#include <type_traits>
+#include <vector>
 
 #include "core/src/base/bandwidth_split.hpp"
 #include "core/src/base/context_state.hpp"
 #include "core/src/base/validate.hpp"
 #include "core/src/blas1/blas1_validate.hpp"
 #include "tessera/blas1.hpp"
+#include "tessera/half.hpp"
 
 namespace tessera {
 namespace {
@@ -159,16 +162,43 @@ void apply_epilogue(const T* t, std::size_t rows, T alpha, T beta, T* y, std::pt
   }
 }
 
-template <class T>
+// A's elements as the kernels read them: T itself, or a half format's bits.
+template <class T, class AT>
+using AElem = std::conditional_t<std::is_same_v<T, AT>, T, std::uint16_t>;
+
+// The naive family's gemv of a half-format A: A's stored span widened by
+// the naive conversions (double arithmetic), then its f32 gemv.
+template <class AT>
+Status widen_for_naive(const core::KernelTable& table, Layout layout, std::int64_t m,
+                       std::int64_t n, const std::uint16_t* a, std::int64_t lda,
+                       std::vector<float>* out) {
+  const std::int64_t outer = layout == Layout::kRowMajor ? m : n;
+  const std::int64_t inner = layout == Layout::kRowMajor ? n : m;
+  const auto span = static_cast<std::size_t>((outer - 1) * lda + inner);
+  try {
+    out->resize(span);
+  } catch (const std::bad_alloc&) {
+    return Status(StatusCode::kOutOfMemory, "gemv: cannot allocate the widened a");
+  }
+  const core::WidenFn widen =
+      std::is_same_v<AT, bf16> ? table.half->bf16_to_f32 : table.half->f16_to_f32;
+  widen(a, out->data(), span);
+  return {};
+}
+
+template <class T, class AT = T>
 Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::int64_t m,
-                 std::int64_t n, T alpha, const T* a, std::int64_t lda, const T* x,
+                 std::int64_t n, T alpha, const AT* a_in, std::int64_t lda, const T* x,
                  std::int64_t incx, T beta, T* y, std::int64_t incy, Parallelism parallelism) {
+  using AE = AElem<T, AT>;
+  constexpr bool kHalfA = !std::is_same_v<AE, T>;
+  const AE* a = reinterpret_cast<const AE*>(a_in);
   const detail::ContextState* state = context.state();
   if (state == nullptr) TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   if (!blas1_detail::quick_valid_gemv(layout, trans, m, n, a, lda, x, incx, y, incy, parallelism,
-                                      sizeof(T))) {
+                                      sizeof(T), sizeof(AE))) {
     TESSERA_RETURN_IF_ERROR(blas1_detail::check_gemv(layout, trans, m, n, a, lda, x, incx, y, incy,
-                                                     parallelism, sizeof(T)));
+                                                     parallelism, sizeof(T), sizeof(AE)));
   }
   const core::Blas1Set<T>& set = set_of<T>(*state->table);
   const bool no_trans = trans == Transpose::kNo;
@@ -181,7 +211,15 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
   if (state->table->family == KernelFamily::kNaive) {
     if (set.naive_gemv == nullptr) return Status::internal("naive table has no gemv");
     core::GemvProblem<T> pr;
-    pr.m = rows, pr.k = depth, pr.alpha = alpha, pr.a = a, pr.x = x0, pr.incx = incx;
+    if constexpr (kHalfA) {
+      std::vector<float> widened;
+      TESSERA_RETURN_IF_ERROR(widen_for_naive<AT>(*state->table, layout, m, n, a, lda, &widened));
+      return gemv_impl<T>(context, layout, trans, m, n, alpha, widened.data(), lda, x, incx, beta,
+                          y, incy, parallelism);
+    } else {
+      pr.a = a;
+    }
+    pr.m = rows, pr.k = depth, pr.alpha = alpha, pr.x = x0, pr.incx = incx;
     pr.beta = beta, pr.y = y0, pr.incy = incy;
     const bool rows_form = (layout == Layout::kRowMajor) == no_trans;
     pr.rs = rows_form ? lda : 1;
@@ -189,7 +227,19 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
     set.naive_gemv(pr);
     return {};
   }
-  if (set.gemv_rows == nullptr || set.gemv_cols == nullptr) {
+  // The kernels of A's format: the f32 arithmetic, A widened as it loads.
+  using KernelFn = void (*)(const AE*, std::size_t, std::size_t, std::size_t, const T*, T*);
+  KernelFn rows_kernel = nullptr, cols_kernel = nullptr;
+  if constexpr (kHalfA) {
+    const core::GemvHalfSet& half_set =
+        std::is_same_v<AT, bf16> ? state->table->blas1->bf16 : state->table->blas1->f16;
+    rows_kernel = half_set.rows;
+    cols_kernel = half_set.cols;
+  } else {
+    rows_kernel = set.gemv_rows;
+    cols_kernel = set.gemv_cols;
+  }
+  if (rows_kernel == nullptr || cols_kernel == nullptr) {
     return Status::internal("kernel table has no gemv");
   }
   // alpha == 0: y = beta * y, A and x unread (as BLAS).
@@ -202,7 +252,7 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
   }
   // Row i of op(A) is contiguous (rows form) or column j of op(A) is.
   const bool rows_form = (layout == Layout::kRowMajor) == no_trans;
-  const core::GemvKernelFn<T> kernel = rows_form ? set.gemv_rows : set.gemv_cols;
+  const KernelFn kernel = rows_form ? rows_kernel : cols_kernel;
   const std::size_t panel = rows_form ? set.gemv_rows_panel : set.gemv_cols_panel;
   const std::size_t ulda = static_cast<std::size_t>(lda);
   const std::size_t urows = static_cast<std::size_t>(rows);
@@ -221,14 +271,14 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
     xc = packed.data();
   }
 
-  const std::uint64_t bytes = (urows * udepth + udepth + 2 * urows) * sizeof(T);
+  const std::uint64_t bytes = urows * udepth * sizeof(AE) + (udepth + 2 * urows) * sizeof(T);
   const std::uint64_t jobs = (urows + panel - 1) / panel;
   const core::BandwidthPlan plan = core::plan_bandwidth_workers(*state, bytes, jobs, parallelism);
   auto rows_of_y = [&](std::size_t begin, std::size_t end) {
     T sums[core::kGemvRowChunk];
     for (std::size_t i = begin; i < end; i += core::kGemvRowChunk) {
       const std::size_t count = std::min(core::kGemvRowChunk, end - i);
-      const T* ai = rows_form ? a + i * ulda : a + i;
+      const AE* ai = rows_form ? a + i * ulda : a + i;
       kernel(ai, ulda, count, udepth, xc, sums);
       apply_epilogue(sums, count, alpha, beta, y0 + static_cast<std::ptrdiff_t>(i) * incy,
                      static_cast<std::ptrdiff_t>(incy));
@@ -262,6 +312,21 @@ Status try_gemv(const Context& context, Layout layout, Transpose trans, std::int
                 std::int64_t n, double alpha, const double* a, std::int64_t lda,
                 const double* x, std::int64_t incx, double beta, double* y,
                 std::int64_t incy, Parallelism parallelism) {
+  return gemv_impl(context, layout, trans, m, n, alpha, a, lda, x, incx, beta, y, incy,
+                   parallelism);
+}
+
+Status try_gemv(const Context& context, Layout layout, Transpose trans, std::int64_t m,
+                std::int64_t n, float alpha, const f16* a, std::int64_t lda, const float* x,
+                std::int64_t incx, float beta, float* y, std::int64_t incy,
+                Parallelism parallelism) {
+  return gemv_impl(context, layout, trans, m, n, alpha, a, lda, x, incx, beta, y, incy,
+                   parallelism);
+}
+Status try_gemv(const Context& context, Layout layout, Transpose trans, std::int64_t m,
+                std::int64_t n, float alpha, const bf16* a, std::int64_t lda, const float* x,
+                std::int64_t incx, float beta, float* y, std::int64_t incy,
+                Parallelism parallelism) {
   return gemv_impl(context, layout, trans, m, n, alpha, a, lda, x, incx, beta, y, incy,
                    parallelism);
 }

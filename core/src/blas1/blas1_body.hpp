@@ -7,9 +7,11 @@
 // same bits.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 
 #include "core/src/kernels/blas1_kernel.hpp"
+#include "core/src/simd/half_bits.hpp"
 
 namespace tessera::core::blas1 {
 
@@ -141,12 +143,45 @@ inline typename V::Reg load_padded(const typename V::Scalar* p, std::size_t coun
   return V::load(buf);
 }
 
+// How gemv reads A: its element type, a register of it, one value of it.
+// PlainA: A of V's own type. HalfA: A in f16 or bf16, widened as it is
+// loaded (the level's Half traits), the same values try_convert gives, so
+// the f32 arithmetic after it sees the widened A.
+template <class V>
+struct PlainA {
+  using Elem = typename V::Scalar;
+  static typename V::Reg load(const Elem* p) { return V::load(p); }
+  static typename V::Scalar value(Elem e) { return e; }
+};
+template <class V, class Half, bool kBf16>
+struct HalfA {
+  using Elem = std::uint16_t;
+  static typename V::Reg load(const Elem* p) {
+    if constexpr (kBf16) {
+      return Half::load_bf16(p);
+    } else {
+      return Half::load_f16(p);
+    }
+  }
+  static float value(Elem e) {
+    return std::bit_cast<float>(kBf16 ? half::bf16_to_f32_bits(e) : half::f16_to_f32_bits(e));
+  }
+};
+
+// load_padded of A's elements, widened by LA.
+template <class V, class LA>
+inline typename V::Reg load_padded_a(const typename LA::Elem* p, std::size_t count) {
+  typename V::Scalar buf[V::kLanes] = {};
+  for (std::size_t l = 0; l < count; ++l) buf[l] = LA::value(p[l]);
+  return V::load(buf);
+}
+
 // Rows form, R rows at once sharing the loads of x. Each row has two
 // accumulators (even and odd vector steps), a single trailing vector goes to
 // the first and a zero-padded partial vector to the second: the same sequence
 // for every R, so a row's bits do not depend on its panel.
-template <class V, int R>
-inline void rows_panel(const typename V::Scalar* a, std::size_t lda, std::size_t k,
+template <class V, int R, class LA = PlainA<V>>
+inline void rows_panel(const typename LA::Elem* a, std::size_t lda, std::size_t k,
                        const typename V::Scalar* x, typename V::Scalar* out) {
   using T = typename V::Scalar;
   using Reg = typename V::Reg;
@@ -159,21 +194,21 @@ inline void rows_panel(const typename V::Scalar* a, std::size_t lda, std::size_t
     const Reg x0 = V::load(x + p), x1 = V::load(x + p + kL);
     TESSERA_UNROLL_ROWS
     for (int r = 0; r < R; ++r) {
-      acc0[r] = V::mul_add(V::load(a + r * lda + p), x0, acc0[r]);
-      acc1[r] = V::mul_add(V::load(a + r * lda + p + kL), x1, acc1[r]);
+      acc0[r] = V::mul_add(LA::load(a + r * lda + p), x0, acc0[r]);
+      acc1[r] = V::mul_add(LA::load(a + r * lda + p + kL), x1, acc1[r]);
     }
   }
   if (p + kL <= k) {
     const Reg x0 = V::load(x + p);
     TESSERA_UNROLL_ROWS
-    for (int r = 0; r < R; ++r) acc0[r] = V::mul_add(V::load(a + r * lda + p), x0, acc0[r]);
+    for (int r = 0; r < R; ++r) acc0[r] = V::mul_add(LA::load(a + r * lda + p), x0, acc0[r]);
     p += kL;
   }
   if (p < k) {
     const Reg x0 = load_padded<V>(x + p, k - p);
     TESSERA_UNROLL_ROWS
     for (int r = 0; r < R; ++r) {
-      acc1[r] = V::mul_add(load_padded<V>(a + r * lda + p, k - p), x0, acc1[r]);
+      acc1[r] = V::mul_add(load_padded_a<V, LA>(a + r * lda + p, k - p), x0, acc1[r]);
     }
   }
   int r = 0;
@@ -197,14 +232,14 @@ inline void rows_panel(const typename V::Scalar* a, std::size_t lda, std::size_t
 // bits do not depend on its panel.
 inline constexpr int kRowsPanel = 6;
 
-template <class V>
-void gemv_rows(const typename V::Scalar* a, std::size_t lda, std::size_t rows,
+template <class V, class LA = PlainA<V>>
+void gemv_rows(const typename LA::Elem* a, std::size_t lda, std::size_t rows,
                std::size_t k, const typename V::Scalar* x, typename V::Scalar* out) {
   std::size_t i = 0;
   for (; i + kRowsPanel <= rows; i += kRowsPanel) {
-    rows_panel<V, kRowsPanel>(a + i * lda, lda, k, x, out + i);
+    rows_panel<V, kRowsPanel, LA>(a + i * lda, lda, k, x, out + i);
   }
-  for (; i < rows; ++i) rows_panel<V, 1>(a + i * lda, lda, k, x, out + i);
+  for (; i < rows; ++i) rows_panel<V, 1, LA>(a + i * lda, lda, k, x, out + i);
 }
 
 // Columns form: every out[i] is acc = 0, then acc = mul_add(a(i, j), x[j], acc)
@@ -212,10 +247,11 @@ void gemv_rows(const typename V::Scalar* a, std::size_t lda, std::size_t rows,
 // (L1: at most kGemvRowChunk elements) and take four columns per pass; the
 // last partial vector of rows goes through a zero-padded register. Both are
 // the same lane-wise sequence, so position never changes a bit.
-template <class V>
-void gemv_cols(const typename V::Scalar* a, std::size_t lda, std::size_t rows,
+template <class V, class LA = PlainA<V>>
+void gemv_cols(const typename LA::Elem* a, std::size_t lda, std::size_t rows,
                std::size_t k, const typename V::Scalar* x, typename V::Scalar* out) {
   using T = typename V::Scalar;
+  using E = typename LA::Elem;
   using Reg = typename V::Reg;
   constexpr std::size_t kL = V::kLanes;
   const std::size_t full = rows / kL * kL;
@@ -224,31 +260,31 @@ void gemv_cols(const typename V::Scalar* a, std::size_t lda, std::size_t rows,
   for (; j + 4 <= k; j += 4) {
     const Reg x0 = V::set1(x[j]), x1 = V::set1(x[j + 1]);
     const Reg x2 = V::set1(x[j + 2]), x3 = V::set1(x[j + 3]);
-    const T* c0 = a + j * lda;
-    const T* c1 = c0 + lda;
-    const T* c2 = c1 + lda;
-    const T* c3 = c2 + lda;
+    const E* c0 = a + j * lda;
+    const E* c1 = c0 + lda;
+    const E* c2 = c1 + lda;
+    const E* c3 = c2 + lda;
     for (std::size_t i = 0; i < full; i += kL) {
       Reg acc = V::load(out + i);
-      acc = V::mul_add(V::load(c0 + i), x0, acc);
-      acc = V::mul_add(V::load(c1 + i), x1, acc);
-      acc = V::mul_add(V::load(c2 + i), x2, acc);
-      acc = V::mul_add(V::load(c3 + i), x3, acc);
+      acc = V::mul_add(LA::load(c0 + i), x0, acc);
+      acc = V::mul_add(LA::load(c1 + i), x1, acc);
+      acc = V::mul_add(LA::load(c2 + i), x2, acc);
+      acc = V::mul_add(LA::load(c3 + i), x3, acc);
       V::store(out + i, acc);
     }
   }
   for (; j < k; ++j) {
     const Reg xj = V::set1(x[j]);
-    const T* c = a + j * lda;
+    const E* c = a + j * lda;
     for (std::size_t i = 0; i < full; i += kL) {
-      V::store(out + i, V::mul_add(V::load(c + i), xj, V::load(out + i)));
+      V::store(out + i, V::mul_add(LA::load(c + i), xj, V::load(out + i)));
     }
   }
   if (full < rows) {
     Reg acc = V::zero();
     for (std::size_t jj = 0; jj < k; ++jj) {
       T ba[kL] = {};
-      for (std::size_t l = 0; full + l < rows; ++l) ba[l] = a[jj * lda + full + l];
+      for (std::size_t l = 0; full + l < rows; ++l) ba[l] = LA::value(a[jj * lda + full + l]);
       acc = V::mul_add(V::load(ba), V::set1(x[jj]), acc);
     }
     T lanes[kL];
@@ -269,9 +305,13 @@ constexpr Blas1Set<typename V::Scalar> blas1_set() {
   return s;
 }
 
-template <class F32, class F64>
+template <class F32, class F64, class Half>
 constexpr Blas1Kernels blas1_kernels() {
-  return {blas1_set<F32>(), blas1_set<F64>()};
+  using F16A = HalfA<F32, Half, false>;
+  using Bf16A = HalfA<F32, Half, true>;
+  return {blas1_set<F32>(), blas1_set<F64>(),
+          {&gemv_rows<F32, F16A>, &gemv_cols<F32, F16A>},
+          {&gemv_rows<F32, Bf16A>, &gemv_cols<F32, Bf16A>}};
 }
 
 }  // namespace tessera::core::blas1

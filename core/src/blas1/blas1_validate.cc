@@ -69,7 +69,7 @@ Status check_dot(std::int64_t n, const void* x, std::int64_t incx, const void* y
 Status check_gemv(Layout layout, Transpose trans, std::int64_t m, std::int64_t n,
                   const void* a, std::int64_t lda, const void* x, std::int64_t incx,
                   const void* y, std::int64_t incy, Parallelism parallelism,
-                  std::size_t element) {
+                  std::size_t element, std::size_t a_element) {
   TESSERA_RETURN_IF_ERROR(core::check_enums(layout, nullptr, nullptr));
   if (trans != Transpose::kNo && trans != Transpose::kYes) {
     return Status::invalid_argument("trans is not a Transpose value (got " +
@@ -79,7 +79,7 @@ Status check_gemv(Layout layout, Transpose trans, std::int64_t m, std::int64_t n
   TESSERA_RETURN_IF_ERROR(core::check_dim(n, "n"));
   TESSERA_RETURN_IF_ERROR(core::check_parallelism(parallelism));
   core::Stored sa{"a", "lda", a, m, n, lda};
-  TESSERA_RETURN_IF_ERROR(core::check_stored(layout, element, &sa));
+  TESSERA_RETURN_IF_ERROR(core::check_stored(layout, a_element, &sa));
   const bool no_trans = trans == Transpose::kNo;
   Strided sx{"x", "incx", x, no_trans ? n : m, incx};
   Strided sy{"y", "incy", y, no_trans ? m : n, incy};

@@ -19,10 +19,12 @@ Status check_dot(std::int64_t n, const void* x, std::int64_t incx, const void* y
                  std::int64_t incy, const void* result, Parallelism parallelism,
                  std::size_t element);
 
+// element: the bytes of x's and y's elements; a_element: A's (2 for a half
+// format, else element).
 Status check_gemv(Layout layout, Transpose trans, std::int64_t m, std::int64_t n,
                   const void* a, std::int64_t lda, const void* x, std::int64_t incx,
                   const void* y, std::int64_t incy, Parallelism parallelism,
-                  std::size_t element);
+                  std::size_t element, std::size_t a_element);
 
 // check_strided as integer tests, conservative: len < 2^31 and
 // 0 < |inc| < 2^20, so nothing overflows. True with the accessed byte span
@@ -56,7 +58,7 @@ TESSERA_QUICK_INLINE inline bool quick_valid_gemv(Layout layout, Transpose trans
                                                   std::int64_t n, const void* a, std::int64_t lda,
                                                   const void* x, std::int64_t incx, const void* y,
                                                   std::int64_t incy, Parallelism parallelism,
-                                                  std::size_t element) {
+                                                  std::size_t element, std::size_t a_element) {
   if ((static_cast<unsigned>(layout) | static_cast<unsigned>(trans)) > 1 ||
       parallelism.raw() < -1 || static_cast<std::uint64_t>(m) >= core::kQuickDimLimit ||
       static_cast<std::uint64_t>(n) >= core::kQuickDimLimit ||
@@ -65,7 +67,7 @@ TESSERA_QUICK_INLINE inline bool quick_valid_gemv(Layout layout, Transpose trans
   }
   const bool no_trans = trans == Transpose::kNo;
   std::uint64_t ba, bx, by;
-  if (!core::quick_stored_bytes(layout == Layout::kRowMajor, m, n, lda, a, element, &ba) ||
+  if (!core::quick_stored_bytes(layout == Layout::kRowMajor, m, n, lda, a, a_element, &ba) ||
       ba > std::numeric_limits<std::size_t>::max() / 2 ||
       !quick_strided_bytes(no_trans ? n : m, incx, x, element, &bx) ||
       !quick_strided_bytes(no_trans ? m : n, incy, y, element, &by)) {

@@ -25,16 +25,9 @@ Status convert(const Context& context, std::span<const From> x, std::span<To> y,
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   TESSERA_RETURN_IF_ERROR(core::check_parallelism(parallelism));
-  if (y.size() != x.size()) {
-    return Status::invalid_argument("y has " + std::to_string(y.size()) + " elements but x has " +
-                                    std::to_string(x.size()));
-  }
-  TESSERA_RETURN_IF_ERROR(core::check_pointer(x.data(), x.size(), "x"));
-  TESSERA_RETURN_IF_ERROR(core::check_pointer(y.data(), y.size(), "y"));
+  TESSERA_RETURN_IF_ERROR(core::check_map_operands(x.data(), x.size(), sizeof(From), y.data(),
+                                                    y.size(), sizeof(To)));
   const std::size_t n = x.size();
-  if (core::ranges_overlap(x.data(), n * sizeof(From), y.data(), n * sizeof(To))) {
-    return Status::invalid_argument("y overlaps x");
-  }
   const auto kernel = kernel_of(*state->table->half);
   const auto* in = reinterpret_cast<const typename decltype(kernel_of)::In*>(x.data());
   auto* out = reinterpret_cast<typename decltype(kernel_of)::Out*>(y.data());

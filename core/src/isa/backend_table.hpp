@@ -32,7 +32,7 @@ struct TraitKernelSets {
 
 template <class F32, class F64, class Half>
 constexpr TraitKernelSets trait_kernel_sets() {
-  return {elementwise::elementwise_kernels<F32, F64>(), blas1::blas1_kernels<F32, F64>(),
+  return {elementwise::elementwise_kernels<F32, F64>(), blas1::blas1_kernels<F32, F64, Half>(),
           reduce::reduce_kernels<F32, F64>(), quantize::quantize_kernels<F32>(),
           half::half_kernels<Half>()};
 }

@@ -86,9 +86,22 @@ struct Blas1Set {
   NaiveGemvFn<T> naive_gemv = nullptr;
 };
 
+// gemv with A in a half format (f16 or bf16, its 16-bit values), x and out
+// f32: the f32 kernels' arithmetic on A's values widened as they are
+// loaded, so out has the bits of the f32 kernel on the widened A. Panels
+// as the f32 set's.
+using GemvHalfKernelFn = void (*)(const std::uint16_t* a, std::size_t lda, std::size_t rows,
+                                  std::size_t k, const float* x, float* out);
+struct GemvHalfSet {
+  GemvHalfKernelFn rows = nullptr;
+  GemvHalfKernelFn cols = nullptr;
+};
+
 struct Blas1Kernels {
   Blas1Set<float> f32;
   Blas1Set<double> f64;
+  GemvHalfSet f16;  // null in the naive family (its driver widens A first)
+  GemvHalfSet bf16;
 };
 
 }  // namespace tessera::core

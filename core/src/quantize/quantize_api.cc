@@ -26,18 +26,11 @@ Status try_dynamic_quantize_linear(const Context& context, std::span<const float
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   TESSERA_RETURN_IF_ERROR(core::check_parallelism(parallelism));
-  if (y.size() != x.size()) {
-    return Status::invalid_argument("y has " + std::to_string(y.size()) + " elements but x has " +
-                                    std::to_string(x.size()));
-  }
-  TESSERA_RETURN_IF_ERROR(core::check_pointer(x.data(), x.size(), "x"));
-  TESSERA_RETURN_IF_ERROR(core::check_pointer(y.data(), y.size(), "y"));
+  TESSERA_RETURN_IF_ERROR(
+      core::check_map_operands(x.data(), x.size(), sizeof(float), y.data(), y.size(), 1));
   if (scale == nullptr) return Status::invalid_argument("scale is null");
   if (zero_point == nullptr) return Status::invalid_argument("zero_point is null");
   const std::size_t n = x.size();
-  if (core::ranges_overlap(x.data(), n * sizeof(float), y.data(), n)) {
-    return Status::invalid_argument("y overlaps x");
-  }
   if (core::ranges_overlap(x.data(), n * sizeof(float), scale, sizeof(float)) ||
       core::ranges_overlap(y.data(), n, scale, sizeof(float))) {
     return Status::invalid_argument("scale overlaps x or y");

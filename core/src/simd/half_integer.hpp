@@ -48,11 +48,10 @@ void f32_to_f16_lanes(const float* x, std::uint16_t* y) {
 
 // f16 -> f32: exponent rebiased in the bits; infinities and NaNs rebiased
 // to 255 (a NaN made quiet); zero and subnormals as (2^-14 + m 2^-24) -
-// 2^-14, exact in f32.
+// 2^-14, exact in f32. h: the f16 bits in the low half of each lane.
 template <class U>
-void f16_to_f32_lanes(const std::uint16_t* x, float* y) {
+typename U::V f16_bits_to_f32_bits(typename U::V h) {
   using V = typename U::V;
-  const V h = U::load_u16(x);
   const V em = U::bit_and(h, U::set1(0x7FFFu));
   const V sign = U::template shl<16>(U::bit_and(h, U::set1(0x8000u)));
   const V shifted = U::template shl<13>(em);
@@ -64,7 +63,12 @@ void f16_to_f32_lanes(const std::uint16_t* x, float* y) {
                       special);
   V out = U::select(U::gt(U::set1(0x0400u), em), subnormal, normal);
   out = U::select(U::gt(em, U::set1(0x7BFFu)), special, out);
-  U::store(y, U::bit_or(out, sign));
+  return U::bit_or(out, sign);
+}
+
+template <class U>
+void f16_to_f32_lanes(const std::uint16_t* x, float* y) {
+  U::store(y, f16_bits_to_f32_bits<U>(U::load_u16(x)));
 }
 
 // f32 -> bf16: add 0x7FFF plus the kept part's lowest bit, keep the top 16
@@ -83,12 +87,15 @@ void f32_to_bf16_lanes(const float* x, std::uint16_t* y) {
 
 // bf16 -> f32: the bits shifted up; a NaN made quiet.
 template <class U>
-void bf16_to_f32_lanes(const std::uint16_t* x, float* y) {
-  using V = typename U::V;
-  const V h = U::load_u16(x);
-  const V u = U::template shl<16>(h);
+typename U::V bf16_bits_to_f32_bits(typename U::V h) {
+  const typename U::V u = U::template shl<16>(h);
   const auto is_nan = U::gt(U::bit_and(h, U::set1(0x7FFFu)), U::set1(0x7F80u));
-  U::store(y, U::select(is_nan, U::bit_or(u, U::set1(0x400000u)), u));
+  return U::select(is_nan, U::bit_or(u, U::set1(0x400000u)), u);
+}
+
+template <class U>
+void bf16_to_f32_lanes(const std::uint16_t* x, float* y) {
+  U::store(y, bf16_bits_to_f32_bits<U>(U::load_u16(x)));
 }
 
 // A level's conversions all in integer code (kLanes from U).

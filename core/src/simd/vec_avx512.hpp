@@ -277,6 +277,13 @@ struct Half {
   }
   static void f32_to_bf16(const float* x, std::uint16_t* y) { f32_to_bf16_lanes<U32>(x, y); }
   static void bf16_to_f32(const std::uint16_t* x, float* y) { bf16_to_f32_lanes<U32>(x, y); }
+  // kLanes values widened into an F32 register (half-precision gemv).
+  static __m512 load_f16(const std::uint16_t* p) {
+    return _mm512_maskz_cvtph_ps(U32::kAll, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
+  static __m512 load_bf16(const std::uint16_t* p) {
+    return _mm512_castsi512_ps(bf16_bits_to_f32_bits<U32>(U32::load_u16(p)));
+  }
 };
 
 }  // namespace tessera::simd::avx512

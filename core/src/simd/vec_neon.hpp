@@ -186,6 +186,13 @@ struct Half {
   }
   static void f32_to_bf16(const float* x, std::uint16_t* y) { f32_to_bf16_lanes<U32>(x, y); }
   static void bf16_to_f32(const std::uint16_t* x, float* y) { bf16_to_f32_lanes<U32>(x, y); }
+  // kLanes values widened into an F32 register (half-precision gemv).
+  static float32x4_t load_f16(const std::uint16_t* p) {
+    return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p)));
+  }
+  static float32x4_t load_bf16(const std::uint16_t* p) {
+    return vreinterpretq_f32_u32(bf16_bits_to_f32_bits<U32>(U32::load_u16(p)));
+  }
 };
 
 }  // namespace tessera::simd::neon

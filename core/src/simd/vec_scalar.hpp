@@ -154,6 +154,9 @@ struct Half {
   static void bf16_to_f32(const std::uint16_t* x, float* y) {
     *y = std::bit_cast<float>(half::bf16_to_f32_bits(*x));
   }
+  // One value widened (half-precision gemv).
+  static float load_f16(const std::uint16_t* p) { return std::bit_cast<float>(half::f16_to_f32_bits(*p)); }
+  static float load_bf16(const std::uint16_t* p) { return std::bit_cast<float>(half::bf16_to_f32_bits(*p)); }
 };
 
 }  // namespace tessera::simd::scalar

@@ -148,6 +148,9 @@ struct U32 {
 struct Half : IntegerHalf<U32> {
   static constexpr const char* kF16Method = "integer, i32x4";
   static constexpr const char* kBf16Method = "integer, i32x4";
+  // kLanes values widened into an F32 register (half-precision gemv).
+  static v128_t load_f16(const std::uint16_t* p) { return f16_bits_to_f32_bits<U32>(U32::load_u16(p)); }
+  static v128_t load_bf16(const std::uint16_t* p) { return bf16_bits_to_f32_bits<U32>(U32::load_u16(p)); }
 };
 
 }  // namespace tessera::simd::simd128

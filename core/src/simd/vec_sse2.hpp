@@ -188,6 +188,13 @@ struct U32 {
 struct Half : IntegerHalf<U32> {
   static constexpr const char* kF16Method = "integer, SSE2";
   static constexpr const char* kBf16Method = "integer, SSE2";
+  // kLanes values widened into an F32 register (half-precision gemv).
+  static __m128 load_f16(const std::uint16_t* p) {
+    return _mm_castsi128_ps(f16_bits_to_f32_bits<U32>(U32::load_u16(p)));
+  }
+  static __m128 load_bf16(const std::uint16_t* p) {
+    return _mm_castsi128_ps(bf16_bits_to_f32_bits<U32>(U32::load_u16(p)));
+  }
 };
 
 }  // namespace tessera::simd::sse2
