@@ -149,8 +149,10 @@ int run_format(const ConvertOptions& o) {
   }
   if (o.hash) {
     std::vector<unsigned char> both(o.n * 6);
-    std::memcpy(both.data(), h.data(), o.n * 2);
-    std::memcpy(both.data() + o.n * 2, back.data(), o.n * 4);
+    if (o.n > 0) {  // (memcpy must not see the null data of empty vectors)
+      std::memcpy(both.data(), h.data(), o.n * 2);
+      std::memcpy(both.data() + o.n * 2, back.data(), o.n * 4);
+    }
     report_hash(both.data(), both.size(), name, context.isa(), "narrowed and widened");
   }
   return exit_code;

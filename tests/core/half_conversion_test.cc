@@ -21,13 +21,13 @@ namespace {
 
 std::vector<float> floats_of(const std::vector<std::uint32_t>& bits) {
   std::vector<float> x(bits.size());
-  std::memcpy(x.data(), bits.data(), bits.size() * sizeof(float));
+  for (std::size_t i = 0; i < bits.size(); ++i) x[i] = std::bit_cast<float>(bits[i]);
   return x;
 }
 
 std::vector<std::uint32_t> bits_of(const std::vector<float>& x) {
   std::vector<std::uint32_t> b(x.size());
-  std::memcpy(b.data(), x.data(), x.size() * sizeof(float));
+  for (std::size_t i = 0; i < x.size(); ++i) b[i] = std::bit_cast<std::uint32_t>(x[i]);
   return b;
 }
 
