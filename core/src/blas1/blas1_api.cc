@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <new>
 #include <type_traits>
-#include <vector>
 
 #include "core/src/base/bandwidth_split.hpp"
 #include "core/src/base/context_state.hpp"
@@ -166,24 +165,15 @@ void apply_epilogue(const T* t, std::size_t rows, T alpha, T beta, T* y, std::pt
 template <class T, class AT>
 using AElem = std::conditional_t<std::is_same_v<T, AT>, T, std::uint16_t>;
 
-// The naive family's gemv of a half-format A: A's stored span widened by
-// the naive conversions (double arithmetic), then its f32 gemv.
+// The naive family's gemv of a half-format A: A's stored span (count
+// elements) widened by the naive conversions (double arithmetic) into out,
+// for its f32 gemv.
 template <class AT>
-Status widen_for_naive(const core::KernelTable& table, Layout layout, std::int64_t m,
-                       std::int64_t n, const std::uint16_t* a, std::int64_t lda,
-                       std::vector<float>* out) {
-  const std::int64_t outer = layout == Layout::kRowMajor ? m : n;
-  const std::int64_t inner = layout == Layout::kRowMajor ? n : m;
-  const auto span = static_cast<std::size_t>((outer - 1) * lda + inner);
-  try {
-    out->resize(span);
-  } catch (const std::bad_alloc&) {
-    return Status(StatusCode::kOutOfMemory, "gemv: cannot allocate the widened a");
-  }
+void widen_for_naive(const core::KernelTable& table, const std::uint16_t* a, std::size_t count,
+                     float* out) {
   const core::WidenFn widen =
       std::is_same_v<AT, bf16> ? table.half->bf16_to_f32 : table.half->f16_to_f32;
-  widen(a, out->data(), span);
-  return {};
+  widen(a, out, count);
 }
 
 template <class T, class AT = T>
@@ -212,8 +202,14 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
     if (set.naive_gemv == nullptr) return Status::internal("naive table has no gemv");
     core::GemvProblem<T> pr;
     if constexpr (kHalfA) {
-      std::vector<float> widened;
-      TESSERA_RETURN_IF_ERROR(widen_for_naive<AT>(*state->table, layout, m, n, a, lda, &widened));
+      const std::int64_t outer = layout == Layout::kRowMajor ? m : n;
+      const std::int64_t inner = layout == Layout::kRowMajor ? n : m;
+      const auto span = static_cast<std::size_t>((outer - 1) * lda + inner);
+      Scratch<float> widened(span);
+      if (widened.data() == nullptr) {
+        return Status(StatusCode::kOutOfMemory, "gemv: cannot allocate the widened a");
+      }
+      widen_for_naive<AT>(*state->table, a, span, widened.data());
       return gemv_impl<T>(context, layout, trans, m, n, alpha, widened.data(), lda, x, incx, beta,
                           y, incy, parallelism);
     } else {
