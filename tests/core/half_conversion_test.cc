@@ -4,12 +4,12 @@
 // the low patterns where rounding turns, and the f16 subnormal range with
 // its ties), hand-derived values, tails and misaligned starts, bit identity
 // across worker counts, the scalar to_f16/to_float, the C API and bad input.
-#include <bit>
 #include <cstdio>
 #include <cstring>
-#include <string>
 #include <memory>
+#include <string>
 
+#include "core/src/simd/half_bits.hpp"
 #include "support/counting_executor.hpp"
 #include "support/test_support.hpp"
 #include "tessera/half.hpp"
@@ -21,13 +21,13 @@ namespace {
 
 std::vector<float> floats_of(const std::vector<std::uint32_t>& bits) {
   std::vector<float> x(bits.size());
-  for (std::size_t i = 0; i < bits.size(); ++i) x[i] = std::bit_cast<float>(bits[i]);
+  for (std::size_t i = 0; i < bits.size(); ++i) x[i] = half::float_of(bits[i]);
   return x;
 }
 
 std::vector<std::uint32_t> bits_of(const std::vector<float>& x) {
   std::vector<std::uint32_t> b(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) b[i] = std::bit_cast<std::uint32_t>(x[i]);
+  for (std::size_t i = 0; i < x.size(); ++i) b[i] = half::bits_of(x[i]);
   return b;
 }
 
@@ -180,8 +180,8 @@ TEST_CASE("half conversions: hand-derived values on every level and the naive fa
   }
   // The scalar forms give the same.
   for (const Case& c : kCases) {
-    CHECK(to_f16(std::bit_cast<float>(c.f32)).bits == c.f16);
-    CHECK(to_bf16(std::bit_cast<float>(c.f32)).bits == c.bf16);
+    CHECK(to_f16(half::float_of(c.f32)).bits == c.f16);
+    CHECK(to_bf16(half::float_of(c.f32)).bits == c.bf16);
   }
 }
 
@@ -218,8 +218,8 @@ TEST_CASE("half conversions: widening, hand-derived values") {
     }
   }
   for (const Case& c : kCases) {
-    CHECK(std::bit_cast<std::uint32_t>(to_float(f16{c.h})) == c.from_f16);
-    CHECK(std::bit_cast<std::uint32_t>(to_float(bf16{c.h})) == c.from_bf16);
+    CHECK(half::bits_of(to_float(f16{c.h})) == c.from_f16);
+    CHECK(half::bits_of(to_float(bf16{c.h})) == c.from_bf16);
   }
 }
 

@@ -7,7 +7,6 @@
 // same bits.
 #pragma once
 
-#include <bit>
 #include <cstddef>
 
 #include "core/src/kernels/blas1_kernel.hpp"
@@ -164,7 +163,7 @@ struct HalfA {
     }
   }
   static float value(Elem e) {
-    return std::bit_cast<float>(kBf16 ? half::bf16_to_f32_bits(e) : half::f16_to_f32_bits(e));
+    return half::float_of(kBf16 ? half::bf16_to_f32_bits(e) : half::f16_to_f32_bits(e));
   }
 };
 

@@ -4,7 +4,6 @@
 #include "tessera/half.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <string>
 
 #include "core/src/base/bandwidth_split.hpp"
@@ -57,12 +56,12 @@ struct Widen {
 
 }  // namespace
 
-f16 to_f16(float x) noexcept { return {half::f32_to_f16_bits(std::bit_cast<std::uint32_t>(x))}; }
+f16 to_f16(float x) noexcept { return {half::f32_to_f16_bits(half::bits_of(x))}; }
 bf16 to_bf16(float x) noexcept {
-  return {half::f32_to_bf16_bits(std::bit_cast<std::uint32_t>(x))};
+  return {half::f32_to_bf16_bits(half::bits_of(x))};
 }
-float to_float(f16 x) noexcept { return std::bit_cast<float>(half::f16_to_f32_bits(x.bits)); }
-float to_float(bf16 x) noexcept { return std::bit_cast<float>(half::bf16_to_f32_bits(x.bits)); }
+float to_float(f16 x) noexcept { return half::float_of(half::f16_to_f32_bits(x.bits)); }
+float to_float(bf16 x) noexcept { return half::float_of(half::bf16_to_f32_bits(x.bits)); }
 
 Status try_convert(const Context& context, std::span<const float> x, std::span<f16> y,
                    Parallelism parallelism) {

@@ -4,7 +4,6 @@
 // its input alone, so where a block starts never changes a bit.
 #pragma once
 
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -17,28 +16,28 @@ template <class H>
 void f32_to_f16(const float* x, std::uint16_t* y, std::size_t n) {
   std::size_t i = 0;
   for (; i + H::kLanes <= n; i += H::kLanes) H::f32_to_f16(x + i, y + i);
-  for (; i < n; ++i) y[i] = f32_to_f16_bits(std::bit_cast<std::uint32_t>(x[i]));
+  for (; i < n; ++i) y[i] = f32_to_f16_bits(half::bits_of(x[i]));
 }
 
 template <class H>
 void f16_to_f32(const std::uint16_t* x, float* y, std::size_t n) {
   std::size_t i = 0;
   for (; i + H::kLanes <= n; i += H::kLanes) H::f16_to_f32(x + i, y + i);
-  for (; i < n; ++i) y[i] = std::bit_cast<float>(f16_to_f32_bits(x[i]));
+  for (; i < n; ++i) y[i] = half::float_of(f16_to_f32_bits(x[i]));
 }
 
 template <class H>
 void f32_to_bf16(const float* x, std::uint16_t* y, std::size_t n) {
   std::size_t i = 0;
   for (; i + H::kLanes <= n; i += H::kLanes) H::f32_to_bf16(x + i, y + i);
-  for (; i < n; ++i) y[i] = f32_to_bf16_bits(std::bit_cast<std::uint32_t>(x[i]));
+  for (; i < n; ++i) y[i] = f32_to_bf16_bits(half::bits_of(x[i]));
 }
 
 template <class H>
 void bf16_to_f32(const std::uint16_t* x, float* y, std::size_t n) {
   std::size_t i = 0;
   for (; i + H::kLanes <= n; i += H::kLanes) H::bf16_to_f32(x + i, y + i);
-  for (; i < n; ++i) y[i] = std::bit_cast<float>(bf16_to_f32_bits(x[i]));
+  for (; i < n; ++i) y[i] = half::float_of(bf16_to_f32_bits(x[i]));
 }
 
 template <class H>

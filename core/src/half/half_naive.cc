@@ -1,8 +1,9 @@
 #include "core/src/half/half_naive.hpp"
 
-#include <bit>
 #include <cmath>
 #include <cstdint>
+
+#include "core/src/simd/half_bits.hpp"
 
 namespace tessera::core::naive {
 namespace {
@@ -18,7 +19,7 @@ constexpr Format kF16 = {10, 15, 5};
 constexpr Format kBf16 = {7, 127, 8};
 
 std::uint16_t narrow(float x, Format f) {
-  const std::uint32_t u = std::bit_cast<std::uint32_t>(x);
+  const std::uint32_t u = half::bits_of(x);
   const std::uint16_t sign = (u >> 31) != 0 ? 0x8000 : 0;
   const int max_exponent = (1 << f.exponent_bits) - 1;
   const std::uint16_t inf = static_cast<std::uint16_t>(max_exponent << f.mantissa);
@@ -59,7 +60,7 @@ float widen(std::uint16_t h, Format f) {
   if (biased == max_exponent) {
     if (fraction != 0) {
       // Quiet, the payload in the leading mantissa bits, the sign kept.
-      return std::bit_cast<float>((negative ? 0x80000000u : 0u) | 0x7FC00000u |
+      return half::float_of((negative ? 0x80000000u : 0u) | 0x7FC00000u |
                                   (fraction << (23 - f.mantissa)));
     }
     value = INFINITY;

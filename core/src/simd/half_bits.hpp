@@ -5,8 +5,22 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
 
 namespace tessera::half {
+
+// An f32's bits and back (memcpy: Emscripten 3.1.6's libc++ has no
+// std::bit_cast).
+inline std::uint32_t bits_of(float x) {
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+inline float float_of(std::uint32_t u) {
+  float x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
 
 // f32 bits to f16 bits, round to nearest even.
 constexpr std::uint16_t f32_to_f16_bits(std::uint32_t u) {

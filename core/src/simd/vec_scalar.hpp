@@ -3,7 +3,6 @@
 // -ffp-contract=off like every kernel file, so a*b+c stays two roundings.
 #pragma once
 
-#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -143,20 +142,20 @@ struct Half {
   static constexpr const char* kF16Method = "integer, scalar";
   static constexpr const char* kBf16Method = "integer, scalar";
   static void f32_to_f16(const float* x, std::uint16_t* y) {
-    *y = half::f32_to_f16_bits(std::bit_cast<std::uint32_t>(*x));
+    *y = half::f32_to_f16_bits(half::bits_of(*x));
   }
   static void f16_to_f32(const std::uint16_t* x, float* y) {
-    *y = std::bit_cast<float>(half::f16_to_f32_bits(*x));
+    *y = half::float_of(half::f16_to_f32_bits(*x));
   }
   static void f32_to_bf16(const float* x, std::uint16_t* y) {
-    *y = half::f32_to_bf16_bits(std::bit_cast<std::uint32_t>(*x));
+    *y = half::f32_to_bf16_bits(half::bits_of(*x));
   }
   static void bf16_to_f32(const std::uint16_t* x, float* y) {
-    *y = std::bit_cast<float>(half::bf16_to_f32_bits(*x));
+    *y = half::float_of(half::bf16_to_f32_bits(*x));
   }
   // One value widened (half-precision gemv).
-  static float load_f16(const std::uint16_t* p) { return std::bit_cast<float>(half::f16_to_f32_bits(*p)); }
-  static float load_bf16(const std::uint16_t* p) { return std::bit_cast<float>(half::bf16_to_f32_bits(*p)); }
+  static float load_f16(const std::uint16_t* p) { return half::float_of(half::f16_to_f32_bits(*p)); }
+  static float load_bf16(const std::uint16_t* p) { return half::float_of(half::bf16_to_f32_bits(*p)); }
 };
 
 }  // namespace tessera::simd::scalar
