@@ -921,6 +921,7 @@ export interface WorkerTessera extends Tessera {
   alloc(Type: Uint8ArrayConstructor, length: number): Promise<Tensor<Uint8Array>>;
   alloc(Type: Int8ArrayConstructor, length: number): Promise<Tensor<Int8Array>>;
   alloc(Type: Int32ArrayConstructor, length: number): Promise<Tensor<Int32Array>>;
+  alloc(Type: Uint16ArrayConstructor, length: number): Promise<Tensor<Uint16Array>>;
   /** {@link Tessera.counters}. */
   counters(): Promise<Counters>;
   /** {@link Tessera.resolvedPolicy}. */

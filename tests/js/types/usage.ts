@@ -205,8 +205,8 @@ export async function kernels(t: Tessera): Promise<void> {
   // @ts-expect-error an f64 gemm gives a Float64Array
   const wrong: Float32Array = await t.gemm({ m: 1, n: 1, k: 1, a: a64, b: b64 });
   void wrong;
-  // @ts-expect-error alloc takes the element arrays tessera has (not Uint16Array)
-  await t.alloc(Uint16Array, 4);
+  // @ts-expect-error alloc takes the element arrays tessera has (not Uint32Array)
+  await t.alloc(Uint32Array, 4);
   // The integer GEMM: 8-bit operands, int32, u8 or i8 results.
   const qa = new Uint8Array(6), qb = new Int8Array(6);
   expectType<Int32Array>()(await t.matmulInteger({ m: 2, n: 2, k: 3, a: qa, b: qb, aZeroPoint: 3 }));
@@ -229,7 +229,8 @@ export async function kernels(t: Tessera): Promise<void> {
   const bits = await t.toF16(new Float32Array(4));
   expectType<Uint16Array>()(bits);
   expectType<Float32Array>()(await t.fromF16(bits));
-  expectType<Uint16Array>()(await t.toBf16(new Float32Array(4), new Uint16Array(4), { threads: 2 }));
+  const y16 = new Uint16Array(4);  // a given y comes back as itself
+  expectType<typeof y16>()(await t.toBf16(new Float32Array(4), y16, { threads: 2 }));
   const t16 = await t.alloc(Uint16Array, 4);
   expectType<'u16'>()(t16.dtype);
   expectType<Tensor<Uint16Array>>()(await t.toBf16(new Float32Array(4), t16));
