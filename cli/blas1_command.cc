@@ -1,6 +1,6 @@
 // tessera-cli dot N    [--dtype f32|f64] [--incx I] [--incy I] [common]
-// tessera-cli gemv M N [--dtype f32|f64] [--trans] [--col-major]
-//                      [--incx I] [--incy I] [common]
+// tessera-cli gemv M N [--dtype f32|f64] [--a-type f16|bf16] [--trans]
+//                      [--col-major] [--incx I] [--incy I] [common]
 // common: [--threads N] [--isa L] [--reps R] [--check] [--hash] [--seed S]
 //
 // Runs dot(x, y) or y = 1.5 op(A) x - 0.5 y (A m x n as stored, lda its
@@ -11,11 +11,17 @@
 // FNV-1a 64 of the output bits (dot: the result; gemv: y's whole buffer),
 // comparable across builds (native SSE2 and WASI/Emscripten SIMD128 agree).
 // --threads N asks for N workers, capped by the default context's width.
+// --a-type f16|bf16 (f32 only): A is the seeded A rounded to that format
+// (tessera/half.hpp) and the gemv reads it at 2 bytes an element; --check
+// then also compares y bit for bit with sgemv on the widened A on the same
+// level (the half gemv's contract).
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <span>
 #include <limits>
 #include <string>
 #include <vector>
@@ -30,7 +36,11 @@
 namespace tessera::cli {
 namespace {
 
+enum class AType { kSame, kF16, kBf16 };
+constexpr Named<AType> kATypeNames[] = {{"f16", AType::kF16}, {"bf16", AType::kBf16}};
+
 struct Blas1Options : RunOptions {
+  AType a_type = AType::kSame;  // gemv: A's storage
   std::int64_t m = 0, n = 0;  // dot: n only
   Transpose trans = Transpose::kNo;
   Layout layout = Layout::kRowMajor;
@@ -75,6 +85,8 @@ ArgTable blas1_table(bool gemv, Blas1Options* o) {
   if (gemv) {
     table.options.push_back(flag("--trans", &o->trans, Transpose::kYes));
     table.options.push_back(flag("--col-major", &o->layout, Layout::kColMajor));
+    table.options.push_back(option("--a-type", choice<AType>(kATypeNames, &o->a_type),
+                                   {.bad = "must be f16 or bf16 (got '{}')"}));
   }
   return table;
 }
@@ -142,21 +154,62 @@ int run_dot_typed(const Blas1Options& o) {
   return exit_code;
 }
 
+// A rounded to the half format (its bits in `bits`), g's A replaced by the
+// widened values, and the gemv that reads the bits.
+struct HalfA {
+  AType type = AType::kSame;
+  std::vector<std::uint16_t> bits;
+  Status round(const Context& c, std::vector<float>* a) {
+    bits.resize(a->size());
+    if (type == AType::kF16) {
+      auto* h = reinterpret_cast<f16*>(bits.data());
+      TESSERA_RETURN_IF_ERROR(try_convert(c, std::span<const float>(*a), std::span<f16>(h, bits.size())));
+      return try_convert(c, std::span<const f16>(h, bits.size()), std::span<float>(*a));
+    }
+    auto* h = reinterpret_cast<bf16*>(bits.data());
+    TESSERA_RETURN_IF_ERROR(try_convert(c, std::span<const float>(*a), std::span<bf16>(h, bits.size())));
+    return try_convert(c, std::span<const bf16>(h, bits.size()), std::span<float>(*a));
+  }
+  Status run(const Context& c, const SeededGemv<float>& g, float* out, Parallelism p) const {
+    if (type == AType::kF16) {
+      return try_gemv(c, g.layout, g.trans, g.m, g.n, static_cast<float>(kGemvAlpha),
+                      reinterpret_cast<const f16*>(bits.data()), g.lda, g.x.data(), g.incx,
+                      static_cast<float>(kGemvBeta), out, g.incy, p);
+    }
+    return try_gemv(c, g.layout, g.trans, g.m, g.n, static_cast<float>(kGemvAlpha),
+                    reinterpret_cast<const bf16*>(bits.data()), g.lda, g.x.data(), g.incx,
+                    static_cast<float>(kGemvBeta), out, g.incy, p);
+  }
+};
+
 template <class T>
 int run_gemv_typed(const Blas1Options& o) {
   Context context, naive;
   if (Status s = make_contexts(o, &context, &naive); !s.ok()) return report_failure(s);
-  const SeededGemv<T> g(o.layout, o.trans, o.m, o.n, o.incx, o.incy, o.seed);
+  SeededGemv<T> g(o.layout, o.trans, o.m, o.n, o.incx, o.incy, o.seed);
+  HalfA half{o.a_type, {}};
+  if constexpr (sizeof(T) == 4) {
+    if (half.type != AType::kSame) {
+      if (Status s = half.round(context, &g.a); !s.ok()) return report_failure(s);
+    }
+  } else if (half.type != AType::kSame) {
+    return report_failure(Status::invalid_argument("gemv: --a-type needs --dtype f32"));
+  }
   std::vector<T> y = g.y;
   std::printf("gemv %s %s m=%" PRId64 " n=%" PRId64 " lda=%" PRId64 " incx=%" PRId64
               " incy=%" PRId64 " %s on %s\n",
               layout_name(g.layout), transpose_name(g.trans), g.m, g.n, g.lda, g.incx, g.incy,
               dtype_name(o.dtype), isa_name(context.isa()));
-  const double bytes = sizeof(T) * (static_cast<double>(g.m) * static_cast<double>(g.n) +
-                                    static_cast<double>(g.x_len()) + 2.0 * static_cast<double>(g.y_len()));
+  if (half.type != AType::kSame) std::printf("  A in %s\n", half.type == AType::kF16 ? "f16" : "bf16");
+  const double a_element = half.type == AType::kSame ? sizeof(T) : 2.0;
+  const double bytes = a_element * static_cast<double>(g.m) * static_cast<double>(g.n) +
+                       sizeof(T) * (static_cast<double>(g.x_len()) + 2.0 * static_cast<double>(g.y_len()));
   // Every repetition starts from the seeded y, so the output is one call's.
   if (Status s = timed(o, bytes, [&] {
         std::copy(g.y.begin(), g.y.end(), y.begin());
+        if constexpr (sizeof(T) == 4) {
+          if (half.type != AType::kSame) return half.run(context, g, y.data(), parallelism_of(o));
+        }
         return g.run(context, y.data(), parallelism_of(o));
       });
       !s.ok()) {
@@ -191,6 +244,18 @@ int run_gemv_typed(const Blas1Options& o) {
       tally.add(err, bound);
     }
     exit_code = report_bounds(tally);
+    if (half.type != AType::kSame && exit_code == kExitOk) {
+      // The half gemv's contract: sgemv's bits on the widened A, this level.
+      std::vector<T> widened = g.y;
+      if (Status s = g.run(context, widened.data()); !s.ok()) return report_failure(s);
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < y.size(); ++i) {
+        differ += std::memcmp(&y[i], &widened[i], sizeof(T)) != 0 ? 1 : 0;
+      }
+      std::printf("check: %s against sgemv on the widened A, this level (%zu y elements differ)\n",
+                  differ == 0 ? "ok" : "MISMATCH", differ);
+      exit_code = differ == 0 ? kExitOk : kExitFailure;
+    }
   }
   if (o.hash) report_hash(y.data(), y.size() * sizeof(T), o.dtype, context.isa(), "y buffer");
   return exit_code;
