@@ -5,8 +5,6 @@
 // threads where the bench has OpenMP), at 1 and 2 threads, in cache (64 Ki
 // elements, 384 KiB) and from memory (16 Mi elements, 96 MiB).
 //
-//   bench-half [--rounds R] [--threads LIST]
-//
 // Rounds alternate every candidate once, so drift affects all alike;
 // reported: GB/s (6 bytes an element: 4 read and 2 written, or the
 // reverse) as medians with min..max over the rounds, and each as a share
@@ -16,8 +14,16 @@
 // rows x cols, row-major, y = A x: 4096 x 4096, and 11008 x 4096, one
 // token's projection in a 7B model), as GB/s of A read against the
 // machine's read rate over A's bytes (read_bandwidth.hpp), and each half
-// gemv's speed-up over sgemv in the same rounds. The GEMM of half operands
-// is not built yet (issue 38).
+// gemv's speed-up over sgemv in the same rounds.
+//
+// Then GEMM, square 1024 and 2048 row-major, A and B in f16 and in bf16
+// (exact mode: widened as packed, f32 kernels), next to tessera's sgemm and
+// oneDNN's bf16 matmul (its own kernel choice, printed) on the same values,
+// at 1 and 2 threads, as GFLOP/s medians with min..max and ratios to sgemm
+// and to oneDNN. The fast mode has no kernel on any level (the call is an
+// error), so it has no row.
+//
+//   bench-half [--rounds R] [--threads LIST] [--only convert|gemv|gemm]
 #include <algorithm>
 #include <utility>
 #include <cstdio>
@@ -28,6 +34,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "peer_onednn.hpp"
 #include "read_bandwidth.hpp"
 #include "tessera/tessera.hpp"
 
@@ -72,11 +79,93 @@ void print(const Candidate& c, double bytes, double copy_median) {
               100.0 * copy_median / s.median);
 }
 
+// GEMM n x n x n on f16 and bf16 operands against sgemm and oneDNN's bf16
+// matmul on the same values (bf16-representable, so every candidate
+// multiplies the same numbers).
+void run_gemm_part(int rounds, const std::vector<int>& thread_counts) {
+  using tessera::Layout;
+  using tessera::Transpose;
+  std::printf("peer: %s\n", tessera::bench::onednn_peer::describe().c_str());
+  const tessera::Context context;
+  for (int n : {1024, 2048}) {
+    const auto count = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+    std::vector<float> a(count), b(count), c(count);
+    std::uint64_t state = 11;
+    for (std::vector<float>* m : {&a, &b}) {
+      for (float& v : *m) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        v = static_cast<float>(static_cast<double>(state >> 40) / double(1 << 24) - 0.5);
+      }
+    }
+    std::vector<tessera::bf16> a_bf(count), b_bf(count);
+    std::vector<tessera::f16> a_h(count), b_h(count);
+    // Round to bf16 first: those values are exact in f16 too (8 significant
+    // bits, exponents well inside f16's range), so every candidate gets the
+    // same numbers.
+    (void)tessera::try_convert(context, std::span<const float>(a), std::span<tessera::bf16>(a_bf));
+    (void)tessera::try_convert(context, std::span<const float>(b), std::span<tessera::bf16>(b_bf));
+    (void)tessera::try_convert(context, std::span<const tessera::bf16>(a_bf), std::span<float>(a));
+    (void)tessera::try_convert(context, std::span<const tessera::bf16>(b_bf), std::span<float>(b));
+    (void)tessera::try_convert(context, std::span<const float>(a), std::span<tessera::f16>(a_h));
+    (void)tessera::try_convert(context, std::span<const float>(b), std::span<tessera::f16>(b_h));
+    tessera::bench::onednn_peer::Bf16Matmul peer(n, n, n);
+    for (int threads : thread_counts) {
+      const tessera::Parallelism p = tessera::Parallelism::threads(threads);
+      std::vector<Candidate> candidates;
+      candidates.push_back({"tessera sgemm (f32)", [&] {
+                              (void)tessera::try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo,
+                                                      n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n, p);
+                            }, {}});
+      candidates.push_back({"tessera f16 exact", [&] {
+                              (void)tessera::try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo,
+                                                      n, n, n, 1.0f, {a_h.data(), n}, {b_h.data(), n}, 0.0f,
+                                                      {c.data(), n}, {}, p);
+                            }, {}});
+      candidates.push_back({"tessera bf16 exact", [&] {
+                              (void)tessera::try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo,
+                                                      n, n, n, 1.0f, {a_bf.data(), n}, {b_bf.data(), n}, 0.0f,
+                                                      {c.data(), n}, {}, p);
+                            }, {}});
+      if (peer.ok()) {
+        candidates.push_back({"oneDNN bf16 matmul", [&] {
+                                if (!peer.run(&a_bf[0].bits, &b_bf[0].bits, c.data(), threads)) {
+                                  std::fprintf(stderr, "bench-half: oneDNN's matmul failed\n");
+                                  std::exit(1);
+                                }
+                              }, {}});
+      }
+      for (Candidate& cand : candidates) cand.run();  // warm: pages, pools, JIT
+      for (int r = 0; r < rounds; ++r) {
+        for (std::size_t i = 0; i < candidates.size(); ++i) {
+          const std::size_t index = (i + static_cast<std::size_t>(r)) % candidates.size();
+          Candidate& cand = candidates[index];
+          cand.seconds.push_back(summarize(time_runs(1, cand.run)).median);
+          if (cand.name.rfind("oneDNN", 0) == 0 && threads > 1) tessera::bench::wait_for_quiet_threads();
+        }
+      }
+      const double flops = 2.0 * n * static_cast<double>(n) * n;
+      std::printf("gemm %d x %d x %d, %d thread(s), %d rounds, tessera on %s%s%s\n", n, n, n, threads,
+                  rounds, tessera::isa_name(context.isa()), peer.ok() ? "; oneDNN: " : "",
+                  peer.ok() ? peer.implementation().c_str() : "");
+      const double sgemm = summarize(candidates[0].seconds).median;
+      const double onednn = peer.ok() ? summarize(candidates.back().seconds).median : 0.0;
+      for (const Candidate& cand : candidates) {
+        const Summary s = summarize(cand.seconds);
+        std::printf("  %-22s %8.1f GFLOP/s (%.1f..%.1f)  %.2fx sgemm", cand.name.c_str(),
+                    flops / s.median / 1e9, flops / s.max / 1e9, flops / s.min / 1e9, sgemm / s.median);
+        if (onednn > 0) std::printf("  %.2fx oneDNN bf16", onednn / s.median);
+        std::printf("\n");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int rounds = 15;
   std::vector<int> thread_counts = {1, 2};
+  std::string only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--rounds" && i + 1 < argc) {
@@ -87,11 +176,18 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench-half: --threads takes a list like 1,2\n");
         return 2;
       }
+    } else if (a == "--only" && i + 1 < argc) {
+      only = argv[++i];
+      if (only != "convert" && only != "gemv" && only != "gemm") {
+        std::fprintf(stderr, "bench-half: --only takes convert, gemv or gemm\n");
+        return 2;
+      }
     } else {
-      std::fprintf(stderr, "usage: bench-half [--rounds R] [--threads LIST]\n");
+      std::fprintf(stderr, "usage: bench-half [--rounds R] [--threads LIST] [--only convert|gemv|gemm]\n");
       return 2;
     }
   }
+  const auto part = [&](const char* name) { return only.empty() || only == name; };
   std::vector<tessera::Isa> levels;
   for (const tessera::KernelRecord& r : tessera::kernel_inventory(tessera::Context())) {
     if (r.family == tessera::KernelFamily::kOptimized && r.runnable &&
@@ -100,6 +196,7 @@ int main(int argc, char** argv) {
     }
   }
   for (std::size_t n : {std::size_t{1} << 16, std::size_t{1} << 24}) {
+    if (!part("convert")) break;
     std::vector<float> x(n), back(n);
     std::vector<tessera::f16> h(n);
     std::vector<tessera::bf16> b(n);
@@ -164,6 +261,7 @@ int main(int argc, char** argv) {
   }
   // gemv: A's values are those of a seeded f32 matrix, in each format.
   for (const auto& shape : {std::pair<std::int64_t, std::int64_t>{4096, 4096}, {11008, 4096}}) {
+    if (!part("gemv")) break;
     const std::int64_t rows = shape.first, cols = shape.second;
     const auto count = static_cast<std::size_t>(rows * cols);
     std::vector<float> a(count), x(static_cast<std::size_t>(cols), 0.5f), y(static_cast<std::size_t>(rows));
@@ -217,5 +315,6 @@ int main(int argc, char** argv) {
       }
     }
   }
+  if (part("gemm")) run_gemm_part(rounds, thread_counts);
   return 0;
 }

@@ -2,6 +2,7 @@
 
 #if defined(TESSERA_BENCH_HAVE_ONEDNN)
 #include <oneapi/dnnl/dnnl.h>
+#include <oneapi/dnnl/dnnl.hpp>
 #endif
 #if defined(_OPENMP)
 #include <omp.h>
@@ -70,7 +71,64 @@ bool gemm_u8s8s32(const std::uint8_t* a, std::uint8_t a_zero, const std::int8_t*
                            &c_offset) == dnnl_success;
 }
 
+struct Bf16Matmul::State {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  dnnl::matmul::primitive_desc pd;
+  dnnl::matmul primitive;
+  dnnl::memory::desc a_md, b_md, c_md;
+};
+
+Bf16Matmul::Bf16Matmul(int m, int n, int k) {
+  using dt = dnnl::memory::data_type;
+  using tag = dnnl::memory::format_tag;
+  try {
+    auto* s = new State;
+    s->a_md = dnnl::memory::desc({m, k}, dt::bf16, tag::ab);
+    s->b_md = dnnl::memory::desc({k, n}, dt::bf16, tag::ab);
+    s->c_md = dnnl::memory::desc({m, n}, dt::f32, tag::ab);
+    s->pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(s->a_md, s->b_md, s->c_md), s->engine);
+    s->primitive = dnnl::matmul(s->pd);
+    state_ = s;
+  } catch (const dnnl::error&) {
+    state_ = nullptr;
+  }
+}
+
+Bf16Matmul::~Bf16Matmul() { delete state_; }
+bool Bf16Matmul::ok() const { return state_ != nullptr; }
+std::string Bf16Matmul::implementation() const {
+  return state_ != nullptr ? state_->pd.impl_info_str() : "none";
+}
+
+bool Bf16Matmul::run(const std::uint16_t* a, const std::uint16_t* b, float* c, int threads) {
+  if (state_ == nullptr) return false;
+#if defined(_OPENMP)
+  omp_set_num_threads(threads);
 #else
+  (void)threads;
+#endif
+  try {
+    dnnl::memory am(state_->a_md, state_->engine, const_cast<std::uint16_t*>(a));
+    dnnl::memory bm(state_->b_md, state_->engine, const_cast<std::uint16_t*>(b));
+    dnnl::memory cm(state_->c_md, state_->engine, c);
+    state_->primitive.execute(state_->stream,
+                              {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}});
+    state_->stream.wait();
+  } catch (const dnnl::error&) {
+    return false;
+  }
+  return true;
+}
+
+#else
+
+struct Bf16Matmul::State {};
+Bf16Matmul::Bf16Matmul(int, int, int) {}
+Bf16Matmul::~Bf16Matmul() = default;
+bool Bf16Matmul::ok() const { return false; }
+std::string Bf16Matmul::implementation() const { return "none"; }
+bool Bf16Matmul::run(const std::uint16_t*, const std::uint16_t*, float*, int) { return false; }
 
 bool available() { return false; }
 std::string describe() { return "oneDNN: not found at configure time (libdnnl-dev; not measured)"; }

@@ -19,4 +19,24 @@ bool sgemm(const float* a, const float* b, float* c, int m, int n, int k, int th
 bool gemm_u8s8s32(const std::uint8_t* a, std::uint8_t a_zero, const std::int8_t* b,
                   std::int32_t* c, int m, int n, int k, int threads);
 
+// Row-major C (f32, m x n) = A (bf16 bits, m x k) * B (bf16 bits, k x n):
+// oneDNN's matmul primitive, which picks its kernel for the host (AMX,
+// AVX512-BF16 dot products, or conversion to f32 where the CPU has neither).
+// Built once per shape (primitive creation is not timed), then run.
+class Bf16Matmul {
+ public:
+  Bf16Matmul(int m, int n, int k);
+  ~Bf16Matmul();
+  Bf16Matmul(const Bf16Matmul&) = delete;
+  Bf16Matmul& operator=(const Bf16Matmul&) = delete;
+  bool ok() const;  // false: not available, or oneDNN refused the shape
+  // The implementation oneDNN chose ("brg:avx512_core_amx", ...).
+  std::string implementation() const;
+  bool run(const std::uint16_t* a, const std::uint16_t* b, float* c, int threads);
+
+ private:
+  struct State;
+  State* state_ = nullptr;
+};
+
 }  // namespace tessera::bench::onednn_peer

@@ -1,6 +1,13 @@
-// tessera-cli gemm M N K [--dtype f32|f64] [--trans-a] [--trans-b]
+// tessera-cli gemm M N K [--dtype f32|f64|f16|bf16] [--mode exact|fast]
+//                 [--trans-a] [--trans-b]
 //                 [--threads N] [--isa L] [--reps R] [--check] [--hash]
 //                 [--seed S] [--bias col|row] [--act none|relu|gelu|sigmoid]
+//
+// --dtype f16|bf16: A and B are the seeded values rounded to that format
+// and multiplied by the half GEMM (tessera/half.hpp) in --mode (exact, the
+// default; fast is an error on every level, none has its kernel), C in
+// f32; --check also compares bit for bit against sgemm on the widened
+// operands on the same level (the exact mode's contract).
 //
 // --bias / --act run the fused epilogue (C = act(op(A) op(B) + bias), bias
 // seeded with stream 4); --check then compares against the naive family's
@@ -23,6 +30,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "arg_parser.hpp"
@@ -32,13 +40,26 @@
 #include "run_options.hpp"
 #include "seeded_inputs.hpp"
 #include "timed_calls.hpp"
+#include "tessera/half.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera::cli {
 namespace {
 
+// --dtype's value: the f32 / f64 GEMM, or f32 arithmetic on 16-bit A and B.
+enum class Element { kF32, kF64, kF16, kBf16 };
+constexpr Named<Element> kElementNames[] = {{"f32", Element::kF32},
+                                            {"f64", Element::kF64},
+                                            {"f16", Element::kF16},
+                                            {"bf16", Element::kBf16}};
+constexpr Named<HalfGemmMode> kModeNames[] = {{"exact", HalfGemmMode::kExact},
+                                              {"fast", HalfGemmMode::kFast}};
+
 struct GemmOptions : RunOptions {
   std::int64_t m = 0, n = 0, k = 0;
+  Element element = Element::kF32;
+  HalfGemmMode mode = HalfGemmMode::kExact;
+  bool mode_given = false;
   Transpose ta = Transpose::kNo, tb = Transpose::kNo;
   BiasKind bias = BiasKind::kNone;
   Activation act = Activation::kNone;
@@ -62,6 +83,18 @@ std::string level_names() {
   return text;
 }
 
+// --dtype into the element and the arithmetic type it runs (f32 for the
+// 16-bit formats).
+ValueReader element_reader(GemmOptions* o) {
+  return [o](const std::string& text) {
+    const Verdict verdict = choice<Element>(kElementNames, &o->element)(text);
+    if (verdict == Verdict::kAccepted) {
+      o->dtype = o->element == Element::kF64 ? Dtype::kF64 : Dtype::kF32;
+    }
+    return verdict;
+  };
+}
+
 ArgTable gemm_table(GemmOptions* o) {
   constexpr IntegerSyntax kSigned = IntegerSyntax::kSigned;
   return {
@@ -72,8 +105,12 @@ ArgTable gemm_table(GemmOptions* o) {
                       dimension_positional("K", &o->k)},
       .count_message = "expected M N K (got {} numbers)",
       .options = {
-          option("--dtype", dtype(&o->dtype),
-                 {.bad = "must be f32 or f64 (got '{}')", .missing = "needs f32 or f64"}),
+          option("--dtype", element_reader(o),
+                 {.bad = "must be f32, f64, f16 or bf16 (got '{}')",
+                  .missing = "needs f32, f64, f16 or bf16"}),
+          option("--mode", choice<HalfGemmMode>(kModeNames, &o->mode),
+                 {.bad = "must be exact or fast (got '{}')", .missing = "needs exact or fast"},
+                 &o->mode_given),
           flag("--trans-a", &o->ta, Transpose::kYes),
           flag("--trans-b", &o->tb, Transpose::kYes),
           option("--threads", integer(kSigned, 0, 4096, &o->threads),
@@ -97,11 +134,43 @@ ArgTable gemm_table(GemmOptions* o) {
       }};
 }
 
+// A and B rounded to the 16-bit format of --dtype f16|bf16 (their bits),
+// and the half GEMM's call on them.
+struct HalfOperands {
+  Storage storage = Storage::kF32;
+  std::vector<std::uint16_t> a, b;
+  static Status round(const Context& context, Storage storage, std::vector<float>* values,
+                      std::vector<std::uint16_t>* bits) {
+    bits->resize(values->size());
+    if (storage == Storage::kF16) {
+      auto* h = reinterpret_cast<f16*>(bits->data());
+      TESSERA_RETURN_IF_ERROR(try_convert(context, std::span<const float>(*values),
+                                          std::span<f16>(h, bits->size())));
+      return try_convert(context, std::span<const f16>(h, bits->size()), std::span<float>(*values));
+    }
+    auto* h = reinterpret_cast<bf16*>(bits->data());
+    TESSERA_RETURN_IF_ERROR(try_convert(context, std::span<const float>(*values),
+                                        std::span<bf16>(h, bits->size())));
+    return try_convert(context, std::span<const bf16>(h, bits->size()), std::span<float>(*values));
+  }
+  GemmInput input(const std::vector<std::uint16_t>& bits, std::int64_t ld) const {
+    if (storage == Storage::kF16) return {reinterpret_cast<const f16*>(bits.data()), ld};
+    return {reinterpret_cast<const bf16*>(bits.data()), ld};
+  }
+};
+
 template <class T>
 int run_gemm_options(const GemmOptions& o) {
   Context context;
   std::string note;
   if (Status s = make_context(o.isa, o.threads, &context, &note); !s.ok()) return report_failure(s);
+  HalfOperands half;
+  if (o.element == Element::kF16 || o.element == Element::kBf16) {
+    half.storage = o.element == Element::kF16 ? Storage::kF16 : Storage::kBf16;
+  } else if (o.mode_given) {
+    return report_failure(Status::invalid_argument("gemm: --mode needs --dtype f16 or bf16"));
+  }
+  const bool is_half = half.storage != Storage::kF32;
   const Parallelism parallelism = o.threads > 0 ? Parallelism::threads(o.threads) : Parallelism();
 
   GemmPlan plan;
@@ -131,13 +200,23 @@ int run_gemm_options(const GemmOptions& o) {
   std::vector<T> c(static_cast<std::size_t>(o.m * o.n));
   fill_seeded(a.data(), a.size(), o.seed, 1);
   fill_seeded(b.data(), b.size(), o.seed, 2);
+  if constexpr (sizeof(T) == 4) {
+    if (is_half) {
+      // The seeded values are 12-bit: exact in f16; bf16 rounds them.
+      for (auto [values, bits] : {std::pair{&a, &half.a}, std::pair{&b, &half.b}}) {
+        if (Status s = HalfOperands::round(context, half.storage, values, bits); !s.ok()) {
+          return report_failure(s);
+        }
+      }
+    }
+  }
   std::vector<T> bias(static_cast<std::size_t>(std::max<std::int64_t>(
       1, o.bias == BiasKind::kPerRow ? o.m : o.n)));
   fill_seeded(bias.data(), bias.size(), o.seed, 4);
   const GemmEpilogue<T> epilogue{o.bias == BiasKind::kNone ? nullptr : bias.data(), o.bias,
                                  o.act};
   // One call, plain or with the epilogue, on `ctx` into `out`.
-  auto call = [&](const Context& ctx, T* out, Parallelism par) {
+  auto plain_call = [&](const Context& ctx, T* out, Parallelism par) {
     if (o.epilogue) {
       return try_gemm(ctx, Layout::kRowMajor, o.ta, o.tb, o.m, o.n, o.k, T(1), a.data(), lda,
                       b.data(), ldb, T(0), out, ldc, epilogue, par);
@@ -145,12 +224,31 @@ int run_gemm_options(const GemmOptions& o) {
     return try_gemm(ctx, Layout::kRowMajor, o.ta, o.tb, o.m, o.n, o.k, T(1), a.data(), lda,
                     b.data(), ldb, T(0), out, ldc, par);
   };
+  // One call (the half GEMM for --dtype f16|bf16) on `ctx` into `out`.
+  auto call = [&](const Context& ctx, T* out, Parallelism par) {
+    if constexpr (sizeof(T) == 4) {
+      if (is_half) {
+        HalfGemmOptions options;
+        options.mode = o.mode;
+        if (o.epilogue) options.epilogue = epilogue;
+        return try_gemm(ctx, Layout::kRowMajor, o.ta, o.tb, o.m, o.n, o.k, 1.0f,
+                        half.input(half.a, lda), half.input(half.b, ldb), 0.0f,
+                        GemmOutput(out, ldc), options, par);
+      }
+    }
+    return plain_call(ctx, out, par);
+  };
 
   std::fputs(note.c_str(), stdout);
   std::fputs(plan.to_string().c_str(), stdout);
   if (o.epilogue) {
     std::printf("  epilogue: bias %s, activation %s (fused, last depth slice)\n",
                 bias_kind_name(o.bias), activation_name(o.act));
+  }
+  if (is_half) {
+    std::printf("  A and B in %s, mode %s: widened to f32 as they are packed (the packed path, "
+                "never the direct one), C in f32\n",
+                storage_name(half.storage), half_gemm_mode_name(o.mode));
   }
   print_context_line(context);
 
@@ -192,6 +290,24 @@ int run_gemm_options(const GemmOptions& o) {
       }
     }
     exit_code = report_bounds(tally);
+    if constexpr (sizeof(T) == 4) {
+      if (is_half && exit_code == kExitOk) {
+        // The exact mode's contract: sgemm's bits on the widened operands
+        // (a and b hold them), this level.
+        std::vector<T> widened(c.size());
+        if (Status s = plain_call(context, widened.data(), parallelism); !s.ok()) {
+          return report_failure(s);
+        }
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < c.size(); ++i) {
+          differ += std::memcmp(&c[i], &widened[i], sizeof(T)) != 0 ? 1 : 0;
+        }
+        std::printf("check: %s against sgemm on the widened A and B, this level (%zu C elements "
+                    "differ)\n",
+                    differ == 0 ? "ok" : "MISMATCH", differ);
+        exit_code = differ == 0 ? kExitOk : kExitFailure;
+      }
+    }
   }
   if (o.hash) report_hash(c.data(), c.size() * sizeof(T), o.dtype, context.isa());
   return exit_code;

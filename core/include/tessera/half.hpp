@@ -72,5 +72,73 @@ Status try_gemv(const Context& context, Layout layout, Transpose trans, std::int
                 std::int64_t incx, float beta, float* y, std::int64_t incy,
                 Parallelism parallelism = {});
 
+// ---- GEMM on half-precision operands ----
+// C = alpha op(A) op(B) + beta C (tessera/gemm.hpp's contract: layouts,
+// transposes, leading dimensions, the fused epilogue, the BLAS trivial
+// cases) where each of A, B and C is stored in f32, f16 or bf16,
+// independently. Arithmetic is f32 throughout.
+//
+// HalfGemmMode::kExact (the default): A and B are widened to f32 (exactly)
+// as they are packed and the level's f32 kernels run, so C's bits equal
+// try_gemm's on the widened inputs on the same level, for every worker
+// count; a C in f16 or bf16 is that f32 result (after the epilogue)
+// rounded to nearest even, and with beta != 0 it is read widened. A and B
+// are never widened whole: only the panels in flight are f32.
+// HalfGemmMode::kFast would use the CPU's own half-precision dot products
+// (vdpbf16ps, AVX512-FP16), which round differently; no level has such a
+// kernel yet, so asking for it is an error naming the context's level,
+// never a silent exact run.
+enum class Storage : std::uint8_t { kF32 = 0, kF16 = 1, kBf16 = 2 };
+const char* storage_name(Storage storage) noexcept;  // "f32" / "f16" / "bf16"
+
+enum class HalfGemmMode : std::uint8_t { kExact = 0, kFast = 1 };
+const char* half_gemm_mode_name(HalfGemmMode mode) noexcept;  // "exact" / "fast"
+
+// One matrix operand as stored: its storage, data and leading dimension
+// (in elements).
+struct GemmInput {
+  Storage storage = Storage::kF32;
+  const void* data = nullptr;
+  std::int64_t ld = 0;
+  GemmInput() = default;
+  GemmInput(const float* p, std::int64_t ld_) : storage(Storage::kF32), data(p), ld(ld_) {}
+  GemmInput(const f16* p, std::int64_t ld_) : storage(Storage::kF16), data(p), ld(ld_) {}
+  GemmInput(const bf16* p, std::int64_t ld_) : storage(Storage::kBf16), data(p), ld(ld_) {}
+};
+struct GemmOutput {
+  Storage storage = Storage::kF32;
+  void* data = nullptr;
+  std::int64_t ld = 0;
+  GemmOutput() = default;
+  GemmOutput(float* p, std::int64_t ld_) : storage(Storage::kF32), data(p), ld(ld_) {}
+  GemmOutput(f16* p, std::int64_t ld_) : storage(Storage::kF16), data(p), ld(ld_) {}
+  GemmOutput(bf16* p, std::int64_t ld_) : storage(Storage::kBf16), data(p), ld(ld_) {}
+};
+
+struct HalfGemmOptions {
+  HalfGemmMode mode = HalfGemmMode::kExact;
+  GemmEpilogue<float> epilogue;  // bias in f32; none by default
+};
+
+//   std::vector<tessera::f16> a(m * k), b(k * n);
+//   std::vector<float> c(m * n);
+//   tessera::try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, m, n, k,
+//                     1.0f, {a.data(), k}, {b.data(), n}, 0.0f, {c.data(), n});
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a, Transpose trans_b,
+                std::int64_t m, std::int64_t n, std::int64_t k, float alpha, GemmInput a,
+                GemmInput b, float beta, GemmOutput c, const HalfGemmOptions& options = {},
+                Parallelism parallelism = {});
+
+// op(B) in f16 or bf16 packed once (widened to f32 as it is packed) for
+// repeated products: an f32 PackedRhs, the bytes try_prepack_rhs makes
+// from the widened B, usable by every try_gemm taking a PackedRhs.
+Status try_prepack_rhs(const Context& context, Layout layout, Transpose trans_b,
+                       std::int64_t k, std::int64_t n, GemmInput b, PackedRhs* out);
+// A in any storage times a prepacked B (an f32 PackedRhs), C in any
+// storage; the contract above.
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a, std::int64_t m,
+                float alpha, GemmInput a, const PackedRhs& b, float beta, GemmOutput c,
+                const HalfGemmOptions& options = {}, Parallelism parallelism = {});
+
 }  // namespace tessera
 TESSERA_CXX_API_END

@@ -549,6 +549,62 @@ TSR_API tsr_status tsr_gemv_bf16(const tsr_context* context, tsr_layout layout,
                                  tsr_transpose trans, int64_t m, int64_t n, float alpha,
                                  const uint16_t* a, int64_t lda, const float* x, int64_t incx,
                                  float beta, float* y, int64_t incy, int threads);
+/* GEMM on half-precision operands (tessera/half.hpp): tsr_sgemm's
+ * arguments and contract, arithmetic in f32. Exact mode (TSR_HALF_EXACT):
+ * A and B are widened exactly as they are packed and the level's f32
+ * kernels run, so the bits equal tsr_sgemm's on the widened operands, for
+ * every thread count; a 16-bit C is that f32 result (after the epilogue)
+ * rounded to nearest even. TSR_HALF_FAST (the CPU's own half dot products)
+ * has no kernel on any level yet: asking for it is TSR_UNSUPPORTED, naming
+ * the level. tsr_gemm_f16 / tsr_gemm_bf16: A and B in the format, C f32.
+ * tsr_gemm_half: each of A, B, C in any storage, with tsr_sgemm_ex's
+ * epilogue (bias in f32). */
+typedef enum tsr_storage {
+  TSR_STORAGE_F32 = 0,
+  TSR_STORAGE_F16 = 1,
+  TSR_STORAGE_BF16 = 2,
+  TSR_STORAGE_ENUM_MIN_ = -0x7fffffff - 1,
+  TSR_STORAGE_ENUM_MAX_ = 0x7fffffff
+} tsr_storage;
+typedef enum tsr_half_mode {
+  TSR_HALF_EXACT = 0,
+  TSR_HALF_FAST = 1,
+  TSR_HALF_MODE_ENUM_MIN_ = -0x7fffffff - 1,
+  TSR_HALF_MODE_ENUM_MAX_ = 0x7fffffff
+} tsr_half_mode;
+TSR_API tsr_status tsr_gemm_f16(const tsr_context* context, tsr_layout layout,
+                                tsr_transpose trans_a, tsr_transpose trans_b, int64_t m,
+                                int64_t n, int64_t k, float alpha, const uint16_t* a,
+                                int64_t lda, const uint16_t* b, int64_t ldb, float beta,
+                                float* c, int64_t ldc, int threads);
+TSR_API tsr_status tsr_gemm_bf16(const tsr_context* context, tsr_layout layout,
+                                 tsr_transpose trans_a, tsr_transpose trans_b, int64_t m,
+                                 int64_t n, int64_t k, float alpha, const uint16_t* a,
+                                 int64_t lda, const uint16_t* b, int64_t ldb, float beta,
+                                 float* c, int64_t ldc, int threads);
+TSR_API tsr_status tsr_gemm_half(const tsr_context* context, tsr_layout layout,
+                                 tsr_transpose trans_a, tsr_transpose trans_b, int64_t m,
+                                 int64_t n, int64_t k, float alpha, tsr_storage a_storage,
+                                 const void* a, int64_t lda, tsr_storage b_storage,
+                                 const void* b, int64_t ldb, float beta, tsr_storage c_storage,
+                                 void* c, int64_t ldc, const float* bias,
+                                 tsr_bias_kind bias_kind, tsr_activation activation,
+                                 tsr_half_mode mode, int threads);
+/* op(B) in any storage packed (widened) once: an f32 tsr_packed_rhs, the
+ * bytes tsr_sgemm_prepack_rhs makes of the widened B, for tsr_sgemm_packed
+ * and tsr_gemm_half_packed. */
+TSR_API tsr_status tsr_gemm_half_prepack_rhs(const tsr_context* context, tsr_layout layout,
+                                             tsr_transpose trans_b, int64_t k, int64_t n,
+                                             tsr_storage b_storage, const void* b,
+                                             int64_t ldb, tsr_packed_rhs** out);
+TSR_API tsr_status tsr_gemm_half_packed(const tsr_context* context, tsr_layout layout,
+                                        tsr_transpose trans_a, int64_t m, float alpha,
+                                        tsr_storage a_storage, const void* a, int64_t lda,
+                                        const tsr_packed_rhs* b, float beta,
+                                        tsr_storage c_storage, void* c, int64_t ldc,
+                                        const float* bias, tsr_bias_kind bias_kind,
+                                        tsr_activation activation, tsr_half_mode mode,
+                                        int threads);
 
 /* ---- dot and gemv (BLAS conventions; tessera/blas1.hpp) ----
  * dot:  *result = sum_{i<n} x[i*incx] * y[i*incy]

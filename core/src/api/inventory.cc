@@ -88,6 +88,14 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
   entries.insert(entries.end(),
                  {{"gemv", "f16 A", f16 && ((t.blas1->f16.rows != nullptr && t.blas1->f16.cols != nullptr) || naive_half_gemv)},
                   {"gemv", "bf16 A", bf16 && ((t.blas1->bf16.rows != nullptr && t.blas1->bf16.cols != nullptr) || naive_half_gemv)}});
+  // GEMM on half operands: exact mode is the f32 GEMM (its packing widens),
+  // so it runs where the f32 GEMM and the conversions do; fast mode has no
+  // kernel on any level, and says so.
+  const bool sgemm = t.gemm.f32 != nullptr || t.gemm.naive_f32 != nullptr;
+  entries.insert(entries.end(), {{"gemm_half", "f16 exact", f16 && sgemm},
+                                 {"gemm_half", "bf16 exact", bf16 && sgemm},
+                                 {"gemm_half", "f16 fast", false},
+                                 {"gemm_half", "bf16 fast", false}});
   return entries;
 }
 

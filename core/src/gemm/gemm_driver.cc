@@ -1,6 +1,7 @@
 #include "core/src/gemm/gemm_driver.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/src/base/workspace.hpp"
 #include "core/src/parallel/home_range_cursor.hpp"
@@ -70,27 +71,95 @@ std::int64_t packed_size(std::int64_t extent, std::int64_t depth, int panel) {
   return round_up(extent, panel) * depth;
 }
 
+namespace {
+
+// Packs `extent` lines x `depth` of a 16-bit operand into the panels the
+// level's pack_a / pack_b would write from its f32 widening. Where a depth
+// step's values are contiguous (s_w == 1) they widen straight into the
+// panel, which is their packed order; otherwise each panel's lines widen,
+// a bounded run of depth at a time, into a line-major scratch that the
+// level's own pack then transposes.
+template <class T>
+void pack_widened(const GemmKernelSet<T>& ks, bool side_a, std::int64_t extent,
+                  std::int64_t depth, const std::uint16_t* src, std::int64_t s_w,
+                  std::int64_t s_d, WidenFn widen, T* dst) {
+  static_assert(std::is_same_v<T, float>, "16-bit operands widen to f32");
+  const int panel = side_a ? ks.mr : ks.nr;
+  constexpr int kScratch = 2048;  // floats: 8 KiB of stack
+  alignas(64) float scratch[kScratch];
+  const std::int64_t run = std::max<std::int64_t>(1, kScratch / panel);
+  for (std::int64_t w0 = 0; w0 < extent; w0 += panel) {
+    const std::int64_t valid = std::min<std::int64_t>(panel, extent - w0);
+    const std::uint16_t* lines = src + w0 * s_w;
+    T* out = dst + w0 * depth;  // panel w0 / panel, panel x depth values each
+    if (s_w == 1) {
+      for (std::int64_t p = 0; p < depth; ++p) {
+        T* step = out + p * panel;
+        widen(lines + p * s_d, step, static_cast<std::size_t>(valid));
+        std::fill(step + valid, step + panel, T(0));
+      }
+      continue;
+    }
+    for (std::int64_t p0 = 0; p0 < depth; p0 += run) {
+      const std::int64_t c = std::min(run, depth - p0);
+      for (std::int64_t w = 0; w < valid; ++w) {
+        const std::uint16_t* line = lines + w * s_w + p0 * s_d;
+        if (s_d == 1) {
+          widen(line, scratch + w * c, static_cast<std::size_t>(c));
+        } else {
+          for (std::int64_t p = 0; p < c; ++p) widen(line + p * s_d, scratch + w * c + p, 1);
+        }
+      }
+      // Line w at scratch + w*c, contiguous in depth.
+      if (side_a) {
+        ks.pack_a(valid, c, scratch, c, 1, out + p0 * panel);
+      } else {
+        ks.pack_b(c, valid, scratch, 1, c, out + p0 * panel);
+      }
+    }
+  }
+}
+
+// Packs `extent` lines x `depth` of one side, from `src + offset` or from
+// the widened operand at the same offset. Line w, depth p at
+// offset + w*s_w + p*s_d.
+template <class T>
+void pack_side(const GemmKernelSet<T>& ks, bool side_a, const WidenedOperand& widened,
+               std::int64_t extent, std::int64_t depth, const T* src, std::int64_t offset,
+               std::int64_t s_w, std::int64_t s_d, T* dst) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (widened.active()) {
+      pack_widened(ks, side_a, extent, depth, widened.data + offset, s_w, s_d, widened.widen, dst);
+      return;
+    }
+  }
+  if (side_a) {
+    ks.pack_a(extent, depth, src + offset, s_w, s_d, dst);
+  } else {
+    ks.pack_b(depth, extent, src + offset, s_d, s_w, dst);
+  }
+}
+
+}  // namespace
+
 template <class T>
 void pack_whole(const GemmKernelSet<T>& kernels, bool side_a,
                 std::int64_t extent, std::int64_t depth, std::int64_t kc,
-                const T* src, std::int64_t s_w, std::int64_t s_d, T* dst) {
+                const T* src, std::int64_t s_w, std::int64_t s_d, T* dst,
+                const WidenedOperand& widened) {
   const int panel = side_a ? kernels.mr : kernels.nr;
   const std::int64_t padded = round_up(extent, panel);
   for (std::int64_t pc = 0; pc < depth; pc += kc) {
     const std::int64_t kc_eff = std::min(kc, depth - pc);
-    T* slice = dst + pc * padded;
-    if (side_a) {
-      kernels.pack_a(extent, kc_eff, src + pc * s_d, s_w, s_d, slice);
-    } else {
-      kernels.pack_b(kc_eff, extent, src + pc * s_d, s_d, s_w, slice);
-    }
+    pack_side(kernels, side_a, widened, extent, kc_eff, src, pc * s_d, s_w, s_d,
+              dst + pc * padded);
   }
 }
 
 template <class T>
 Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
                 const GemmDecision& d, const T* packed_a, const T* packed_b,
-                platform::Executor* executor) {
+                platform::Executor* executor, const GemmSources& sources) {
   const int mr = ks.mr, nr = ks.nr;
   const std::int64_t m = pr.m, n = pr.n, k = pr.k;
   const std::int64_t mc = d.blocking.mc, nc = d.blocking.nc, kc = d.blocking.kc;
@@ -142,15 +211,15 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
           const std::int64_t e = std::min(q1, nb);
           const std::int64_t j0 = q0 * nr;
           const std::int64_t cols = std::min(e * nr, nc_eff) - j0;
-          ks.pack_b(kc_eff, cols, pr.b + pc * pr.rs_b + (jc + j0) * pr.cs_b,
-                    pr.rs_b, pr.cs_b, b_buf + j0 * kc_eff);
+          pack_side(ks, false, sources.b, cols, kc_eff, pr.b,
+                    pc * pr.rs_b + (jc + j0) * pr.cs_b, pr.cs_b, pr.rs_b, b_buf + j0 * kc_eff);
           q0 = e;
         }
         if (q0 < q1) {
           const std::int64_t i0 = (q0 - nb) * mr;
           const std::int64_t rows = std::min((q1 - nb) * mr, m) - i0;
-          ks.pack_a(rows, kc_eff, pr.a + i0 * pr.rs_a + pc * pr.cs_a, pr.rs_a,
-                    pr.cs_a, shared_buf + i0 * kc_eff);
+          pack_side(ks, true, sources.a, rows, kc_eff, pr.a, i0 * pr.rs_a + pc * pr.cs_a,
+                    pr.rs_a, pr.cs_a, shared_buf + i0 * kc_eff);
         }
       };
 
@@ -167,8 +236,8 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
             a_block = a_slice + ic * kc_eff;
           } else {
             if (*packed_ic != ic_index) {
-              ks.pack_a(rows, kc_eff, pr.a + ic * pr.rs_a + pc * pr.cs_a,
-                        pr.rs_a, pr.cs_a, own);
+              pack_side(ks, true, sources.a, rows, kc_eff, pr.a,
+                        ic * pr.rs_a + pc * pr.cs_a, pr.rs_a, pr.cs_a, own);
               *packed_ic = ic_index;
             }
             a_block = own;
@@ -303,15 +372,15 @@ template Status run_direct_with_buffers<double>(const GemmKernelSet<double>&,
                                                 const double*);
 template Status run_gemm<float>(const GemmKernelSet<float>&, const GemmProblem<float>&,
                                 const GemmDecision&, const float*, const float*,
-                                platform::Executor*);
+                                platform::Executor*, const GemmSources&);
 template Status run_gemm<double>(const GemmKernelSet<double>&, const GemmProblem<double>&,
                                  const GemmDecision&, const double*, const double*,
-                                 platform::Executor*);
+                                 platform::Executor*, const GemmSources&);
 template void pack_whole<float>(const GemmKernelSet<float>&, bool, std::int64_t,
                                 std::int64_t, std::int64_t, const float*,
-                                std::int64_t, std::int64_t, float*);
+                                std::int64_t, std::int64_t, float*, const WidenedOperand&);
 template void pack_whole<double>(const GemmKernelSet<double>&, bool, std::int64_t,
                                  std::int64_t, std::int64_t, const double*,
-                                 std::int64_t, std::int64_t, double*);
+                                 std::int64_t, std::int64_t, double*, const WidenedOperand&);
 
 }  // namespace tessera::core

@@ -20,6 +20,7 @@
 
 #include "core/src/gemm/gemm_blocking.hpp"
 #include "core/src/kernels/gemm_kernel.hpp"
+#include "core/src/kernels/half_kernel.hpp"
 #include "core/src/parallel/compute_resolver.hpp"
 #include "tessera/platform/executor.hpp"
 #include "tessera/platform/status.hpp"
@@ -150,10 +151,30 @@ inline std::int64_t packed_offset(std::int64_t pc, std::int64_t q, int panel,
 // that). beta/alpha trivial cases (k == 0, alpha == 0, empty C) are the
 // caller's. Returns out_of_memory if the pack buffers cannot be allocated
 // (before anything is written).
+// An operand kept in a 16-bit format and widened to f32 as it is packed
+// (the exact mode of the half GEMM, design.md §Half precision): element
+// (i, p) of canonical A, or (p, j) of canonical B, lies at the problem's
+// strides from `data`, whose side of the GemmProblem is then null.
+// Widening is exact and the same on every level, and packing is a pure
+// permutation, so the panels are those of the widened f32 operand.
+struct WidenedOperand {
+  const std::uint16_t* data = nullptr;
+  WidenFn widen = nullptr;
+  bool active() const { return data != nullptr; }
+};
+struct GemmSources {
+  WidenedOperand a, b;
+  bool any() const { return a.active() || b.active(); }
+};
+
+// Operands in GemmSources (T = float) are read only through packing: the
+// direct paths read A or B in place, so a problem with one never goes
+// there (decide_gemm's request says direct_ok = false).
 template <class T>
 Status run_gemm(const GemmKernelSet<T>& kernels, const GemmProblem<T>& problem,
                 const GemmDecision& decision, const T* packed_a,
-                const T* packed_b, platform::Executor* executor);
+                const T* packed_b, platform::Executor* executor,
+                const GemmSources& sources = {});
 
 // Whether the direct path packs B (the whole of it, with pack_whole) though
 // its columns are contiguous:
@@ -243,9 +264,11 @@ Status run_direct_parallel(const GemmKernelSet<T>& kernels, const GemmProblem<T>
 // element (p, j) at src[p*s_d + j*s_w]), slice by slice of kc.
 // dst holds packed_size(...) elements.
 std::int64_t packed_size(std::int64_t extent, std::int64_t depth, int panel);
+// `widened`, when active, is the source instead of `src` (null then).
 template <class T>
 void pack_whole(const GemmKernelSet<T>& kernels, bool side_a,
                 std::int64_t extent, std::int64_t depth, std::int64_t kc,
-                const T* src, std::int64_t s_w, std::int64_t s_d, T* dst);
+                const T* src, std::int64_t s_w, std::int64_t s_d, T* dst,
+                const WidenedOperand& widened = {});
 
 }  // namespace tessera::core

@@ -5,8 +5,10 @@
 #include <new>
 
 #include "core/src/gemm/gemm_call.hpp"
+#include "core/src/gemm/gemm_half.hpp"
 #include "core/src/gemm/gemm_packed_rhs.hpp"
 #include "tessera/gemm.hpp"
+#include "tessera/half.hpp"
 
 namespace tessera {
 
@@ -88,20 +90,25 @@ template Status check_packed_rhs<double>(const detail::ContextState&, Layout, co
 
 namespace {
 
+// `b` holds T, or f16 / bf16 (`storage`, T = float), widened as it is
+// packed: the packed bytes are those of the widened B.
 template <class T>
 Status prepack_impl(const Context& context, Layout layout, Transpose tb,
-                    std::int64_t k, std::int64_t n, const T* b,
-                    std::int64_t ldb, PackedRhs* out) {
+                    std::int64_t k, std::int64_t n, const void* b,
+                    std::int64_t ldb, PackedRhs* out, Storage storage = Storage::kF32) {
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   if (out == nullptr) return Status::invalid_argument("out is null");
   TESSERA_RETURN_IF_ERROR(core::check_enums(layout, nullptr, &tb));
+  TESSERA_RETURN_IF_ERROR(check_storage(storage, "b"));
   TESSERA_RETURN_IF_ERROR(core::check_dim(k, "k"));
   TESSERA_RETURN_IF_ERROR(core::check_dim(n, "n"));
   TESSERA_RETURN_IF_ERROR(core::check_mnk(1, n, k));
   const bool nb = tb == Transpose::kNo;
+  const bool widened = storage != Storage::kF32;
   core::Stored sb{"b", "ldb", b, nb ? k : n, nb ? n : k, ldb};
-  TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sb));
+  TESSERA_RETURN_IF_ERROR(
+      core::check_stored(layout, widened ? sizeof(std::uint16_t) : sizeof(T), &sb));
   if (state->table->family == KernelFamily::kNaive) {
     return Status::unsupported(
         "prepack_rhs: the naive family has no packed format (use an optimized context)");
@@ -136,8 +143,14 @@ Status prepack_impl(const Context& context, Layout layout, Transpose tb,
     std::int64_t rs, cs;  // op(B)(p, j) = b[p*rs + j*cs]
     core::op_strides(layout, tb, ldb, &rs, &cs);
     // Packed along j (width) by depth p, on either side.
-    core::pack_whole(*ks, packed->side_a, n, k, packed->kc, b, cs, rs,
-                     static_cast<T*>(packed->data));
+    core::WidenedOperand source;
+    if (widened) {
+      source.data = static_cast<const std::uint16_t*>(b);
+      source.widen = widen_of(*state->table->half, storage);
+    }
+    core::pack_whole(*ks, packed->side_a, n, k, packed->kc,
+                     widened ? nullptr : static_cast<const T*>(b), cs, rs,
+                     static_cast<T*>(packed->data), source);
   }
   *out = PackedRhs(std::move(packed));
   return {};
@@ -184,13 +197,19 @@ Status packed_gemm_impl(const Context& context, Layout layout, Transpose ta,
 Status try_prepack_rhs(const Context& context, Layout layout,
                        Transpose trans_b, std::int64_t k, std::int64_t n,
                        const float* b, std::int64_t ldb, PackedRhs* out) {
-  return gemm_detail::prepack_impl(context, layout, trans_b, k, n, b, ldb, out);
+  return gemm_detail::prepack_impl<float>(context, layout, trans_b, k, n, b, ldb, out);
 }
 
 Status try_prepack_rhs(const Context& context, Layout layout,
                        Transpose trans_b, std::int64_t k, std::int64_t n,
                        const double* b, std::int64_t ldb, PackedRhs* out) {
-  return gemm_detail::prepack_impl(context, layout, trans_b, k, n, b, ldb, out);
+  return gemm_detail::prepack_impl<double>(context, layout, trans_b, k, n, b, ldb, out);
+}
+
+Status try_prepack_rhs(const Context& context, Layout layout, Transpose trans_b,
+                       std::int64_t k, std::int64_t n, GemmInput b, PackedRhs* out) {
+  return gemm_detail::prepack_impl<float>(context, layout, trans_b, k, n, b.data, b.ld, out,
+                                          b.storage);
 }
 
 Status try_gemm(const Context& context, Layout layout, Transpose trans_a,

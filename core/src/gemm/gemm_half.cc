@@ -1,0 +1,313 @@
+// GEMM on f16 / bf16 operands (tessera/half.hpp, design.md §Half
+// precision), exact mode: validate every argument, reduce the call to the
+// canonical f32 problem with its 16-bit sides as widened sources, and run
+// the packed path, which widens them panel by panel as it packs
+// (run_gemm), so the f32 kernels see the panels of the widened operands.
+// A 16-bit C is computed in an f32 copy and rounded into C once the
+// product has succeeded.
+#include <limits>
+#include <string>
+
+#include "core/src/base/validate.hpp"
+#include "core/src/base/workspace.hpp"
+#include "core/src/gemm/gemm_call.hpp"
+#include "core/src/gemm/gemm_half.hpp"
+#include "core/src/gemm/gemm_packed_rhs.hpp"
+#include "tessera/half.hpp"
+
+namespace tessera {
+
+const char* storage_name(Storage storage) noexcept {
+  switch (storage) {
+    case Storage::kF32: return "f32";
+    case Storage::kF16: return "f16";
+    case Storage::kBf16: return "bf16";
+  }
+  return "unknown";
+}
+
+const char* half_gemm_mode_name(HalfGemmMode mode) noexcept {
+  switch (mode) {
+    case HalfGemmMode::kExact: return "exact";
+    case HalfGemmMode::kFast: return "fast";
+  }
+  return "unknown";
+}
+
+namespace gemm_detail {
+
+Status check_storage(Storage storage, const char* name) {
+  const auto value = static_cast<unsigned>(storage);
+  if (value > static_cast<unsigned>(Storage::kBf16)) {
+    return Status::invalid_argument(std::string(name) + ".storage is not a Storage value (got " +
+                                    std::to_string(value) + ")");
+  }
+  return {};
+}
+
+core::WidenFn widen_of(const core::HalfKernels& kernels, Storage storage) {
+  return storage == Storage::kF16 ? kernels.f16_to_f32 : kernels.bf16_to_f32;
+}
+
+namespace {
+
+std::size_t storage_bytes(Storage storage) {
+  return storage == Storage::kF32 ? sizeof(float) : sizeof(std::uint16_t);
+}
+
+core::NarrowFn narrow_of(const core::HalfKernels& kernels, Storage storage) {
+  return storage == Storage::kF16 ? kernels.f32_to_f16 : kernels.f32_to_bf16;
+}
+
+// The mode's value, and whether the context's level can run it: no level
+// has a kernel of the CPU's half-precision dot products yet, so kFast is an
+// error naming the level (never an exact run in its place).
+Status check_mode(const detail::ContextState& state, HalfGemmMode mode) {
+  const auto value = static_cast<unsigned>(mode);
+  if (value > static_cast<unsigned>(HalfGemmMode::kFast)) {
+    return Status::invalid_argument("options.mode is not a HalfGemmMode value (got " +
+                                    std::to_string(value) + ")");
+  }
+  if (mode == HalfGemmMode::kFast) {
+    return Status::unsupported(
+        std::string("options.mode fast: ISA level ") + isa_name(state.table->isa) + " (" +
+        kernel_family_name(state.table->family) +
+        ") has no half-precision dot-product GEMM kernel (tessera builds none yet); use "
+        "HalfGemmMode::kExact");
+  }
+  return {};
+}
+
+// The naive family: each 16-bit side widened whole (its stored span, with
+// the family's own conversions), then the family's f32 GEMM.
+Status run_naive_widened(const detail::ContextState& state, core::GemmProblem<float> pr,
+                         const core::GemmSources& sources) {
+  const core::NaiveGemmFn<float> fn = naive_fn<float>(*state.table);
+  if (fn == nullptr) return Status::internal("naive table has no gemm");
+  const auto span = [](std::int64_t rows, std::int64_t cols, std::int64_t rs, std::int64_t cs) {
+    return (rows - 1) * rs + (cols - 1) * cs + 1;
+  };
+  const std::int64_t a_elems = sources.a.active() ? span(pr.m, pr.k, pr.rs_a, pr.cs_a) : 0;
+  const std::int64_t b_elems = sources.b.active() ? span(pr.k, pr.n, pr.rs_b, pr.cs_b) : 0;
+  core::Workspace workspace(static_cast<std::size_t>(a_elems + b_elems) * sizeof(float));
+  if (workspace.data() == nullptr) {
+    return Status(StatusCode::kOutOfMemory, "gemm: cannot allocate the widened operands");
+  }
+  float* const wide = static_cast<float*>(workspace.data());
+  if (sources.a.active()) {
+    sources.a.widen(sources.a.data, wide, static_cast<std::size_t>(a_elems));
+    pr.a = wide;
+  }
+  if (sources.b.active()) {
+    sources.b.widen(sources.b.data, wide + a_elems, static_cast<std::size_t>(b_elems));
+    pr.b = wide + a_elems;
+  }
+  fn(pr);
+  return {};
+}
+
+}  // namespace
+
+Status run_widened(const detail::ContextState& state, const core::GemmProblem<float>& pr,
+                   const core::GemmSources& sources, Parallelism parallelism,
+                   const float* packed_a, const float* packed_b) {
+  if (!sources.any()) return run_canonical(state, pr, parallelism, packed_a, packed_b);
+  if (pr.m == 0 || pr.n == 0) return {};
+  if (pr.k == 0 || pr.alpha == 0.0f) {
+    scale_c(pr);
+    if (pr.epilogue.active()) return epilogue_only(state, pr);
+    return {};
+  }
+  if (state.table->family == KernelFamily::kNaive) return run_naive_widened(state, pr, sources);
+  const core::GemmKernelSet<float>* ks = kernel_set<float>(*state.table);
+  if (ks == nullptr) {
+    return Status::internal(std::string("kernel table ") + isa_name(state.table->isa) +
+                            " has no gemm f32");
+  }
+  const core::GemmBlocking blocking = cached_blocking<float>(*state.table);
+  core::GemmRequest request = gemm_request(state, *ks, blocking, pr.m, pr.n, pr.k, parallelism,
+                                           packed_a != nullptr, packed_b != nullptr, false);
+  // The direct paths read A and B in place; a 16-bit side is read only
+  // through packing. Every path gives the same bits (design.md
+  // §Reproducibility), so this changes the speed of small products only.
+  request.direct_ok = false;
+  const core::GemmDecision decision = core::decide_gemm(request);
+  if (decision.direct) return Status::internal("gemm: a widened operand on the direct path");
+  return core::run_gemm(*ks, pr, decision, packed_a, packed_b, state.executor, sources);
+}
+
+namespace {
+
+// One call of the half GEMM, packed B or not.
+struct HalfCall {
+  Layout layout = Layout::kRowMajor;
+  Transpose ta = Transpose::kNo, tb = Transpose::kNo;
+  std::int64_t m = 0, n = 0, k = 0;
+  float alpha = 1.0f, beta = 0.0f;
+  GemmInput a, b;
+  const PackedRhs* packed = nullptr;  // in b's place
+  GemmOutput c;
+  const HalfGemmOptions* options = nullptr;
+  Parallelism parallelism;
+};
+
+// C in f16 / bf16: the f32 copy the product runs in, its lines (rows in
+// row-major, columns in column-major) `inner` floats apart.
+class WideC {
+ public:
+  WideC(std::int64_t outer, std::int64_t inner)
+      : outer_(outer), inner_(inner),
+        workspace_(static_cast<std::size_t>(outer * inner) * sizeof(float)) {}
+  float* data() const { return static_cast<float*>(workspace_.data()); }
+  std::int64_t ld() const { return inner_; }
+  void widen_from(const std::uint16_t* c, std::int64_t ldc, core::WidenFn widen) const {
+    for (std::int64_t o = 0; o < outer_; ++o) {
+      widen(c + o * ldc, data() + o * inner_, static_cast<std::size_t>(inner_));
+    }
+  }
+  void narrow_into(std::uint16_t* c, std::int64_t ldc, core::NarrowFn narrow) const {
+    for (std::int64_t o = 0; o < outer_; ++o) {
+      narrow(data() + o * inner_, c + o * ldc, static_cast<std::size_t>(inner_));
+    }
+  }
+
+ private:
+  std::int64_t outer_, inner_;
+  core::Workspace workspace_;
+};
+
+Status run_half_call(const Context& context, HalfCall x) {
+  const detail::ContextState* state = nullptr;
+  TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
+  const HalfGemmOptions& options = *x.options;
+  const bool has_packed = x.packed != nullptr;
+  TESSERA_RETURN_IF_ERROR(core::check_enums(x.layout, &x.ta, has_packed ? nullptr : &x.tb));
+  TESSERA_RETURN_IF_ERROR(check_storage(x.a.storage, "a"));
+  if (!has_packed) TESSERA_RETURN_IF_ERROR(check_storage(x.b.storage, "b"));
+  TESSERA_RETURN_IF_ERROR(check_storage(x.c.storage, "c"));
+  TESSERA_RETURN_IF_ERROR(check_mode(*state, options.mode));
+  const float* packed_data = nullptr;
+  if (has_packed) {
+    TESSERA_RETURN_IF_ERROR(
+        check_packed_rhs<float>(*state, x.layout, *x.packed, &packed_data, &x.n, &x.k));
+    TESSERA_RETURN_IF_ERROR(core::check_dim(x.m, "m"));
+    TESSERA_RETURN_IF_ERROR(core::check_mnk(x.m, x.n, x.k));
+    TESSERA_RETURN_IF_ERROR(core::check_parallelism(x.parallelism));
+  } else {
+    TESSERA_RETURN_IF_ERROR(core::check_product(x.m, x.n, x.k, x.parallelism));
+  }
+  const bool na = x.ta == Transpose::kNo, nb = x.tb == Transpose::kNo;
+  core::Stored sa{"a", "lda", x.a.data, na ? x.m : x.k, na ? x.k : x.m, x.a.ld};
+  core::Stored sb{"b", "ldb", x.b.data, nb ? x.k : x.n, nb ? x.n : x.k, x.b.ld};
+  core::Stored sc{"c", "ldc", x.c.data, x.m, x.n, x.c.ld};
+  TESSERA_RETURN_IF_ERROR(core::check_stored(x.layout, storage_bytes(x.a.storage), &sa));
+  if (!has_packed) {
+    TESSERA_RETURN_IF_ERROR(core::check_stored(x.layout, storage_bytes(x.b.storage), &sb));
+  }
+  TESSERA_RETURN_IF_ERROR(core::check_stored(x.layout, storage_bytes(x.c.storage), &sc));
+  TESSERA_RETURN_IF_ERROR(core::check_no_alias(sc, sa));
+  if (!has_packed) TESSERA_RETURN_IF_ERROR(core::check_no_alias(sc, sb));
+  const bool c_wide = x.c.storage == Storage::kF32;
+  core::GemmEpilogueSpec<float> epilogue;
+  TESSERA_RETURN_IF_ERROR(check_epilogue(options.epilogue, x.layout, x.m, x.n,
+                                         c_wide ? static_cast<const float*>(x.c.data) : nullptr,
+                                         x.c.ld, &epilogue));
+  if (!c_wide && epilogue.bias != nullptr) {
+    // check_epilogue measures C in floats; a 16-bit C is measured here.
+    const std::int64_t len = options.epilogue.bias_kind == BiasKind::kPerColumn ? x.n : x.m;
+    if (core::ranges_overlap(x.c.data, sc.bytes, options.epilogue.bias,
+                             static_cast<std::size_t>(len) * sizeof(float))) {
+      return Status::invalid_argument("epilogue.bias overlaps c");
+    }
+  }
+  if (x.m == 0 || x.n == 0) return {};
+
+  // Where the product lands: C itself, or an f32 copy of a 16-bit C.
+  const bool row = x.layout == Layout::kRowMajor;
+  const std::int64_t outer = row ? x.m : x.n, inner = row ? x.n : x.m;
+  const std::uint64_t wide_bytes = static_cast<std::uint64_t>(outer) *
+                                   static_cast<std::uint64_t>(inner) * sizeof(float);
+  if (!c_wide && wide_bytes > std::numeric_limits<std::size_t>::max() / 2) {
+    return Status::invalid_argument("c (" + core::str(x.m) + " x " + core::str(x.n) +
+                                    ") is too large for its f32 copy on this target");
+  }
+  WideC wide(c_wide ? 0 : outer, c_wide ? 0 : inner);
+  float* c32 = static_cast<float*>(x.c.data);
+  std::int64_t ldc32 = x.c.ld;
+  const core::HalfKernels& half = *state->table->half;
+  if (!c_wide) {
+    if (wide.data() == nullptr) {
+      return Status(StatusCode::kOutOfMemory, "gemm: cannot allocate the f32 copy of c (" +
+                                                  core::str(static_cast<std::int64_t>(wide_bytes)) +
+                                                  " bytes)");
+    }
+    c32 = wide.data();
+    ldc32 = wide.ld();
+    // beta == 0 never reads C (BLAS).
+    if (x.beta != 0.0f) {
+      wide.widen_from(static_cast<const std::uint16_t*>(x.c.data), x.c.ld,
+                      widen_of(half, x.c.storage));
+    }
+  }
+
+  // The canonical problem, with each 16-bit side moved to the sources.
+  core::GemmProblem<float> pr = canonical_problem(
+      x.layout, x.ta, has_packed ? Transpose::kNo : x.tb, x.m, x.n, x.k, x.alpha,
+      static_cast<const float*>(x.a.data), x.a.ld,
+      has_packed ? nullptr : static_cast<const float*>(x.b.data), x.b.ld, x.beta, c32, ldc32);
+  pr.epilogue = epilogue;
+  // Row-major: canonical A is the caller's A; column-major computes C^T,
+  // whose A is op(B)^T.
+  const GemmInput* canon_a = row ? &x.a : (has_packed ? nullptr : &x.b);
+  const GemmInput* canon_b = row ? (has_packed ? nullptr : &x.b) : &x.a;
+  core::GemmSources sources;
+  const auto move_to_sources = [&](const GemmInput* in, const float** side,
+                                   core::WidenedOperand* source) {
+    if (in == nullptr || in->storage == Storage::kF32) return;
+    source->data = static_cast<const std::uint16_t*>(in->data);
+    source->widen = widen_of(half, in->storage);
+    *side = nullptr;
+  };
+  move_to_sources(canon_a, &pr.a, &sources.a);
+  move_to_sources(canon_b, &pr.b, &sources.b);
+  const float* packed_a = has_packed && !row ? packed_data : nullptr;
+  const float* packed_b = has_packed && row ? packed_data : nullptr;
+  TESSERA_RETURN_IF_ERROR(run_widened(*state, pr, sources, x.parallelism, packed_a, packed_b));
+  if (!c_wide) {
+    wide.narrow_into(static_cast<std::uint16_t*>(x.c.data), x.c.ld, narrow_of(half, x.c.storage));
+  }
+  return {};
+}
+
+}  // namespace
+}  // namespace gemm_detail
+
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a, Transpose trans_b,
+                std::int64_t m, std::int64_t n, std::int64_t k, float alpha, GemmInput a,
+                GemmInput b, float beta, GemmOutput c, const HalfGemmOptions& options,
+                Parallelism parallelism) {
+  gemm_detail::HalfCall call;
+  call.layout = layout, call.ta = trans_a, call.tb = trans_b;
+  call.m = m, call.n = n, call.k = k;
+  call.alpha = alpha, call.beta = beta;
+  call.a = a, call.b = b, call.c = c;
+  call.options = &options;
+  call.parallelism = parallelism;
+  return gemm_detail::run_half_call(context, call);
+}
+
+Status try_gemm(const Context& context, Layout layout, Transpose trans_a, std::int64_t m,
+                float alpha, GemmInput a, const PackedRhs& b, float beta, GemmOutput c,
+                const HalfGemmOptions& options, Parallelism parallelism) {
+  gemm_detail::HalfCall call;
+  call.layout = layout, call.ta = trans_a;
+  call.m = m;
+  call.alpha = alpha, call.beta = beta;
+  call.a = a, call.c = c;
+  call.packed = &b;
+  call.options = &options;
+  call.parallelism = parallelism;
+  return gemm_detail::run_half_call(context, call);
+}
+
+}  // namespace tessera
