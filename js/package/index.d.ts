@@ -524,6 +524,46 @@ export type F16Operand = Uint16Array | Tensor<Uint16Array> | Float16ArrayLike;
 /** bf16 values: their bits in a Uint16Array or u16 tensor. */
 export type Bf16Operand = Uint16Array | Tensor<Uint16Array>;
 
+/** A GEMM operand in f32, f16 or bf16 storage (a Uint16Array or u16 tensor needs its type named). */
+export type HalfGemmOperand = Operand32 | F16Operand | Bf16Operand;
+/** The storage of a half-precision GEMM operand. */
+export type HalfStorage = 'f32' | 'f16' | 'bf16';
+
+/**
+ * `gemmHalf`: C <- alpha op(A) op(B) + beta C, row-major, each of A, B, C in
+ * f32, f16 or bf16, f32 arithmetic. A Float32Array (or f32 tensor) is f32, a
+ * Float16Array f16; the bits in a Uint16Array or u16 tensor need `aType` /
+ * `bType` / `cType` ('f16' or 'bf16'). mode 'exact' (the default) gives the
+ * bits of `gemm` on the widened operands, a 16-bit C that result rounded to
+ * nearest even; 'fast' has no kernel on any level yet and is an
+ * 'unsupported' error naming the level.
+ */
+export interface GemmHalfArgs<C extends HalfGemmOperand = Float32Array> {
+  m: number; n: number; k: number;
+  a: HalfGemmOperand; b: HalfGemmOperand; c?: C;
+  aType?: HalfStorage; bType?: HalfStorage; cType?: HalfStorage;
+  alpha?: number; beta?: number;
+  transA?: boolean; transB?: boolean;
+  lda?: number; ldb?: number; ldc?: number;
+  bias?: Operand32 | null; biasKind?: 'none' | 'column' | 'row';
+  activation?: 'none' | 'relu' | 'gelu' | 'sigmoid';
+  mode?: 'exact' | 'fast';
+  threads?: 'serial' | number;
+}
+/** `gemvHalf`: gemv with A in f16 or bf16 (row-major, m x n), x and y f32. */
+export interface GemvHalfArgs<Y extends Operand32 = Float32Array> {
+  m: number; n: number;
+  a: F16Operand | Bf16Operand; aType?: 'f16' | 'bf16';
+  x: Operand32; y?: Y;
+  alpha?: number; beta?: number; trans?: boolean; lda?: number;
+  incx?: number; incy?: number;
+  threads?: 'serial' | number;
+}
+/** `dotHalf`'s options: both vectors in `type` (needed for Uint16Arrays unless a Float16Array says f16). */
+export interface DotHalfOptions {
+  type?: 'f16' | 'bf16'; n?: number; incx?: number; incy?: number; threads?: 'serial' | number;
+}
+
 /** The result of `dynamicQuantizeLinear`: y and the scale and zero point it was quantized with. */
 export interface DynamicQuantized<Y extends Uint8Array | Tensor<Uint8Array> = Uint8Array> {
   y: Y;
@@ -746,6 +786,12 @@ export interface Tessera {
   toBf16<Y extends Bf16Operand = Uint16Array>(x: Operand32, y?: Y, options?: { threads?: 'serial' | number }): Promise<Y>;
   /** bf16 bits to f32, exact. @returns `y`, or a new Float32Array. */
   fromBf16<Y extends Operand32 = Float32Array>(x: Bf16Operand, y?: Y, options?: { threads?: 'serial' | number }): Promise<Y>;
+  /** GEMM on f16 / bf16 (and f32) operands: {@link GemmHalfArgs}. @returns `c`, or a new Float32Array (Uint16Array for a 16-bit `cType`). */
+  gemmHalf<C extends HalfGemmOperand = Float32Array>(args: GemmHalfArgs<C>): Promise<C>;
+  /** gemv with A in f16 or bf16: the bits of `gemv` on the widened A, reading half the bytes. @returns `y`. */
+  gemvHalf<Y extends Operand32 = Float32Array>(args: GemvHalfArgs<Y>): Promise<Y>;
+  /** dot of two f16 (or two bf16) vectors: the bits of `dot` on the widened vectors. */
+  dotHalf(x: F16Operand | Bf16Operand, y: F16Operand | Bf16Operand, options?: DotHalfOptions): Promise<number>;
 
   /**
    * A tensor of `length` elements in the wasm heap (contents unspecified).
@@ -891,6 +937,12 @@ export interface InlineTessera extends Tessera {
   toBf16Sync<Y extends Bf16Operand = Uint16Array>(x: Operand32, y?: Y, options?: { threads?: 'serial' | number }): Y;
   /** {@link Tessera.fromBf16}, blocking. @throws {TesseraError} */
   fromBf16Sync<Y extends Operand32 = Float32Array>(x: Bf16Operand, y?: Y, options?: { threads?: 'serial' | number }): Y;
+  /** {@link Tessera.gemmHalf}, blocking. @throws {TesseraError} */
+  gemmHalfSync<C extends HalfGemmOperand = Float32Array>(args: GemmHalfArgs<C>): C;
+  /** {@link Tessera.gemvHalf}, blocking. @throws {TesseraError} */
+  gemvHalfSync<Y extends Operand32 = Float32Array>(args: GemvHalfArgs<Y>): Y;
+  /** {@link Tessera.dotHalf}, blocking. @throws {TesseraError} */
+  dotHalfSync(x: F16Operand | Bf16Operand, y: F16Operand | Bf16Operand, options?: DotHalfOptions): number;
 
   /** {@link Tessera.alloc}. @throws {TesseraError} `'invalid-argument'`, `'out-of-memory'`, `'disposed'`. */
   alloc(Type: Float32ArrayConstructor, length: number): Tensor<Float32Array>;

@@ -257,6 +257,76 @@ TEST_CASE("half gemm exact: bit-identical for 1, 2, 3, 4, 7 and 8 workers on eve
   }
 }
 
+TEST_CASE("half gemm exact: strided batches, each entry the single call's bits") {
+  const bool slow = test::gemm::slow_target();
+  for (const Context& context : test::contexts_under_test()) {
+    const std::string level = test::level_label(context);
+    for (Layout layout : {Layout::kRowMajor, Layout::kColMajor}) {
+      Shape s;
+      s.layout = layout, s.tb = Transpose::kYes, s.m = 13, s.n = slow ? 37 : 70, s.k = 29;
+      s.beta = 0.5;
+      constexpr std::int64_t kBatch = 3;
+      // Entries laid end to end with a gap of 5; B shared (stride 0).
+      std::vector<HalfOperands> entries;
+      for (std::int64_t i = 0; i < kBatch; ++i) {
+        entries.push_back(make_half(s, Storage::kF16, Storage::kBf16, Storage::kBf16, 70 + i));
+      }
+      const std::int64_t sa = static_cast<std::int64_t>(entries[0].a.bits.size()) + 5;
+      const std::int64_t scs = static_cast<std::int64_t>(entries[0].c_bits.size()) + 5;
+      std::vector<std::uint16_t> a(static_cast<std::size_t>(sa * kBatch), 0x7E00);
+      std::vector<std::uint16_t> c(static_cast<std::size_t>(scs * kBatch), 0x1234);
+      for (std::int64_t i = 0; i < kBatch; ++i) {
+        std::copy(entries[i].a.bits.begin(), entries[i].a.bits.end(), a.begin() + i * sa);
+        std::copy(entries[i].c_bits.begin(), entries[i].c_bits.end(), c.begin() + i * scs);
+      }
+      const HalfOperands& shared_b = entries[0];
+      GemmOutput out;
+      out.storage = Storage::kBf16, out.data = c.data(), out.ld = s.ldc();
+      REQUIRE(try_gemm_strided_batched(context, s.layout, s.ta, s.tb, s.m, s.n, s.k, 1.0f,
+                                       {reinterpret_cast<const f16*>(a.data()), s.lda()}, sa,
+                                       shared_b.b.input(s.ldb()), 0, 0.5f, out, scs, kBatch)
+                  .ok());
+      for (std::int64_t i = 0; i < kBatch; ++i) {
+        HalfOperands one = entries[i];
+        one.b = shared_b.b;
+        one.wide.b = shared_b.wide.b;
+        one.b.wide = &one.wide.b;
+        one.a.wide = &one.wide.a;
+        std::vector<float> unused;
+        std::vector<std::uint16_t> want;
+        REQUIRE(run_half(context, s, one, &unused, &want).ok());
+        const std::vector<std::uint16_t> got(c.begin() + i * scs, c.begin() + i * scs + static_cast<std::int64_t>(want.size()));
+        CHECK_MESSAGE(same_u16(got, want), level, " entry ", i, " ", s.describe());
+        // The gap between entries is untouched.
+        CHECK(c[static_cast<std::size_t>(i * scs) + want.size()] == 0x1234);
+      }
+      // Entries of C that overlap each other, and C over A: errors, C untouched.
+      const std::vector<std::uint16_t> before = c;
+      Status st = try_gemm_strided_batched(context, s.layout, s.ta, s.tb, s.m, s.n, s.k, 1.0f,
+                                           {reinterpret_cast<const f16*>(a.data()), s.lda()}, sa,
+                                           shared_b.b.input(s.ldb()), 0, 0.5f, out, 7, kBatch);
+      CHECK(st.code() == StatusCode::kInvalidArgument);
+      CHECK_MESSAGE(test::contains(st.message(), "stride_c"), st.message());
+      GemmOutput over_a;
+      over_a.storage = Storage::kF16, over_a.data = a.data() + sa, over_a.ld = s.ldc();
+      st = try_gemm_strided_batched(context, s.layout, s.ta, s.tb, s.m, s.n, s.k, 1.0f,
+                                    {reinterpret_cast<const f16*>(a.data()), s.lda()}, sa,
+                                    shared_b.b.input(s.ldb()), 0, 0.5f, over_a, scs, 1);
+      CHECK(st.ok());  // entry 0 of C is A's entry 1 only: A's entry 0 is apart
+      st = try_gemm_strided_batched(context, s.layout, s.ta, s.tb, s.m, s.n, s.k, 1.0f,
+                                    {reinterpret_cast<const f16*>(a.data()), s.lda()}, sa,
+                                    shared_b.b.input(s.ldb()), 0, 0.5f, over_a, scs, 2);
+      CHECK(st.code() == StatusCode::kInvalidArgument);
+      CHECK_MESSAGE(test::contains(st.message(), "overlap a"), st.message());
+      st = try_gemm_strided_batched(context, s.layout, s.ta, s.tb, s.m, s.n, s.k, 1.0f,
+                                    {reinterpret_cast<const f16*>(a.data()), s.lda()}, -1,
+                                    shared_b.b.input(s.ldb()), 0, 0.5f, out, scs, 2);
+      CHECK_MESSAGE(test::contains(st.message(), "stride_a must be >= 0"), st.message());
+      CHECK(c == before);
+    }
+  }
+}
+
 TEST_CASE("half gemm: bad input is an error naming the argument, C untouched") {
   const Context context;
   std::vector<std::uint16_t> a(64, 0x3C00), b(64, 0x3C00);

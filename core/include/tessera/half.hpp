@@ -72,6 +72,15 @@ Status try_gemv(const Context& context, Layout layout, Transpose trans, std::int
                 std::int64_t incx, float beta, float* y, std::int64_t incy,
                 Parallelism parallelism = {});
 
+// *result = sum_i x[i] y[i] with x and y both in f16 (or both in bf16):
+// try_dot's contract and arguments (tessera/blas1.hpp), each element
+// widened exactly. The bits equal try_dot's on the widened vectors on the
+// same level, for every worker count (the same blocks, partials and sum).
+Status try_dot(const Context& context, std::int64_t n, const f16* x, std::int64_t incx,
+               const f16* y, std::int64_t incy, float* result, Parallelism parallelism = {});
+Status try_dot(const Context& context, std::int64_t n, const bf16* x, std::int64_t incx,
+               const bf16* y, std::int64_t incy, float* result, Parallelism parallelism = {});
+
 // ---- GEMM on half-precision operands ----
 // C = alpha op(A) op(B) + beta C (tessera/gemm.hpp's contract: layouts,
 // transposes, leading dimensions, the fused epilogue, the BLAS trivial
@@ -139,6 +148,21 @@ Status try_prepack_rhs(const Context& context, Layout layout, Transpose trans_b,
 Status try_gemm(const Context& context, Layout layout, Transpose trans_a, std::int64_t m,
                 float alpha, GemmInput a, const PackedRhs& b, float beta, GemmOutput c,
                 const HalfGemmOptions& options = {}, Parallelism parallelism = {});
+
+// The batch C_i = alpha op(A_i) op(B_i) + beta C_i, i < batch, with A_i at
+// a.data + i * stride_a elements of a's storage (B_i, C_i likewise; a
+// stride of 0 shares one A or B). Every entry's bits are the single call's,
+// for every worker count: the entries run in order, each on the context's
+// workers. The C entries must not overlap each other (stride_c at least
+// one C's span) or any A or B entry; every entry is checked before C_0 is
+// written.
+Status try_gemm_strided_batched(const Context& context, Layout layout, Transpose trans_a,
+                                Transpose trans_b, std::int64_t m, std::int64_t n,
+                                std::int64_t k, float alpha, GemmInput a, std::int64_t stride_a,
+                                GemmInput b, std::int64_t stride_b, float beta, GemmOutput c,
+                                std::int64_t stride_c, std::int64_t batch,
+                                const HalfGemmOptions& options = {},
+                                Parallelism parallelism = {});
 
 }  // namespace tessera
 TESSERA_CXX_API_END

@@ -549,6 +549,14 @@ TSR_API tsr_status tsr_gemv_bf16(const tsr_context* context, tsr_layout layout,
                                  tsr_transpose trans, int64_t m, int64_t n, float alpha,
                                  const uint16_t* a, int64_t lda, const float* x, int64_t incx,
                                  float beta, float* y, int64_t incy, int threads);
+/* dot of two f16 (or two bf16) vectors, f32 result: tsr_sdot's arguments
+ * and contract; the bits equal tsr_sdot's on the widened vectors. */
+TSR_API tsr_status tsr_dot_f16(const tsr_context* context, int64_t n, const uint16_t* x,
+                               int64_t incx, const uint16_t* y, int64_t incy, float* result,
+                               int threads);
+TSR_API tsr_status tsr_dot_bf16(const tsr_context* context, int64_t n, const uint16_t* x,
+                                int64_t incx, const uint16_t* y, int64_t incy, float* result,
+                                int threads);
 /* GEMM on half-precision operands (tessera/half.hpp): tsr_sgemm's
  * arguments and contract, arithmetic in f32. Exact mode (TSR_HALF_EXACT):
  * A and B are widened exactly as they are packed and the level's f32
@@ -590,6 +598,17 @@ TSR_API tsr_status tsr_gemm_half(const tsr_context* context, tsr_layout layout,
                                  void* c, int64_t ldc, const float* bias,
                                  tsr_bias_kind bias_kind, tsr_activation activation,
                                  tsr_half_mode mode, int threads);
+/* The strided batch of tsr_gemm_half: entry i at a + i * stride_a elements
+ * of a's storage (b, c likewise; stride 0 shares an input). Each entry's
+ * bits are the single call's, for every thread count; the C entries must
+ * not overlap each other or any input. */
+TSR_API tsr_status tsr_gemm_half_strided_batched(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, tsr_transpose trans_b,
+    int64_t m, int64_t n, int64_t k, float alpha, tsr_storage a_storage, const void* a,
+    int64_t lda, int64_t stride_a, tsr_storage b_storage, const void* b, int64_t ldb,
+    int64_t stride_b, float beta, tsr_storage c_storage, void* c, int64_t ldc, int64_t stride_c,
+    int64_t batch, const float* bias, tsr_bias_kind bias_kind, tsr_activation activation,
+    tsr_half_mode mode, int threads);
 /* op(B) in any storage packed (widened) once: an f32 tsr_packed_rhs, the
  * bytes tsr_sgemm_prepack_rhs makes of the widened B, for tsr_sgemm_packed
  * and tsr_gemm_half_packed. */

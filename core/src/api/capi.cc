@@ -419,6 +419,20 @@ tsr_status tsr_dgemv(const tsr_context* context, tsr_layout layout, tsr_transpos
   return gemv_c(context, layout, trans, m, n, alpha, a, lda, x, incx, beta, y, incy, threads);
 }
 
+tsr_status tsr_dot_f16(const tsr_context* context, int64_t n, const uint16_t* x, int64_t incx,
+                       const uint16_t* y, int64_t incy, float* result, int threads) {
+  return report(tessera::try_dot(context_of(context), n, reinterpret_cast<const tessera::f16*>(x),
+                                 incx, reinterpret_cast<const tessera::f16*>(y), incy, result,
+                                 parallelism_from_c(threads)));
+}
+
+tsr_status tsr_dot_bf16(const tsr_context* context, int64_t n, const uint16_t* x, int64_t incx,
+                        const uint16_t* y, int64_t incy, float* result, int threads) {
+  return report(tessera::try_dot(context_of(context), n, reinterpret_cast<const tessera::bf16*>(x),
+                                 incx, reinterpret_cast<const tessera::bf16*>(y), incy, result,
+                                 parallelism_from_c(threads)));
+}
+
 tsr_status tsr_gemv_f16(const tsr_context* context, tsr_layout layout, tsr_transpose trans,
                         int64_t m, int64_t n, float alpha, const uint16_t* a, int64_t lda,
                         const float* x, int64_t incx, float beta, float* y, int64_t incy,

@@ -102,6 +102,23 @@ tsr_status tsr_gemm_half(const tsr_context* context, tsr_layout layout, tsr_tran
                                   x.b, beta, x.c, x.options, parallelism_from_c(threads)));
 }
 
+tsr_status tsr_gemm_half_strided_batched(
+    const tsr_context* context, tsr_layout layout, tsr_transpose trans_a, tsr_transpose trans_b,
+    int64_t m, int64_t n, int64_t k, float alpha, tsr_storage a_storage, const void* a,
+    int64_t lda, int64_t stride_a, tsr_storage b_storage, const void* b, int64_t ldb,
+    int64_t stride_b, float beta, tsr_storage c_storage, void* c, int64_t ldc, int64_t stride_c,
+    int64_t batch, const float* bias, tsr_bias_kind bias_kind, tsr_activation activation,
+    tsr_half_mode mode, int threads) {
+  HalfArgs x;
+  const tessera::Status status =
+      half_args(layout, &trans_a, &trans_b, a_storage, a, lda, &b_storage, b, ldb, c_storage, c,
+                ldc, bias, bias_kind, activation, mode, &x);
+  if (!status.ok()) return report(status);
+  return report(tessera::try_gemm_strided_batched(
+      context_of(context), x.layout, x.ta, x.tb, m, n, k, alpha, x.a, stride_a, x.b, stride_b,
+      beta, x.c, stride_c, batch, x.options, parallelism_from_c(threads)));
+}
+
 tsr_status tsr_gemm_f16(const tsr_context* context, tsr_layout layout, tsr_transpose trans_a,
                         tsr_transpose trans_b, int64_t m, int64_t n, int64_t k, float alpha,
                         const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb,

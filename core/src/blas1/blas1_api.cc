@@ -4,6 +4,7 @@
 // resolver), then run the context's kernels on a split that cannot change a
 // bit (design.md §Reproducibility).
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <new>
 #include <type_traits>
@@ -286,7 +287,98 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
   return {};
 }
 
+// n elements of a 16-bit vector (element i at x0[i * inc]) widened into
+// out[0, n): contiguous through the level's kernel, strided gathered first.
+void widen_vector(const std::uint16_t* x0, std::int64_t inc, std::size_t n, core::WidenFn widen,
+                  std::uint16_t* gather, float* out) {
+  if (inc == 1) {
+    widen(x0, out, n);
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) gather[i] = x0[static_cast<std::ptrdiff_t>(i) * inc];
+  widen(gather, out, n);
+}
+
+// dot of two 16-bit vectors: each kDotBlock block of x and y widened into
+// scratch, then the f32 kernel's partial of that block, and the partials
+// added in block order, as dot_impl adds them. Widening is exact, the
+// partition is dot's, and a strided block gives the contiguous one's bits
+// (blas1_kernel.hpp), so the result is try_dot's on the widened vectors on
+// the same level, for every worker count.
+template <class H>
+Status half_dot_impl(const Context& context, std::int64_t n, const H* x, std::int64_t incx,
+                     const H* y, std::int64_t incy, float* result, Parallelism parallelism) {
+  const detail::ContextState* state = nullptr;
+  TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
+  TESSERA_RETURN_IF_ERROR(
+      blas1_detail::check_dot(n, x, incx, y, incy, result, parallelism, sizeof(H)));
+  const core::WidenFn widen =
+      std::is_same_v<H, bf16> ? state->table->half->bf16_to_f32 : state->table->half->f16_to_f32;
+  const auto* x0 = reinterpret_cast<const std::uint16_t*>(element0(x, n, incx));
+  const auto* y0 = reinterpret_cast<const std::uint16_t*>(element0(y, n, incy));
+  const core::Blas1Set<float>& set = state->table->blas1->f32;
+  const auto len = static_cast<std::size_t>(n);
+  if (state->table->family == KernelFamily::kNaive) {
+    // Both vectors widened whole, then the family's own f32 dot.
+    if (set.naive_dot == nullptr) return Status::internal("naive table has no dot");
+    Scratch<float> wx(len), wy(len);
+    Scratch<std::uint16_t> gather(len);
+    if (wx.data() == nullptr || wy.data() == nullptr || gather.data() == nullptr) {
+      return Status(StatusCode::kOutOfMemory, "dot: cannot allocate the widened vectors");
+    }
+    widen_vector(x0, incx, len, widen, gather.data(), wx.data());
+    widen_vector(y0, incy, len, widen, gather.data(), wy.data());
+    *result = set.naive_dot(n, wx.data(), 1, wy.data(), 1);
+    return {};
+  }
+  if (set.dot == nullptr) return Status::internal("kernel table has no dot");
+  if (n == 0) {
+    *result = 0.0f;
+    return {};
+  }
+  constexpr std::size_t kB = core::kDotBlock;
+  const std::size_t blocks = (len + kB - 1) / kB;
+  Scratch<float> partials(blocks);
+  if (partials.data() == nullptr) {
+    return Status(StatusCode::kOutOfMemory, "dot: cannot allocate the block partials");
+  }
+  const core::BandwidthPlan plan =
+      core::plan_bandwidth_workers(*state, 2 * len * sizeof(H), blocks, parallelism);
+  std::atomic<bool> failed{false};
+  core::run_bandwidth_split(*state, plan.workers, blocks, 1, [&](std::size_t b0, std::size_t b1) {
+    Scratch<float> wide(2 * kB);
+    Scratch<std::uint16_t> gather(kB);
+    if (wide.data() == nullptr || gather.data() == nullptr) {
+      failed.store(true, std::memory_order_relaxed);
+      return;
+    }
+    for (std::size_t b = b0; b < b1; ++b) {
+      const std::size_t count = std::min(kB, len - b * kB);
+      const auto off = static_cast<std::ptrdiff_t>(b * kB);
+      widen_vector(x0 + off * incx, incx, count, widen, gather.data(), wide.data());
+      widen_vector(y0 + off * incy, incy, count, widen, gather.data(), wide.data() + kB);
+      partials.data()[b] = set.dot(wide.data(), 1, wide.data() + kB, 1, count);
+    }
+  });
+  if (failed.load()) {
+    return Status(StatusCode::kOutOfMemory, "dot: cannot allocate the widened blocks");
+  }
+  float sum = partials.data()[0];
+  for (std::size_t b = 1; b < blocks; ++b) sum += partials.data()[b];
+  *result = sum;
+  return {};
+}
+
 }  // namespace
+
+Status try_dot(const Context& context, std::int64_t n, const f16* x, std::int64_t incx,
+               const f16* y, std::int64_t incy, float* result, Parallelism parallelism) {
+  return half_dot_impl(context, n, x, incx, y, incy, result, parallelism);
+}
+Status try_dot(const Context& context, std::int64_t n, const bf16* x, std::int64_t incx,
+               const bf16* y, std::int64_t incy, float* result, Parallelism parallelism) {
+  return half_dot_impl(context, n, x, incx, y, incy, result, parallelism);
+}
 
 Status try_dot(const Context& context, std::int64_t n, const float* x, std::int64_t incx,
                const float* y, std::int64_t incy, float* result, Parallelism parallelism) {

@@ -7,6 +7,7 @@
 // product has succeeded.
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "core/src/base/validate.hpp"
 #include "core/src/base/workspace.hpp"
@@ -176,7 +177,15 @@ class WideC {
   core::Workspace workspace_;
 };
 
-Status run_half_call(const Context& context, HalfCall x) {
+// The bytes each operand's stored matrix spans (check_stored's), for the
+// batched form's checks.
+struct HalfCallSpans {
+  std::size_t a = 0, b = 0, c = 0;
+};
+
+// Checks every argument of `x`; runs it unless `check_only` is given, which
+// then receives the operands' spans.
+Status run_half_call(const Context& context, HalfCall x, HalfCallSpans* check_only = nullptr) {
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   const HalfGemmOptions& options = *x.options;
@@ -220,8 +229,6 @@ Status run_half_call(const Context& context, HalfCall x) {
       return Status::invalid_argument("epilogue.bias overlaps c");
     }
   }
-  if (x.m == 0 || x.n == 0) return {};
-
   // Where the product lands: C itself, or an f32 copy of a 16-bit C.
   const bool row = x.layout == Layout::kRowMajor;
   const std::int64_t outer = row ? x.m : x.n, inner = row ? x.n : x.m;
@@ -231,6 +238,12 @@ Status run_half_call(const Context& context, HalfCall x) {
     return Status::invalid_argument("c (" + core::str(x.m) + " x " + core::str(x.n) +
                                     ") is too large for its f32 copy on this target");
   }
+  if (check_only != nullptr) {
+    *check_only = {sa.bytes, has_packed ? 0 : sb.bytes, sc.bytes};
+    return {};
+  }
+  if (x.m == 0 || x.n == 0) return {};
+
   WideC wide(c_wide ? 0 : outer, c_wide ? 0 : inner);
   float* c32 = static_cast<float*>(x.c.data);
   std::int64_t ldc32 = x.c.ld;
@@ -279,8 +292,96 @@ Status run_half_call(const Context& context, HalfCall x) {
   return {};
 }
 
+// Entry i of a strided operand: `stride` elements of `element` bytes apart.
+template <class P>
+P* entry(P* base, std::int64_t i, std::int64_t stride, std::size_t element) {
+  using Byte = std::conditional_t<std::is_const_v<P>, const unsigned char, unsigned char>;
+  if (base == nullptr) return nullptr;
+  return reinterpret_cast<Byte*>(base) + static_cast<std::size_t>(i * stride) * element;
+}
+
+// The batched form's own checks, after entry 0's: each operand's last entry
+// addressable, the C entries disjoint from each other and from every A and
+// B entry (whole batch spans: conservative, as the f32 batched form's).
+Status check_batch(const HalfCall& x, const HalfCallSpans& spans, std::int64_t stride_a,
+                   std::int64_t stride_b, std::int64_t stride_c, std::int64_t batch) {
+  struct Operand {
+    const char* name;
+    const char* stride_name;
+    const void* data;
+    std::int64_t stride;
+    std::size_t element, span;
+    std::size_t total = 0;  // bytes from data to the last entry's end
+  };
+  Operand ops[] = {{"a", "stride_a", x.a.data, stride_a, storage_bytes(x.a.storage), spans.a},
+                   {"b", "stride_b", x.b.data, stride_b, storage_bytes(x.b.storage), spans.b},
+                   {"c", "stride_c", x.c.data, stride_c, storage_bytes(x.c.storage), spans.c}};
+  for (Operand& op : ops) {
+    if (op.stride < 0) {
+      return Status::invalid_argument(std::string(op.stride_name) + " must be >= 0 (got " +
+                                      core::str(op.stride) + ")");
+    }
+    if (op.span == 0) continue;
+    std::int64_t offset = 0;
+    const std::int64_t span_elements = static_cast<std::int64_t>(op.span / op.element);
+    if (!core::mul_ok(batch - 1, op.stride, &offset) ||
+        offset > core::max_span_elements(op.element) - span_elements) {
+      return Status::invalid_argument(std::string(op.name) + ": " + core::str(batch) +
+                                      " entries " + op.stride_name + " = " + core::str(op.stride) +
+                                      " apart span more memory than this target can address");
+    }
+    op.total = static_cast<std::size_t>(offset) * op.element + op.span;
+  }
+  const Operand& c = ops[2];
+  if (c.span == 0) return {};
+  if (batch > 1 && static_cast<std::size_t>(c.stride) * c.element < c.span) {
+    return Status::invalid_argument("c: entries stride_c = " + core::str(c.stride) +
+                                    " apart overlap (one C spans " + core::str(static_cast<std::int64_t>(c.span / c.element)) +
+                                    " elements)");
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (ops[i].total != 0 && core::ranges_overlap(c.data, c.total, ops[i].data, ops[i].total)) {
+      return Status::invalid_argument(std::string("c's entries overlap ") + ops[i].name +
+                                      "'s: the output must not share memory with an input");
+    }
+  }
+  return {};
+}
+
 }  // namespace
 }  // namespace gemm_detail
+
+Status try_gemm_strided_batched(const Context& context, Layout layout, Transpose trans_a,
+                                Transpose trans_b, std::int64_t m, std::int64_t n,
+                                std::int64_t k, float alpha, GemmInput a, std::int64_t stride_a,
+                                GemmInput b, std::int64_t stride_b, float beta, GemmOutput c,
+                                std::int64_t stride_c, std::int64_t batch,
+                                const HalfGemmOptions& options, Parallelism parallelism) {
+  if (batch < 0) {
+    return Status::invalid_argument("batch must be >= 0 (got " + core::str(batch) + ")");
+  }
+  gemm_detail::HalfCall call;
+  call.layout = layout, call.ta = trans_a, call.tb = trans_b;
+  call.m = m, call.n = n, call.k = k;
+  call.alpha = alpha, call.beta = beta;
+  call.a = a, call.b = b, call.c = c;
+  call.options = &options;
+  call.parallelism = parallelism;
+  // Entry 0 stands for every entry's shape, storages, leading dimensions
+  // and epilogue; then the batch's own checks, all before C_0 is written.
+  gemm_detail::HalfCallSpans spans;
+  TESSERA_RETURN_IF_ERROR(gemm_detail::run_half_call(context, call, &spans));
+  TESSERA_RETURN_IF_ERROR(
+      gemm_detail::check_batch(call, spans, stride_a, stride_b, stride_c, batch));
+  for (std::int64_t i = 0; i < batch; ++i) {
+    gemm_detail::HalfCall entry = call;
+    entry.a.data = gemm_detail::entry(a.data, i, stride_a, gemm_detail::storage_bytes(a.storage));
+    entry.b.data = gemm_detail::entry(b.data, i, stride_b, gemm_detail::storage_bytes(b.storage));
+    entry.c.data = gemm_detail::entry(c.data, i, stride_c, gemm_detail::storage_bytes(c.storage));
+    TESSERA_RETURN_IF_ERROR(gemm_detail::run_half_call(context, entry));
+  }
+  return {};
+}
 
 Status try_gemm(const Context& context, Layout layout, Transpose trans_a, Transpose trans_b,
                 std::int64_t m, std::int64_t n, std::int64_t k, float alpha, GemmInput a,

@@ -6,8 +6,8 @@ import { fieldOffset, statusCode, structSize, values } from './abi.js';
 import { TesseraError, invalid } from './errors.js';
 import { bindings } from './generated.js';
 import {
-  Tensor, call, checkKeys, checkNoPartialOverlap, checkSize, dtypeOfOperand, dtypes, elementCount, functionFor, int64,
-  leading, span, threadsOption, transpose,
+  Tensor, activations, biasKinds, call, checkKeys, checkNoPartialOverlap, checkSize, dtypeOfOperand, dtypes, elementCount,
+  functionFor, int64, leading, span, threadsOption, transpose,
 } from './operands.js';
 import { halfKinds } from './half.js';
 import { quantizedKinds } from './quantized.js';
@@ -438,10 +438,6 @@ const kinds = {
 };
 
 // The JS names of the C API's enumerators (values from the module, lib/abi.js).
-const activations = {
-  none: values.TSR_ACT_NONE, relu: values.TSR_ACT_RELU, gelu: values.TSR_ACT_GELU, sigmoid: values.TSR_ACT_SIGMOID,
-};
-const biasKinds = { none: values.TSR_BIAS_NONE, column: values.TSR_BIAS_PER_COLUMN, row: values.TSR_BIAS_PER_ROW };
 const counterFields = {
   dispatches: 'dispatches', serialFallbacks: 'serial_fallbacks', spins: 'spins', parks: 'parks',
   wakeups: 'wakeups', callerWaits: 'caller_waits', workerActiveNs: 'worker_active_ns',

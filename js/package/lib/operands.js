@@ -213,6 +213,12 @@ export function call(owner, what, body) {
 
 export const transpose = (t) => (t ? values.TSR_TRANS : values.TSR_NO_TRANS);
 
+// The fused epilogue's names, as the C API's values.
+export const activations = {
+  none: values.TSR_ACT_NONE, relu: values.TSR_ACT_RELU, gelu: values.TSR_ACT_GELU, sigmoid: values.TSR_ACT_SIGMOID,
+};
+export const biasKinds = { none: values.TSR_BIAS_NONE, column: values.TSR_BIAS_PER_COLUMN, row: values.TSR_BIAS_PER_ROW };
+
 // A size or stride as the int64 the C API takes. Small ones come from a
 // table made once: a BigInt is an allocation, and a tiny GEMM passes six.
 const smallInt64 = Array.from({ length: 4097 }, (_, i) => BigInt(i));

@@ -47,6 +47,9 @@ const outputOf = {
   quantize: (args) => args[1] ?? undefined,
   narrow: (args) => args[1] ?? undefined,
   widen: (args) => args[1] ?? undefined,
+  gemmHalf: (args) => args[0]?.c,
+  gemvHalf: (args) => args[0]?.y,
+  dotHalf: () => undefined,
 };
 // Kinds whose result is an object holding the output array: where it is.
 const arrayInResult = {
