@@ -307,15 +307,18 @@ TEST_CASE("half gemm exact: strided batches, each entry the single call's bits")
                                            shared_b.b.input(s.ldb()), 0, 0.5f, out, 7, kBatch);
       CHECK(st.code() == StatusCode::kInvalidArgument);
       CHECK_MESSAGE(test::contains(st.message(), "stride_c"), st.message());
+      // One buffer: A's entries at 0, sa, 2 sa, and a C starting on A's
+      // entry 1 (room for all of it after).
+      std::vector<std::uint16_t> shared(static_cast<std::size_t>(sa * kBatch + scs), 0x3C00);
+      std::copy(a.begin(), a.end(), shared.begin());
       GemmOutput over_a;
-      over_a.storage = Storage::kF16, over_a.data = a.data() + sa, over_a.ld = s.ldc();
-      st = try_gemm_strided_batched(context, s.layout, s.ta, s.tb, s.m, s.n, s.k, 1.0f,
-                                    {reinterpret_cast<const f16*>(a.data()), s.lda()}, sa,
-                                    shared_b.b.input(s.ldb()), 0, 0.5f, over_a, scs, 1);
-      CHECK(st.ok());  // entry 0 of C is A's entry 1 only: A's entry 0 is apart
-      st = try_gemm_strided_batched(context, s.layout, s.ta, s.tb, s.m, s.n, s.k, 1.0f,
-                                    {reinterpret_cast<const f16*>(a.data()), s.lda()}, sa,
-                                    shared_b.b.input(s.ldb()), 0, 0.5f, over_a, scs, 2);
+      over_a.storage = Storage::kF16, over_a.data = shared.data() + sa, over_a.ld = s.ldc();
+      const GemmInput a_shared{reinterpret_cast<const f16*>(shared.data()), s.lda()};
+      st = try_gemm_strided_batched(context, s.layout, s.ta, s.tb, s.m, s.n, s.k, 1.0f, a_shared,
+                                    sa, shared_b.b.input(s.ldb()), 0, 0.5f, over_a, scs, 1);
+      CHECK(st.ok());  // a batch of one reads A's entry 0 only, which C does not touch
+      st = try_gemm_strided_batched(context, s.layout, s.ta, s.tb, s.m, s.n, s.k, 1.0f, a_shared,
+                                    sa, shared_b.b.input(s.ldb()), 0, 0.5f, over_a, scs, 2);
       CHECK(st.code() == StatusCode::kInvalidArgument);
       CHECK_MESSAGE(test::contains(st.message(), "overlap a"), st.message());
       st = try_gemm_strided_batched(context, s.layout, s.ta, s.tb, s.m, s.n, s.k, 1.0f,

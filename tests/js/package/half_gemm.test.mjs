@@ -21,10 +21,10 @@ function values(n, seed) {
 }
 
 // x rounded to the format: its bits, and the values widened back.
-function rounded(t, format, x) {
+async function rounded(t, format, x) {
   if (format === 'f32') return { data: x, wide: x };
-  const bits = format === 'f16' ? t.toF16Sync(x) : t.toBf16Sync(x);
-  const wide = format === 'f16' ? t.fromF16Sync(bits) : t.fromBf16Sync(bits);
+  const bits = format === 'f16' ? await t.toF16(x) : await t.toBf16(x);
+  const wide = format === 'f16' ? await t.fromF16(bits) : await t.fromBf16(bits);
   return { data: bits, wide };
 }
 
@@ -48,7 +48,7 @@ test('gemmHalf: gemm\'s bits on the widened operands, every storage mix, shapes,
             if (aType === 'f32' && bType === 'f32') continue;
             ++seed;
             const transA = seed % 2 === 0, transB = seed % 3 === 0;
-            const a = rounded(t, aType, values(m * k, seed)), b = rounded(t, bType, values(k * n, seed + 99));
+            const a = await rounded(t, aType, values(m * k, seed)), b = await rounded(t, bType, values(k * n, seed + 99));
             const c0 = values(m * n, seed + 7);
             const beta = seed % 2 ? 0.5 : 0;
             const common = { m, n, k, alpha: 1.25, beta, transA, transB };
@@ -74,13 +74,13 @@ test('gemmHalf: gemm\'s bits on the widened operands, every storage mix, shapes,
         }
       }
       // A bf16 C with a row bias and gelu: gemm's result with the epilogue, rounded.
-      const a = rounded(t, 'f16', values(6 * 11, 5)), b = rounded(t, 'bf16', values(11 * 9, 6));
+      const a = await rounded(t, 'f16', values(6 * 11, 5)), b = await rounded(t, 'bf16', values(11 * 9, 6));
       const bias = values(6, 8);
       const want = await t.gemm({ m: 6, n: 9, k: 11, a: a.wide, b: b.wide, bias, biasKind: 'row', activation: 'gelu' });
       const got = await t.gemmHalf({ m: 6, n: 9, k: 11, a: a.data, aType: 'f16', b: b.data, bType: 'bf16', cType: 'bf16',
                                      bias, biasKind: 'row', activation: 'gelu' });
       assert.ok(got instanceof Uint16Array, label);
-      assert.deepEqual(got, t.toBf16Sync(want), label);
+      assert.deepEqual(got, await t.toBf16(want), label);
     } finally {
       t.dispose();
     }
@@ -94,7 +94,7 @@ test('gemvHalf and dotHalf: gemv\'s and dot\'s bits on the widened operands', as
       for (const format of ['f16', 'bf16']) {
         for (const trans of [false, true]) {
           const m = 37, n = 130;
-          const a = rounded(t, format, values(m * n, 3));
+          const a = await rounded(t, format, values(m * n, 3));
           const x = values(trans ? m : n, 4);
           const y0 = values(2 * (trans ? n : m), 5);
           const want = await t.gemv({ m, n, a: a.wide, x, y: Float32Array.from(y0), trans, beta: -0.5, incy: 2 });
@@ -102,7 +102,7 @@ test('gemvHalf and dotHalf: gemv\'s and dot\'s bits on the widened operands', as
           assert.ok(sameBits(got, want), `${label} gemv ${format} trans ${trans}`);
         }
         for (const n of [0, 1, 4097, 9000]) {
-          const x = rounded(t, format, values(2 * n, 10 + n)), y = rounded(t, format, values(n, 20 + n));
+          const x = await rounded(t, format, values(2 * n, 10 + n)), y = await rounded(t, format, values(n, 20 + n));
           const want = await t.dot(x.wide, y.wide, { n, incx: -2 });
           const got = await t.dotHalf(x.data, y.data, { type: format, n, incx: -2 });
           assert.ok(Object.is(got, want), `${label} dot ${format} n=${n}: ${got} vs ${want}`);
@@ -117,7 +117,7 @@ test('gemvHalf and dotHalf: gemv\'s and dot\'s bits on the widened operands', as
 test('gemmHalf: u16 tensors, Float16Array, the fast mode and bad arguments', async () => {
   const t = await load({ threads: 2, mode: 'inline' });
   try {
-    const a = rounded(t, 'bf16', values(8 * 8, 1)), b = rounded(t, 'bf16', values(8 * 8, 2));
+    const a = await rounded(t, 'bf16', values(8 * 8, 1)), b = await rounded(t, 'bf16', values(8 * 8, 2));
     const ta = t.alloc(Uint16Array, 64), tb = t.alloc(Uint16Array, 64), tc = t.alloc(Float32Array, 64);
     ta.data.set(a.data);
     tb.data.set(b.data);
@@ -126,7 +126,7 @@ test('gemmHalf: u16 tensors, Float16Array, the fast mode and bad arguments', asy
     assert.ok(sameBits(tc.data, want));
     for (const x of [ta, tb, tc]) x.dispose();
     if (typeof globalThis.Float16Array === 'function') {
-      const h = new globalThis.Float16Array(rounded(t, 'f16', values(64, 3)).wide);
+      const h = new globalThis.Float16Array((await rounded(t, 'f16', values(64, 3))).wide);
       const got = await t.gemmHalf({ m: 8, n: 8, k: 8, a: h, b: h });
       assert.ok(sameBits(got, await t.gemm({ m: 8, n: 8, k: 8, a: Float32Array.from(h), b: Float32Array.from(h) })));
     }

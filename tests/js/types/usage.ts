@@ -237,6 +237,15 @@ export async function kernels(t: Tessera): Promise<void> {
   expectType<Float32Array>()(await t.fromBf16(t16));
   // @ts-expect-error bf16 bits come in 16-bit arrays
   await t.fromBf16(new Uint8Array(4));
+  // GEMM, gemv and dot on half operands.
+  expectType<Float32Array>()(await t.gemmHalf({ m: 2, n: 2, k: 2, a: bits, aType: 'f16', b: new Float32Array(4) }));
+  const c16 = new Uint16Array(4);
+  expectType<typeof c16>()(await t.gemmHalf({ m: 2, n: 2, k: 2, a: t16, aType: 'bf16', b: t16, bType: 'bf16', c: c16,
+                                                cType: 'bf16', mode: 'exact', activation: 'relu' }));
+  expectType<Float32Array>()(await t.gemvHalf({ m: 2, n: 2, a: bits, aType: 'f16', x: new Float32Array(2) }));
+  expectType<number>()(await t.dotHalf(bits, bits, { type: 'f16' }));
+  // @ts-expect-error the mode is exact or fast
+  await t.gemmHalf({ m: 1, n: 1, k: 1, a: bits, b: bits, mode: 'quick' });
   // @ts-expect-error an integer product takes 8-bit operands
   await t.matmulInteger({ m: 1, n: 1, k: 1, a: new Float32Array(1), b: qb });
   // @ts-expect-error qlinearMatmul needs its scales
