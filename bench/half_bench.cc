@@ -16,6 +16,8 @@
 // machine's read rate over A's bytes (read_bandwidth.hpp), and each half
 // gemv's speed-up over sgemv in the same rounds.
 //
+// Then dot of two f16 / bf16 vectors (16 Mi elements) next to sdot.
+//
 // Then GEMM, square 1024 and 2048 row-major, A and B in f16 and in bf16
 // (exact mode: widened as packed, f32 kernels), next to tessera's sgemm and
 // oneDNN's bf16 matmul (its own kernel choice, printed) on the same values,
@@ -23,7 +25,7 @@
 // and to oneDNN. The fast mode has no kernel on any level (the call is an
 // error), so it has no row.
 //
-//   bench-half [--rounds R] [--threads LIST] [--only convert|gemv|gemm]
+//   bench-half [--rounds R] [--threads LIST] [--only convert|gemv|dot|gemm]
 #include <algorithm>
 #include <utility>
 #include <cstdio>
@@ -77,6 +79,52 @@ void print(const Candidate& c, double bytes, double copy_median) {
   std::printf("  %-30s %8.2f GB/s (%.2f..%.2f)  %4.0f%% of memcpy\n", c.name.c_str(),
               bytes / s.median / 1e9, bytes / s.max / 1e9, bytes / s.min / 1e9,
               100.0 * copy_median / s.median);
+}
+
+// dot of two f16 / bf16 vectors of 16 Mi elements (from memory) next to
+// sdot on the same values, as GB/s of x and y read and the speed-up.
+void run_dot_part(int rounds, const std::vector<int>& thread_counts) {
+  constexpr std::size_t n = std::size_t{1} << 24;
+  const tessera::Context context;
+  std::vector<float> x(n), y(n);
+  std::uint64_t state = 5;
+  for (std::vector<float>* v : {&x, &y}) {
+    for (float& e : *v) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      e = static_cast<float>(static_cast<double>(state >> 40) / double(1 << 24) - 0.5);
+    }
+  }
+  std::vector<tessera::f16> xh(n), yh(n);
+  std::vector<tessera::bf16> xb(n), yb(n);
+  (void)tessera::try_convert(context, std::span<const float>(x), std::span<tessera::f16>(xh));
+  (void)tessera::try_convert(context, std::span<const float>(y), std::span<tessera::f16>(yh));
+  (void)tessera::try_convert(context, std::span<const float>(x), std::span<tessera::bf16>(xb));
+  (void)tessera::try_convert(context, std::span<const float>(y), std::span<tessera::bf16>(yb));
+  const auto nn = static_cast<std::int64_t>(n);
+  for (int threads : thread_counts) {
+    const tessera::Parallelism p = tessera::Parallelism::threads(threads);
+    float r = 0.0f;
+    std::vector<Candidate> candidates;
+    candidates.push_back({"sdot (f32)", [&] { (void)tessera::try_dot(context, nn, x.data(), 1, y.data(), 1, &r, p); }, {}});
+    candidates.push_back({"dot f16", [&] { (void)tessera::try_dot(context, nn, xh.data(), 1, yh.data(), 1, &r, p); }, {}});
+    candidates.push_back({"dot bf16", [&] { (void)tessera::try_dot(context, nn, xb.data(), 1, yb.data(), 1, &r, p); }, {}});
+    for (int round = 0; round < rounds; ++round) {
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        Candidate& c = candidates[(i + static_cast<std::size_t>(round)) % candidates.size()];
+        c.seconds.push_back(summarize(time_runs(3, c.run)).median);
+      }
+    }
+    std::printf("dot n = %zu, %d thread(s), %d rounds, on %s\n", n, threads, rounds,
+                tessera::isa_name(context.isa()));
+    const double sdot = summarize(candidates[0].seconds).median;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      const Summary s = summarize(candidates[i].seconds);
+      const double bytes = 2.0 * static_cast<double>(n) * (i == 0 ? 4 : 2);
+      std::printf("  %-12s %8.1f us (%.1f..%.1f)  %6.2f GB/s of x and y  %.2fx sdot\n",
+                  candidates[i].name.c_str(), s.median * 1e6, s.min * 1e6, s.max * 1e6,
+                  bytes / s.median / 1e9, sdot / s.median);
+    }
+  }
 }
 
 // GEMM n x n x n on f16 and bf16 operands against sgemm and oneDNN's bf16
@@ -178,12 +226,12 @@ int main(int argc, char** argv) {
       }
     } else if (a == "--only" && i + 1 < argc) {
       only = argv[++i];
-      if (only != "convert" && only != "gemv" && only != "gemm") {
-        std::fprintf(stderr, "bench-half: --only takes convert, gemv or gemm\n");
+      if (only != "convert" && only != "gemv" && only != "dot" && only != "gemm") {
+        std::fprintf(stderr, "bench-half: --only takes convert, gemv, dot or gemm\n");
         return 2;
       }
     } else {
-      std::fprintf(stderr, "usage: bench-half [--rounds R] [--threads LIST] [--only convert|gemv|gemm]\n");
+      std::fprintf(stderr, "usage: bench-half [--rounds R] [--threads LIST] [--only convert|gemv|dot|gemm]\n");
       return 2;
     }
   }
@@ -315,6 +363,7 @@ int main(int argc, char** argv) {
       }
     }
   }
+  if (part("dot")) run_dot_part(rounds, thread_counts);
   if (part("gemm")) run_gemm_part(rounds, thread_counts);
   return 0;
 }
