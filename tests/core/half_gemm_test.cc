@@ -160,6 +160,45 @@ TEST_CASE("half gemm exact: sgemm's bits on the widened operands, every level, s
   }
 }
 
+TEST_CASE("half gemm exact: operands past the whole-widening bound, widened panel by panel") {
+  // Products whose 16-bit sides span more than 256 KiB widened go through
+  // the packed path's widening (gemm_driver.cc pack_widened); the cases
+  // above are small enough to be widened whole. Every layout, transpose,
+  // padded leading dimensions and each 16-bit side alone and together.
+  const bool slow = test::gemm::slow_target();
+  const Storage mixes[][2] = {{Storage::kF16, Storage::kF32},
+                              {Storage::kF32, Storage::kBf16},
+                              {Storage::kBf16, Storage::kF16}};
+  std::uint64_t seed = 300;
+  for (const Context& context : test::contexts_under_test()) {
+    const std::string level = test::level_label(context);
+    if (level == "naive") continue;  // widens whole at every size
+    for (Layout layout : {Layout::kRowMajor, Layout::kColMajor}) {
+      for (Transpose ta : {Transpose::kNo, Transpose::kYes}) {
+        for (Transpose tb : {Transpose::kNo, Transpose::kYes}) {
+          ++seed;
+          Shape s;
+          s.layout = layout, s.ta = ta, s.tb = tb;
+          s.m = 181, s.n = slow ? 131 : 203, s.k = slow ? 601 : 389;
+          s.alpha = 0.75, s.beta = seed % 2 ? 0.0 : -0.5;
+          s.lda_pad = 3, s.ldb_pad = seed % 2, s.ldc_pad = 2;
+          const auto& sides = mixes[seed % 3];
+          const HalfOperands h = make_half(s, sides[0], sides[1], Storage::kF32, seed);
+          // Past the bound (the f32 elements of the 16-bit sides).
+          const std::int64_t wide = (sides[0] != Storage::kF32 ? s.m * s.k : 0) +
+                                    (sides[1] != Storage::kF32 ? s.k * s.n : 0);
+          REQUIRE(wide * 4 > 256 * 1024);
+          std::vector<float> want, got;
+          std::vector<std::uint16_t> unused;
+          REQUIRE(test::gemm::run(context, s, h.wide, &want).ok());
+          REQUIRE(run_half(context, s, h, &got, &unused).ok());
+          CHECK_MESSAGE(test::gemm::same_bits(got, want), level, " ", mix(h), " ", s.describe());
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("half gemm exact: the fused epilogues, as sgemm's on the widened operands") {
   std::uint64_t seed = 500;
   for (const Context& context : test::contexts_under_test()) {
