@@ -87,7 +87,9 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
   const bool naive_half_gemv = t.blas1->f32.naive_gemv != nullptr;
   entries.insert(entries.end(),
                  {{"gemv", "f16 A", f16 && ((t.blas1->f16.rows != nullptr && t.blas1->f16.cols != nullptr) || naive_half_gemv)},
-                  {"gemv", "bf16 A", bf16 && ((t.blas1->bf16.rows != nullptr && t.blas1->bf16.cols != nullptr) || naive_half_gemv)}});
+                  {"gemv", "bf16 A", bf16 && ((t.blas1->bf16.rows != nullptr && t.blas1->bf16.cols != nullptr) || naive_half_gemv)},
+                  {"dot", "f16", f16 && (t.blas1->f16.dot != nullptr || t.blas1->f32.naive_dot != nullptr)},
+                  {"dot", "bf16", bf16 && (t.blas1->bf16.dot != nullptr || t.blas1->f32.naive_dot != nullptr)}});
   // GEMM on half operands: exact mode is the f32 GEMM (its packing widens),
   // so it runs where the f32 GEMM and the conversions do; fast mode has no
   // kernel on any level, and says so.

@@ -4,7 +4,6 @@
 // resolver), then run the context's kernels on a split that cannot change a
 // bit (design.md §Reproducibility).
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <new>
 #include <type_traits>
@@ -62,8 +61,10 @@ class Scratch {
 // contiguous blocks through the kernel that reads several side by side, the
 // rest (strided, or the last, short block) one at a time. Same bits either
 // way (blas1_kernel.hpp).
-template <class T>
-void block_partials(const core::Blas1Set<T>& set, const T* x0, std::int64_t incx, const T* y0,
+// Set: a Blas1Set<T> over elements E = T, or a Blas1HalfSet over the
+// 16-bit formats' bits (T = float).
+template <class Set, class E, class T>
+void block_partials(const Set& set, const E* x0, std::int64_t incx, const E* y0,
                     std::int64_t incy, std::size_t len, std::size_t begin, std::size_t end,
                     T* out) {
   constexpr std::size_t kB = core::kDotBlock;
@@ -228,7 +229,7 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
   using KernelFn = void (*)(const AE*, std::size_t, std::size_t, std::size_t, const T*, T*);
   KernelFn rows_kernel = nullptr, cols_kernel = nullptr;
   if constexpr (kHalfA) {
-    const core::GemvHalfSet& half_set =
+    const core::Blas1HalfSet& half_set =
         std::is_same_v<AT, bf16> ? state->table->blas1->bf16 : state->table->blas1->f16;
     rows_kernel = half_set.rows;
     cols_kernel = half_set.cols;
@@ -288,7 +289,8 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
 }
 
 // n elements of a 16-bit vector (element i at x0[i * inc]) widened into
-// out[0, n): contiguous through the level's kernel, strided gathered first.
+// out[0, n), for the naive family: contiguous through its kernel, strided
+// gathered first.
 void widen_vector(const std::uint16_t* x0, std::int64_t inc, std::size_t n, core::WidenFn widen,
                   std::uint16_t* gather, float* out) {
   if (inc == 1) {
@@ -299,12 +301,10 @@ void widen_vector(const std::uint16_t* x0, std::int64_t inc, std::size_t n, core
   widen(gather, out, n);
 }
 
-// dot of two 16-bit vectors: each kDotBlock block of x and y widened into
-// scratch, then the f32 kernel's partial of that block, and the partials
-// added in block order, as dot_impl adds them. Widening is exact, the
-// partition is dot's, and a strided block gives the contiguous one's bits
-// (blas1_kernel.hpp), so the result is try_dot's on the widened vectors on
-// the same level, for every worker count.
+// dot of two 16-bit vectors: dot's partition into kDotBlock blocks, each
+// block's partial from the level's half set (the f32 kernels with x and y
+// widened as they are loaded), added in block order as dot_impl adds them:
+// the bits of try_dot on the widened vectors, for every worker count.
 template <class H>
 Status half_dot_impl(const Context& context, std::int64_t n, const H* x, std::int64_t incx,
                      const H* y, std::int64_t incy, float* result, Parallelism parallelism) {
@@ -312,15 +312,15 @@ Status half_dot_impl(const Context& context, std::int64_t n, const H* x, std::in
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   TESSERA_RETURN_IF_ERROR(
       blas1_detail::check_dot(n, x, incx, y, incy, result, parallelism, sizeof(H)));
-  const core::WidenFn widen =
-      std::is_same_v<H, bf16> ? state->table->half->bf16_to_f32 : state->table->half->f16_to_f32;
+  constexpr bool kBf16 = std::is_same_v<H, bf16>;
   const auto* x0 = reinterpret_cast<const std::uint16_t*>(element0(x, n, incx));
   const auto* y0 = reinterpret_cast<const std::uint16_t*>(element0(y, n, incy));
-  const core::Blas1Set<float>& set = state->table->blas1->f32;
   const auto len = static_cast<std::size_t>(n);
   if (state->table->family == KernelFamily::kNaive) {
-    // Both vectors widened whole, then the family's own f32 dot.
+    // Both vectors widened whole (the family's conversions), then its f32 dot.
+    const core::Blas1Set<float>& set = state->table->blas1->f32;
     if (set.naive_dot == nullptr) return Status::internal("naive table has no dot");
+    const core::WidenFn widen = kBf16 ? state->table->half->bf16_to_f32 : state->table->half->f16_to_f32;
     Scratch<float> wx(len), wy(len);
     Scratch<std::uint16_t> gather(len);
     if (wx.data() == nullptr || wy.data() == nullptr || gather.data() == nullptr) {
@@ -331,40 +331,25 @@ Status half_dot_impl(const Context& context, std::int64_t n, const H* x, std::in
     *result = set.naive_dot(n, wx.data(), 1, wy.data(), 1);
     return {};
   }
-  if (set.dot == nullptr) return Status::internal("kernel table has no dot");
+  const core::Blas1HalfSet& set = kBf16 ? state->table->blas1->bf16 : state->table->blas1->f16;
+  if (set.dot == nullptr) return Status::internal("kernel table has no half-precision dot");
   if (n == 0) {
     *result = 0.0f;
     return {};
   }
-  constexpr std::size_t kB = core::kDotBlock;
-  const std::size_t blocks = (len + kB - 1) / kB;
+  const std::size_t blocks = (len + core::kDotBlock - 1) / core::kDotBlock;
   Scratch<float> partials(blocks);
   if (partials.data() == nullptr) {
     return Status(StatusCode::kOutOfMemory, "dot: cannot allocate the block partials");
   }
+  float* const p = partials.data();
   const core::BandwidthPlan plan =
       core::plan_bandwidth_workers(*state, 2 * len * sizeof(H), blocks, parallelism);
-  std::atomic<bool> failed{false};
   core::run_bandwidth_split(*state, plan.workers, blocks, 1, [&](std::size_t b0, std::size_t b1) {
-    Scratch<float> wide(2 * kB);
-    Scratch<std::uint16_t> gather(kB);
-    if (wide.data() == nullptr || gather.data() == nullptr) {
-      failed.store(true, std::memory_order_relaxed);
-      return;
-    }
-    for (std::size_t b = b0; b < b1; ++b) {
-      const std::size_t count = std::min(kB, len - b * kB);
-      const auto off = static_cast<std::ptrdiff_t>(b * kB);
-      widen_vector(x0 + off * incx, incx, count, widen, gather.data(), wide.data());
-      widen_vector(y0 + off * incy, incy, count, widen, gather.data(), wide.data() + kB);
-      partials.data()[b] = set.dot(wide.data(), 1, wide.data() + kB, 1, count);
-    }
+    block_partials(set, x0, incx, y0, incy, len, b0, b1, p + b0);
   });
-  if (failed.load()) {
-    return Status(StatusCode::kOutOfMemory, "dot: cannot allocate the widened blocks");
-  }
-  float sum = partials.data()[0];
-  for (std::size_t b = 1; b < blocks; ++b) sum += partials.data()[b];
+  float sum = p[0];
+  for (std::size_t b = 1; b < blocks; ++b) sum += p[b];
   *result = sum;
   return {};
 }

@@ -35,117 +35,10 @@ inline typename V::Scalar block_sum(const typename V::Reg acc[4]) {
   return reduce_lanes<V>(V::add(V::add(acc[0], acc[1]), V::add(acc[2], acc[3])));
 }
 
-// Four accumulators over contiguous x, y; len is a multiple of 4 vectors
-// except on the last call of a block, which takes the remainder: single
-// vectors into acc[0], then one zero-padded partial vector into acc[1].
-template <class V>
-inline void dot_accumulate(const typename V::Scalar* x, const typename V::Scalar* y,
-                           std::size_t len, typename V::Reg acc[4]) {
-  using T = typename V::Scalar;
-  constexpr std::size_t kL = V::kLanes;
-  std::size_t i = 0;
-  for (; i + 4 * kL <= len; i += 4 * kL) {
-    acc[0] = V::mul_add(V::load(x + i), V::load(y + i), acc[0]);
-    acc[1] = V::mul_add(V::load(x + i + kL), V::load(y + i + kL), acc[1]);
-    acc[2] = V::mul_add(V::load(x + i + 2 * kL), V::load(y + i + 2 * kL), acc[2]);
-    acc[3] = V::mul_add(V::load(x + i + 3 * kL), V::load(y + i + 3 * kL), acc[3]);
-  }
-  // Counted: GCC 12 reads `i + kL <= len` with one-lane vectors as a loop
-  // that may overrun (-Waggressive-loop-optimizations).
-  for (std::size_t left = (len - i) / kL; left > 0; --left, i += kL) {
-    acc[0] = V::mul_add(V::load(x + i), V::load(y + i), acc[0]);
-  }
-  if (i < len) {
-    T bx[kL] = {}, by[kL] = {};
-    for (std::size_t l = 0; i + l < len; ++l) {
-      bx[l] = x[i + l];
-      by[l] = y[i + l];
-    }
-    acc[1] = V::mul_add(V::load(bx), V::load(by), acc[1]);
-  }
-}
-
-template <class V>
-typename V::Scalar dot_block(const typename V::Scalar* x, std::ptrdiff_t incx,
-                             const typename V::Scalar* y, std::ptrdiff_t incy,
-                             std::size_t n) {
-  using T = typename V::Scalar;
-  typename V::Reg acc[4] = {V::zero(), V::zero(), V::zero(), V::zero()};
-  if (incx == 1 && incy == 1) {
-    dot_accumulate<V>(x, y, n, acc);
-  } else {
-    // Gathered chunks are multiples of the unroll, so this is the contiguous
-    // order exactly.
-    T bx[kDotGatherChunk], by[kDotGatherChunk];
-    for (std::size_t start = 0; start < n; start += kDotGatherChunk) {
-      const std::size_t len = n - start < kDotGatherChunk ? n - start : kDotGatherChunk;
-      const T* px = x + static_cast<std::ptrdiff_t>(start) * incx;
-      const T* py = y + static_cast<std::ptrdiff_t>(start) * incy;
-      for (std::size_t i = 0; i < len; ++i) {
-        bx[i] = px[static_cast<std::ptrdiff_t>(i) * incx];
-        by[i] = py[static_cast<std::ptrdiff_t>(i) * incy];
-      }
-      dot_accumulate<V>(bx, by, len, acc);
-    }
-  }
-  return block_sum<V>(acc);
-}
-
-// Whole contiguous blocks, kDotBlocksSideBySide of them read side by side:
-// one thread reading two blocks' four streams (x and y of each) reaches a
-// higher read rate than reading one block's two (Zen 3: ~+10% from DRAM).
-// Each block runs dot_accumulate's sequence exactly: kDotBlock is a
-// multiple of 4 vectors, so only its unrolled loop runs, into the block's
-// own four accumulators, and the same final sum as dot_block.
-inline constexpr int kDotBlocksSideBySide = 2;
-
-template <class V>
-void dot_blocks(const typename V::Scalar* x, const typename V::Scalar* y, std::size_t blocks,
-                typename V::Scalar* partials) {
-  using Reg = typename V::Reg;
-  constexpr std::size_t kL = V::kLanes;
-  constexpr int G = kDotBlocksSideBySide;
-  static_assert(kDotBlock % (4 * kL) == 0);
-  std::size_t b = 0;
-  for (; b + G <= blocks; b += G) {
-    Reg acc[G][4];
-    for (int g = 0; g < G; ++g) acc[g][0] = acc[g][1] = acc[g][2] = acc[g][3] = V::zero();
-    for (std::size_t i = 0; i < kDotBlock; i += 4 * kL) {
-      for (int g = 0; g < G; ++g) {
-        const auto* xg = x + (b + g) * kDotBlock + i;
-        const auto* yg = y + (b + g) * kDotBlock + i;
-        for (std::size_t u = 0; u < 4; ++u) {
-          acc[g][u] = V::mul_add(V::load(xg + u * kL), V::load(yg + u * kL), acc[g][u]);
-        }
-      }
-    }
-    for (int g = 0; g < G; ++g) {
-      partials[b + g] = block_sum<V>(acc[g]);
-    }
-  }
-  for (; b < blocks; ++b) {
-    partials[b] = dot_block<V>(x + b * kDotBlock, 1, y + b * kDotBlock, 1, kDotBlock);
-  }
-}
-
-// rows_panel's loops over its R rows are unrolled whole, so that its
-// accumulator arrays live in registers: for R = 6 GCC 12 left the loops
-// after the main one rolled and kept the arrays in memory (zeroed by
-// rep stos on entry: a 32 x 32 sgemv took 240 ns instead of 88).
-#define TESSERA_UNROLL_ROWS _Pragma("GCC unroll 16")
-
-// The first `count` (< lanes) elements at p, zero-padded to a vector.
-template <class V>
-inline typename V::Reg load_padded(const typename V::Scalar* p, std::size_t count) {
-  typename V::Scalar buf[V::kLanes] = {};
-  for (std::size_t l = 0; l < count; ++l) buf[l] = p[l];
-  return V::load(buf);
-}
-
-// How gemv reads A: its element type, a register of it, one value of it.
-// PlainA: A of V's own type. HalfA: A in f16 or bf16, widened as it is
-// loaded (the level's Half traits), the same values try_convert gives, so
-// the f32 arithmetic after it sees the widened A.
+// Element readers (gemv's A, dot's x and y). PlainA: V's own type. HalfA:
+// f16 or bf16, widened as it is loaded (the level's Half traits), the same
+// values try_convert gives, so the f32 arithmetic after it sees the
+// widened operand.
 template <class V>
 struct PlainA {
   using Elem = typename V::Scalar;
@@ -167,6 +60,117 @@ struct HalfA {
   }
 };
 
+// Four accumulators over contiguous x, y; len is a multiple of 4 vectors
+// except on the last call of a block, which takes the remainder: single
+// vectors into acc[0], then one zero-padded partial vector into acc[1].
+// L reads x and y (PlainA, or HalfA for the half formats: then every
+// register holds the widened values the f32 form would load, so the sums
+// are the f32 dot's on the widened vectors).
+template <class V, class L = PlainA<V>>
+inline void dot_accumulate(const typename L::Elem* x, const typename L::Elem* y,
+                           std::size_t len, typename V::Reg acc[4]) {
+  using T = typename V::Scalar;
+  constexpr std::size_t kL = V::kLanes;
+  std::size_t i = 0;
+  for (; i + 4 * kL <= len; i += 4 * kL) {
+    acc[0] = V::mul_add(L::load(x + i), L::load(y + i), acc[0]);
+    acc[1] = V::mul_add(L::load(x + i + kL), L::load(y + i + kL), acc[1]);
+    acc[2] = V::mul_add(L::load(x + i + 2 * kL), L::load(y + i + 2 * kL), acc[2]);
+    acc[3] = V::mul_add(L::load(x + i + 3 * kL), L::load(y + i + 3 * kL), acc[3]);
+  }
+  // Counted: GCC 12 reads `i + kL <= len` with one-lane vectors as a loop
+  // that may overrun (-Waggressive-loop-optimizations).
+  for (std::size_t left = (len - i) / kL; left > 0; --left, i += kL) {
+    acc[0] = V::mul_add(L::load(x + i), L::load(y + i), acc[0]);
+  }
+  if (i < len) {
+    T bx[kL] = {}, by[kL] = {};
+    for (std::size_t l = 0; i + l < len; ++l) {
+      bx[l] = L::value(x[i + l]);
+      by[l] = L::value(y[i + l]);
+    }
+    acc[1] = V::mul_add(V::load(bx), V::load(by), acc[1]);
+  }
+}
+
+template <class V, class L = PlainA<V>>
+typename V::Scalar dot_block(const typename L::Elem* x, std::ptrdiff_t incx,
+                             const typename L::Elem* y, std::ptrdiff_t incy,
+                             std::size_t n) {
+  using E = typename L::Elem;
+  typename V::Reg acc[4] = {V::zero(), V::zero(), V::zero(), V::zero()};
+  if (incx == 1 && incy == 1) {
+    dot_accumulate<V, L>(x, y, n, acc);
+  } else {
+    // Gathered chunks are multiples of the unroll, so this is the contiguous
+    // order exactly.
+    E bx[kDotGatherChunk], by[kDotGatherChunk];
+    for (std::size_t start = 0; start < n; start += kDotGatherChunk) {
+      const std::size_t len = n - start < kDotGatherChunk ? n - start : kDotGatherChunk;
+      const E* px = x + static_cast<std::ptrdiff_t>(start) * incx;
+      const E* py = y + static_cast<std::ptrdiff_t>(start) * incy;
+      for (std::size_t i = 0; i < len; ++i) {
+        bx[i] = px[static_cast<std::ptrdiff_t>(i) * incx];
+        by[i] = py[static_cast<std::ptrdiff_t>(i) * incy];
+      }
+      dot_accumulate<V, L>(bx, by, len, acc);
+    }
+  }
+  return block_sum<V>(acc);
+}
+
+// Whole contiguous blocks, kDotBlocksSideBySide of them read side by side:
+// one thread reading two blocks' four streams (x and y of each) reaches a
+// higher read rate than reading one block's two (Zen 3: ~+10% from DRAM).
+// Each block runs dot_accumulate's sequence exactly: kDotBlock is a
+// multiple of 4 vectors, so only its unrolled loop runs, into the block's
+// own four accumulators, and the same final sum as dot_block.
+inline constexpr int kDotBlocksSideBySide = 2;
+
+template <class V, class L = PlainA<V>>
+void dot_blocks(const typename L::Elem* x, const typename L::Elem* y, std::size_t blocks,
+                typename V::Scalar* partials) {
+  using Reg = typename V::Reg;
+  constexpr std::size_t kL = V::kLanes;
+  constexpr int G = kDotBlocksSideBySide;
+  static_assert(kDotBlock % (4 * kL) == 0);
+  std::size_t b = 0;
+  for (; b + G <= blocks; b += G) {
+    Reg acc[G][4];
+    for (int g = 0; g < G; ++g) acc[g][0] = acc[g][1] = acc[g][2] = acc[g][3] = V::zero();
+    for (std::size_t i = 0; i < kDotBlock; i += 4 * kL) {
+      for (int g = 0; g < G; ++g) {
+        const auto* xg = x + (b + g) * kDotBlock + i;
+        const auto* yg = y + (b + g) * kDotBlock + i;
+        for (std::size_t u = 0; u < 4; ++u) {
+          acc[g][u] = V::mul_add(L::load(xg + u * kL), L::load(yg + u * kL), acc[g][u]);
+        }
+      }
+    }
+    for (int g = 0; g < G; ++g) {
+      partials[b + g] = block_sum<V>(acc[g]);
+    }
+  }
+  for (; b < blocks; ++b) {
+    partials[b] = dot_block<V, L>(x + b * kDotBlock, 1, y + b * kDotBlock, 1, kDotBlock);
+  }
+}
+
+// rows_panel's loops over its R rows are unrolled whole, so that its
+// accumulator arrays live in registers: for R = 6 GCC 12 left the loops
+// after the main one rolled and kept the arrays in memory (zeroed by
+// rep stos on entry: a 32 x 32 sgemv took 240 ns instead of 88).
+#define TESSERA_UNROLL_ROWS _Pragma("GCC unroll 16")
+
+// The first `count` (< lanes) elements at p, zero-padded to a vector.
+template <class V>
+inline typename V::Reg load_padded(const typename V::Scalar* p, std::size_t count) {
+  typename V::Scalar buf[V::kLanes] = {};
+  for (std::size_t l = 0; l < count; ++l) buf[l] = p[l];
+  return V::load(buf);
+}
+
+// How gemv reads A: its element type, a register of it, one value of it.
 // load_padded of A's elements, widened by LA.
 template <class V, class LA>
 inline typename V::Reg load_padded_a(const typename LA::Elem* p, std::size_t count) {
@@ -309,8 +313,10 @@ constexpr Blas1Kernels blas1_kernels() {
   using F16A = HalfA<F32, Half, false>;
   using Bf16A = HalfA<F32, Half, true>;
   return {blas1_set<F32>(), blas1_set<F64>(),
-          {&gemv_rows<F32, F16A>, &gemv_cols<F32, F16A>},
-          {&gemv_rows<F32, Bf16A>, &gemv_cols<F32, Bf16A>}};
+          {&gemv_rows<F32, F16A>, &gemv_cols<F32, F16A>, &dot_block<F32, F16A>,
+           &dot_blocks<F32, F16A>},
+          {&gemv_rows<F32, Bf16A>, &gemv_cols<F32, Bf16A>, &dot_block<F32, Bf16A>,
+           &dot_blocks<F32, Bf16A>}};
 }
 
 }  // namespace tessera::core::blas1

@@ -92,16 +92,25 @@ struct Blas1Set {
 // as the f32 set's.
 using GemvHalfKernelFn = void (*)(const std::uint16_t* a, std::size_t lda, std::size_t rows,
                                   std::size_t k, const float* x, float* out);
-struct GemvHalfSet {
+// dot of two f16 (or two bf16) vectors: the f32 set's dot and dot_blocks
+// with x and y widened as they are loaded, so every partial is the f32
+// set's on the widened vectors.
+using DotHalfBlockFn = float (*)(const std::uint16_t* x, std::ptrdiff_t incx,
+                                 const std::uint16_t* y, std::ptrdiff_t incy, std::size_t n);
+using DotHalfBlocksFn = void (*)(const std::uint16_t* x, const std::uint16_t* y,
+                                 std::size_t blocks, float* partials);
+struct Blas1HalfSet {
   GemvHalfKernelFn rows = nullptr;
   GemvHalfKernelFn cols = nullptr;
+  DotHalfBlockFn dot = nullptr;
+  DotHalfBlocksFn dot_blocks = nullptr;
 };
 
 struct Blas1Kernels {
   Blas1Set<float> f32;
   Blas1Set<double> f64;
-  GemvHalfSet f16;  // null in the naive family (its driver widens A first)
-  GemvHalfSet bf16;
+  Blas1HalfSet f16;  // null in the naive family (its drivers widen first)
+  Blas1HalfSet bf16;
 };
 
 }  // namespace tessera::core
