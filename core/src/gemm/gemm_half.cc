@@ -391,13 +391,9 @@ Status try_gemm_strided_batched(const Context& context, Layout layout, Transpose
   if (batch < 0) {
     return Status::invalid_argument("batch must be >= 0 (got " + core::str(batch) + ")");
   }
-  gemm_detail::HalfCall call;
-  call.layout = layout, call.ta = trans_a, call.tb = trans_b;
-  call.m = m, call.n = n, call.k = k;
-  call.alpha = alpha, call.beta = beta;
-  call.a = a, call.b = b, call.c = c;
-  call.options = &options;
-  call.parallelism = parallelism;
+  const gemm_detail::HalfCall call{.layout = layout, .ta = trans_a, .tb = trans_b, .m = m, .n = n,
+                                   .k = k, .alpha = alpha, .beta = beta, .a = a, .b = b, .c = c,
+                                   .options = &options, .parallelism = parallelism};
   // Entry 0 stands for every entry's shape, storages, leading dimensions
   // and epilogue; then the batch's own checks, all before C_0 is written.
   gemm_detail::HalfCallSpans spans;
@@ -418,27 +414,20 @@ Status try_gemm(const Context& context, Layout layout, Transpose trans_a, Transp
                 std::int64_t m, std::int64_t n, std::int64_t k, float alpha, GemmInput a,
                 GemmInput b, float beta, GemmOutput c, const HalfGemmOptions& options,
                 Parallelism parallelism) {
-  gemm_detail::HalfCall call;
-  call.layout = layout, call.ta = trans_a, call.tb = trans_b;
-  call.m = m, call.n = n, call.k = k;
-  call.alpha = alpha, call.beta = beta;
-  call.a = a, call.b = b, call.c = c;
-  call.options = &options;
-  call.parallelism = parallelism;
+  const gemm_detail::HalfCall call{.layout = layout, .ta = trans_a, .tb = trans_b, .m = m, .n = n,
+                                   .k = k, .alpha = alpha, .beta = beta, .a = a, .b = b, .c = c,
+                                   .options = &options, .parallelism = parallelism};
   return gemm_detail::run_half_call(context, call);
 }
 
 Status try_gemm(const Context& context, Layout layout, Transpose trans_a, std::int64_t m,
                 float alpha, GemmInput a, const PackedRhs& b, float beta, GemmOutput c,
                 const HalfGemmOptions& options, Parallelism parallelism) {
-  gemm_detail::HalfCall call;
-  call.layout = layout, call.ta = trans_a;
-  call.m = m;
-  call.alpha = alpha, call.beta = beta;
-  call.a = a, call.c = c;
-  call.packed = &b;
-  call.options = &options;
-  call.parallelism = parallelism;
+  // n and k come from the PackedRhs; b is its place.
+  const gemm_detail::HalfCall call{.layout = layout, .ta = trans_a, .tb = Transpose::kNo, .m = m,
+                                   .n = 0, .k = 0, .alpha = alpha, .beta = beta, .a = a,
+                                   .b = GemmInput(), .packed = &b, .c = c, .options = &options,
+                                   .parallelism = parallelism};
   return gemm_detail::run_half_call(context, call);
 }
 

@@ -7,7 +7,7 @@
 import { values } from './abi.js';
 import { invalid } from './errors.js';
 import {
-  Tensor, activations, biasKinds, call, checkKeys, checkNoPartialOverlap, checkSize, int64, leading, span,
+  Tensor, activations, biasKinds, call, checkKeys, checkNoPartialOverlap, checkSize, gemmShape, int64, leading, span,
   threadsOption, transpose, typedArrayDtype,
 } from './operands.js';
 
@@ -77,28 +77,14 @@ export const halfKinds = {
       throw invalid(`${what}({ m, n, k, a, b, c, aType, bType, cType, ... }): one options object`);
     }
     checkKeys(what, args, gemmHalfKeys);
-    const { m, n, k, a, b } = args;
-    checkSize(what, 'm', m);
-    checkSize(what, 'n', n);
-    checkSize(what, 'k', k);
-    const transA = args.transA ?? false, transB = args.transB ?? false;
-    if (typeof transA !== 'boolean') throw invalid(`${what}: transA must be a boolean`);
-    if (typeof transB !== 'boolean') throw invalid(`${what}: transB must be a boolean`);
-    const lda = leading(what, 'lda', args.lda, transA ? m : k);
-    const ldb = leading(what, 'ldb', args.ldb, transB ? k : n);
-    const ldc = leading(what, 'ldc', args.ldc, n);
-    const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
-    if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
-    if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
+    const { m, n, k, transA, transB, lda, ldb, ldc, alpha, beta, threads, activation, bias, biasKind,
+            needA, needB, needC, needBias } = gemmShape(what, args);
+    const { a, b } = args;
     const mode = args.mode ?? 'exact';
     if (!(mode in modes)) throw invalid(`${what}: mode must be 'exact' or 'fast' (got ${String(mode)})`);
-    const threads = threadsOption(what, args.threads);
     const all = ['f32', 'f16', 'bf16'];
     const aStorage = storageOf(what, 'a', a, args.aType, all);
     const bStorage = storageOf(what, 'b', b, args.bType, all);
-    const needA = span(transA ? k : m, transA ? m : k, lda);
-    const needB = span(transB ? n : k, transB ? k : n, ldb);
-    const needC = span(m, n, ldc);
     let c = args.c;
     if (c === undefined) {
       if (beta !== 0) throw invalid(`${what}: c is required when beta != 0`);
@@ -108,19 +94,6 @@ export const halfKinds = {
       if (cType !== 'f32') args = { ...args, cType };
     }
     const cStorage = storageOf(what, 'c', c, args.cType, all);
-    const activation = args.activation ?? 'none';
-    if (!(activation in activations)) {
-      throw invalid(`${what}: activation must be one of ${Object.keys(activations).join(', ')} (got ${String(activation)})`);
-    }
-    const bias = args.bias ?? null;
-    const biasKind = args.biasKind ?? (bias === null ? 'none' : 'column');
-    if (!(biasKind in biasKinds)) {
-      throw invalid(`${what}: biasKind must be one of ${Object.keys(biasKinds).join(', ')} (got ${String(biasKind)})`);
-    }
-    if ((biasKind === 'none') !== (bias === null)) {
-      throw invalid(`${what}: ${bias === null ? `bias is required with biasKind '${biasKind}'` : "bias is given with biasKind 'none'"}`);
-    }
-    const needBias = biasKind === 'column' ? n : biasKind === 'row' ? m : 0;
     if (bias !== null && dtypeOf(bias) !== 'f32') throw invalid(`${what}: bias must be a Float32Array or an f32 tensor (got ${typeName(bias)})`);
     const aBits = bitsOf(a), bBits = bitsOf(b), cBits = bitsOf(c);
     checkNoPartialOverlap(what, [['a', aBits], ['b', bBits], ['c', cBits], ['bias', bias]]);

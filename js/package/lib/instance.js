@@ -7,7 +7,7 @@ import { TesseraError, invalid } from './errors.js';
 import { bindings } from './generated.js';
 import {
   Tensor, activations, biasKinds, call, checkKeys, checkNoPartialOverlap, checkSize, dtypeOfOperand, dtypes, elementCount,
-  functionFor, int64, leading, span, threadsOption, transpose,
+  functionFor, gemmShape, int64, leading, span, threadsOption, transpose,
 } from './operands.js';
 import { halfKinds } from './half.js';
 import { quantizedKinds } from './quantized.js';
@@ -169,37 +169,12 @@ export function gemmArguments(what, args) {
     throw invalid(`${what}({ m, n, k, a, b, c, ... }): one options object`);
   }
   checkKeys(what, args, gemmKeys);
-  const { m, n, k, a, b } = args;
-  checkSize(what, 'm', m);
-  checkSize(what, 'n', n);
-  checkSize(what, 'k', k);
-  const transA = args.transA ?? false, transB = args.transB ?? false;
-  if (typeof transA !== 'boolean') throw invalid(`${what}: transA must be a boolean`);
-  if (typeof transB !== 'boolean') throw invalid(`${what}: transB must be a boolean`);
-  const lda = leading(what, 'lda', args.lda, transA ? m : k);
-  const ldb = leading(what, 'ldb', args.ldb, transB ? k : n);
-  const ldc = leading(what, 'ldc', args.ldc, n);
-  const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
-  if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
-  if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
-  const threads = threadsOption(what, args.threads);
+  const shape = gemmShape(what, args);
+  const { a, b } = args;
   elementCount(a, what, 'a');
   const dtype = dtypeOfOperand(a);
   if (dtypeOfOperand(b) !== dtype) throw invalid(`${what}: a is ${dtype} but b is ${dtypeOfOperand(b) ?? typeof b}`);
-  // The fused epilogue: C = activation(alpha op(A) op(B) + beta C + bias).
-  const activation = args.activation ?? 'none';
-  if (!(activation in activations)) {
-    throw invalid(`${what}: activation must be one of ${Object.keys(activations).join(', ')} (got ${String(activation)})`);
-  }
-  const bias = args.bias ?? null;
-  const biasKind = args.biasKind ?? (bias === null ? 'none' : 'column');
-  if (!(biasKind in biasKinds)) {
-    throw invalid(`${what}: biasKind must be one of ${Object.keys(biasKinds).join(', ')} (got ${String(biasKind)})`);
-  }
-  if ((biasKind === 'none') !== (bias === null)) {
-    throw invalid(`${what}: ${bias === null ? `bias is required with biasKind '${biasKind}'` : "bias is given with biasKind 'none'"}`);
-  }
-  const needBias = biasKind === 'column' ? n : biasKind === 'row' ? m : 0;
+  const { bias, biasKind, needBias, needC, beta } = shape;
   if (bias !== null) {
     if (elementCount(bias, what, 'bias') < needBias) {
       throw invalid(`${what}: bias has ${elementCount(bias, what, 'bias')} elements but a ${biasKind} bias needs ${needBias}`);
@@ -207,9 +182,6 @@ export function gemmArguments(what, args) {
     if (dtypeOfOperand(bias) !== dtype) throw invalid(`${what}: bias must be ${dtype} like a`);
   }
   let c = args.c;
-  const needA = span(transA ? k : m, transA ? m : k, lda);
-  const needB = span(transB ? n : k, transB ? k : n, ldb);
-  const needC = span(m, n, ldc);
   if (c === undefined) {
     if (beta !== 0) throw invalid(`${what}: c is required when beta != 0`);
     c = new dtypes[dtype].Array(needC);
@@ -220,8 +192,7 @@ export function gemmArguments(what, args) {
   if (ArrayBuffer.isView(c) && (c === a || c === b || c === bias)) {
     throw invalid(`${what}: c must not be the same array as a, b or bias`);
   }
-  return { m, n, k, a, b, c, alpha, beta, transA, transB, lda, ldb, ldc, bias, biasKind, activation, threads,
-           dtype, needA, needB, needC, needBias };
+  return { ...shape, a, b, c, dtype };
 }
 
 // ---- Kinds of kernels -------------------------------------------------------

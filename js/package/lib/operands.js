@@ -223,3 +223,44 @@ export const biasKinds = { none: values.TSR_BIAS_NONE, column: values.TSR_BIAS_P
 // table made once: a BigInt is an allocation, and a tiny GEMM passes six.
 const smallInt64 = Array.from({ length: 4097 }, (_, i) => BigInt(i));
 export const int64 = (v) => (v >= 0 && v <= 4096 ? smallInt64[v] : BigInt(v));
+
+// A GEMM call's sizes, transposes, leading dimensions, scalars, threads and
+// fused epilogue (C = activation(alpha op(A) op(B) + beta C + bias)),
+// checked, with their defaults filled in, and the elements A, B, C and the
+// bias span. Shared by gemm (instance.js) and gemmHalf (half.js), which
+// then check their operands' element types.
+export function gemmShape(what, args) {
+  const { m, n, k } = args;
+  checkSize(what, 'm', m);
+  checkSize(what, 'n', n);
+  checkSize(what, 'k', k);
+  const transA = args.transA ?? false, transB = args.transB ?? false;
+  if (typeof transA !== 'boolean') throw invalid(`${what}: transA must be a boolean`);
+  if (typeof transB !== 'boolean') throw invalid(`${what}: transB must be a boolean`);
+  const lda = leading(what, 'lda', args.lda, transA ? m : k);
+  const ldb = leading(what, 'ldb', args.ldb, transB ? k : n);
+  const ldc = leading(what, 'ldc', args.ldc, n);
+  const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
+  if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
+  if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
+  const threads = threadsOption(what, args.threads);
+  const activation = args.activation ?? 'none';
+  if (!(activation in activations)) {
+    throw invalid(`${what}: activation must be one of ${Object.keys(activations).join(', ')} (got ${String(activation)})`);
+  }
+  const bias = args.bias ?? null;
+  const biasKind = args.biasKind ?? (bias === null ? 'none' : 'column');
+  if (!(biasKind in biasKinds)) {
+    throw invalid(`${what}: biasKind must be one of ${Object.keys(biasKinds).join(', ')} (got ${String(biasKind)})`);
+  }
+  if ((biasKind === 'none') !== (bias === null)) {
+    throw invalid(`${what}: ${bias === null ? `bias is required with biasKind '${biasKind}'` : "bias is given with biasKind 'none'"}`);
+  }
+  return {
+    m, n, k, transA, transB, lda, ldb, ldc, alpha, beta, threads, activation, bias, biasKind,
+    needA: span(transA ? k : m, transA ? m : k, lda),
+    needB: span(transB ? n : k, transB ? k : n, ldb),
+    needC: span(m, n, ldc),
+    needBias: biasKind === 'column' ? n : biasKind === 'row' ? m : 0,
+  };
+}
