@@ -7,8 +7,8 @@
 import { values } from './abi.js';
 import { invalid } from './errors.js';
 import {
-  Tensor, activations, biasKinds, call, checkKeys, checkNoPartialOverlap, checkSize, gemmShape, int64, leading, span,
-  threadsOption, transpose, typedArrayDtype,
+  Tensor, activations, biasKinds, call, checkIncrement, checkKeys, checkNoPartialOverlap, gemmShape, gemvShape, int64,
+  stridedSpan, threadsOption, transpose, typedArrayDtype,
 } from './operands.js';
 
 const threadsKeys = new Set(['threads']);
@@ -28,8 +28,6 @@ const isFloat16Array = (x) =>
 const bitsOf = (x) => (isFloat16Array(x) ? new Uint16Array(x.buffer, x.byteOffset, x.length) : x);
 
 const dtypeOf = (x) => (x instanceof Tensor ? x.dtype : typedArrayDtype(x));
-// Elements a BLAS vector of `count` entries with increment `inc` spans.
-const stridedSpan = (count, inc) => (count === 0 ? 0 : (count - 1) * Math.max(1, Math.abs(inc)) + 1);
 const typeName = (x) => (x === null ? 'null' : x?.constructor?.name ?? typeof x);
 
 function checkCall(what, options, rest) {
@@ -125,25 +123,10 @@ export const halfKinds = {
       throw invalid(`${what}({ m, n, a, aType, x, y, ... }): one options object`);
     }
     checkKeys(what, args, gemvHalfKeys);
-    const { m, n, a, x } = args;
-    checkSize(what, 'm', m);
-    checkSize(what, 'n', n);
-    const trans = args.trans ?? false;
-    if (typeof trans !== 'boolean') throw invalid(`${what}: trans must be a boolean`);
-    const lda = leading(what, 'lda', args.lda, n);
-    const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
-    if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
-    if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
-    const incx = args.incx ?? 1, incy = args.incy ?? 1;
-    for (const [key, inc] of [['incx', incx], ['incy', incy]]) {
-      if (!Number.isInteger(inc)) throw invalid(`${what}: ${key} must be a non-zero integer (got ${String(inc)})`);
-    }
-    const threads = threadsOption(what, args.threads);
+    const { a, x } = args;
+    const { m, n, trans, lda, alpha, beta, incx, incy, threads, needA, needX, needY } = gemvShape(what, args);
     const storage = storageOf(what, 'a', a, args.aType, ['f16', 'bf16']);
     if (dtypeOf(x) !== 'f32') throw invalid(`${what}: x must be a Float32Array or an f32 tensor (got ${typeName(x)})`);
-    const lengthX = trans ? m : n, lengthY = trans ? n : m;
-    const needA = span(m, n, lda);
-    const needX = stridedSpan(lengthX, incx), needY = stridedSpan(lengthY, incy);
     let y = args.y;
     if (y === undefined) {
       if (beta !== 0) throw invalid(`${what}: y is required when beta != 0`);
@@ -181,9 +164,8 @@ export const halfKinds = {
       throw invalid(`${what}: x and y must be in the same format`);
     }
     const incx = options.incx ?? 1, incy = options.incy ?? 1;
-    for (const [key, inc] of [['incx', incx], ['incy', incy]]) {
-      if (!Number.isInteger(inc)) throw invalid(`${what}: ${key} must be a non-zero integer (got ${String(inc)})`);
-    }
+    checkIncrement(what, 'incx', incx);
+    checkIncrement(what, 'incy', incy);
     const lengthX = lengthOf(x);
     const n = options.n ?? (lengthX === 0 ? 0 : Math.floor((lengthX - 1) / Math.max(1, Math.abs(incx))) + 1);
     if (!(Number.isInteger(n) && n >= 0)) throw invalid(`${what}: n must be an integer >= 0 (got ${String(n)})`);

@@ -6,8 +6,8 @@ import { fieldOffset, statusCode, structSize, values } from './abi.js';
 import { TesseraError, invalid } from './errors.js';
 import { bindings } from './generated.js';
 import {
-  Tensor, activations, biasKinds, call, checkKeys, checkNoPartialOverlap, checkSize, dtypeOfOperand, dtypes, elementCount,
-  functionFor, gemmShape, int64, leading, span, threadsOption, transpose,
+  Tensor, activations, biasKinds, call, checkIncrement, checkKeys, checkNoPartialOverlap, dtypeOfOperand, dtypes,
+  elementCount, functionFor, gemmShape, gemvShape, int64, span, stridedSpan, threadsOption, transpose,
 } from './operands.js';
 import { halfKinds } from './half.js';
 import { quantizedKinds } from './quantized.js';
@@ -150,16 +150,6 @@ export class InlineTessera {
   }
 }
 
-// BLAS increments and spans (dot, gemv).
-// BLAS increments: any non-zero integer (the C API rejects 0 and names it;
-// here it must at least be an integer to size the copies).
-function checkIncrement(what, key, inc) {
-  if (!Number.isInteger(inc)) throw invalid(`${what}: ${key} must be a non-zero integer (got ${String(inc)})`);
-}
-
-// Elements a BLAS vector of `count` entries with increment `inc` spans.
-const stridedSpan = (count, inc) => (count === 0 ? 0 : (count - 1) * Math.max(1, Math.abs(inc)) + 1);
-
 // gemm's arguments checked, with their defaults filled in and the elements
 // each operand spans (needA, needB, needC, needBias); c is allocated when
 // not given. Shared by the gemm kind and the message pool, which checks a
@@ -274,25 +264,11 @@ const kinds = {
       throw invalid(`${what}({ m, n, a, x, y, ... }): one options object`);
     }
     checkKeys(what, args, gemvKeys);
-    const { m, n, a, x } = args;
-    checkSize(what, 'm', m);
-    checkSize(what, 'n', n);
-    const trans = args.trans ?? false;
-    if (typeof trans !== 'boolean') throw invalid(`${what}: trans must be a boolean`);
-    const lda = leading(what, 'lda', args.lda, n);
-    const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
-    if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
-    if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
-    const incx = args.incx ?? 1, incy = args.incy ?? 1;
-    checkIncrement(what, 'incx', incx);
-    checkIncrement(what, 'incy', incy);
-    const threads = threadsOption(what, args.threads);
+    const { a, x } = args;
+    const { m, n, trans, lda, alpha, beta, incx, incy, threads, needA, needX, needY } = gemvShape(what, args);
     elementCount(a, what, 'a');
     const dtype = dtypeOfOperand(a);
     if (dtypeOfOperand(x) !== dtype) throw invalid(`${what}: a is ${dtype} but x is ${dtypeOfOperand(x) ?? typeof x}`);
-    const lengthX = trans ? m : n, lengthY = trans ? n : m;
-    const needA = span(m, n, lda);
-    const needX = stridedSpan(lengthX, incx), needY = stridedSpan(lengthY, incy);
     let y = args.y;
     if (y === undefined) {
       if (beta !== 0) throw invalid(`${what}: y is required when beta != 0`);

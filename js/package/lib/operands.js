@@ -229,7 +229,8 @@ export const int64 = (v) => (v >= 0 && v <= 4096 ? smallInt64[v] : BigInt(v));
 // checked, with their defaults filled in, and the elements A, B, C and the
 // bias span. Shared by gemm (instance.js) and gemmHalf (half.js), which
 // then check their operands' element types.
-export function gemmShape(what, args) {
+// A GEMM's m, n, k and transposes (every GEMM kind, the integer ones too).
+export function gemmDims(what, args) {
   const { m, n, k } = args;
   checkSize(what, 'm', m);
   checkSize(what, 'n', n);
@@ -237,6 +238,11 @@ export function gemmShape(what, args) {
   const transA = args.transA ?? false, transB = args.transB ?? false;
   if (typeof transA !== 'boolean') throw invalid(`${what}: transA must be a boolean`);
   if (typeof transB !== 'boolean') throw invalid(`${what}: transB must be a boolean`);
+  return { m, n, k, transA, transB };
+}
+
+export function gemmShape(what, args) {
+  const { m, n, k, transA, transB } = gemmDims(what, args);
   const lda = leading(what, 'lda', args.lda, transA ? m : k);
   const ldb = leading(what, 'ldb', args.ldb, transB ? k : n);
   const ldc = leading(what, 'ldc', args.ldc, n);
@@ -262,5 +268,39 @@ export function gemmShape(what, args) {
     needB: span(transB ? n : k, transB ? k : n, ldb),
     needC: span(m, n, ldc),
     needBias: biasKind === 'column' ? n : biasKind === 'row' ? m : 0,
+  };
+}
+
+// BLAS increments: any non-zero integer (the C API rejects 0 and names it;
+// here it must at least be an integer to size the copies).
+export function checkIncrement(what, key, inc) {
+  if (!Number.isInteger(inc)) throw invalid(`${what}: ${key} must be a non-zero integer (got ${String(inc)})`);
+}
+
+// Elements a BLAS vector of `count` entries with increment `inc` spans.
+export const stridedSpan = (count, inc) => (count === 0 ? 0 : (count - 1) * Math.max(1, Math.abs(inc)) + 1);
+
+// A gemv call's sizes, transpose, leading dimension, scalars, increments
+// and threads, checked, with their defaults, and the elements A, x and y
+// span. Shared by gemv (instance.js) and gemvHalf (half.js).
+export function gemvShape(what, args) {
+  const { m, n } = args;
+  checkSize(what, 'm', m);
+  checkSize(what, 'n', n);
+  const trans = args.trans ?? false;
+  if (typeof trans !== 'boolean') throw invalid(`${what}: trans must be a boolean`);
+  const lda = leading(what, 'lda', args.lda, n);
+  const alpha = args.alpha ?? 1, beta = args.beta ?? 0;
+  if (typeof alpha !== 'number') throw invalid(`${what}: alpha must be a number`);
+  if (typeof beta !== 'number') throw invalid(`${what}: beta must be a number`);
+  const incx = args.incx ?? 1, incy = args.incy ?? 1;
+  checkIncrement(what, 'incx', incx);
+  checkIncrement(what, 'incy', incy);
+  const threads = threadsOption(what, args.threads);
+  return {
+    m, n, trans, lda, alpha, beta, incx, incy, threads,
+    needA: span(m, n, lda),
+    needX: stridedSpan(trans ? m : n, incx),
+    needY: stridedSpan(trans ? n : m, incy),
   };
 }

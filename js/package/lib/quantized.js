@@ -6,7 +6,7 @@
 import { values } from './abi.js';
 import { invalid } from './errors.js';
 import {
-  Tensor, call, checkKeys, checkNoPartialOverlap, checkSize, dtypes, int64, leading, span, threadsOption, transpose,
+  Tensor, call, checkKeys, checkNoPartialOverlap, dtypes, gemmDims, int64, leading, span, threadsOption, transpose,
   typedArrayDtype,
 } from './operands.js';
 
@@ -28,16 +28,6 @@ function int8Operand(what, name, x) {
   return { dtype, length: x.length };
 }
 
-function dims(what, args) {
-  const { m, n, k } = args;
-  checkSize(what, 'm', m);
-  checkSize(what, 'n', n);
-  checkSize(what, 'k', k);
-  const transA = args.transA ?? false, transB = args.transB ?? false;
-  if (typeof transA !== 'boolean') throw invalid(`${what}: transA must be a boolean`);
-  if (typeof transB !== 'boolean') throw invalid(`${what}: transB must be a boolean`);
-  return { m, n, k, transA, transB };
-}
 
 // A or B of the product as stored, and the bytes it spans.
 function operands(what, args, d) {
@@ -100,7 +90,7 @@ function scale(what, key, value) {
 export function matmulIntegerArguments(what, args) {
   if (args === null || typeof args !== 'object') throw invalid(`${what}({ m, n, k, a, b, ... }): bad arguments`);
   checkKeys(what, args, matmulIntegerKeys);
-  const d = dims(what, args);
+  const d = gemmDims(what, args);
   const o = operands(what, args, d);
   const za = zeroPoint(what, 'aZeroPoint', args.aZeroPoint, o.a.dtype);
   const qb = bQuant(what, args, d.n, false);
@@ -122,7 +112,7 @@ export function matmulIntegerArguments(what, args) {
 export function qlinearArguments(what, args) {
   if (args === null || typeof args !== 'object') throw invalid(`${what}({ m, n, k, a, b, ... }): bad arguments`);
   checkKeys(what, args, qlinearKeys);
-  const d = dims(what, args);
+  const d = gemmDims(what, args);
   const o = operands(what, args, d);
   const aScale = scale(what, 'aScale', args.aScale), yScale = scale(what, 'yScale', args.yScale);
   const za = zeroPoint(what, 'aZeroPoint', args.aZeroPoint, o.a.dtype);
