@@ -84,10 +84,11 @@ void block_partials(const Set& set, const E* x0, std::int64_t incx, const E* y0,
 // dot over `workers`: the block partials land in one array and are added in
 // block order whoever computed them. Out of line: its scratch would
 // otherwise sit in the frame of every small call.
-template <class T>
+// Set and E as for block_partials.
+template <class Set, class E, class T>
 [[gnu::noinline]] Status dot_parallel(const detail::ContextState& state, int workers,
-                                      const core::Blas1Set<T>& set, const T* x0, std::int64_t incx,
-                                      const T* y0, std::int64_t incy, std::size_t len, T* result) {
+                                      const Set& set, const E* x0, std::int64_t incx,
+                                      const E* y0, std::int64_t incy, std::size_t len, T* result) {
   const std::size_t blocks = (len + core::kDotBlock - 1) / core::kDotBlock;
   Scratch<T> partials(blocks);
   if (partials.data() == nullptr) {
@@ -337,21 +338,12 @@ Status half_dot_impl(const Context& context, std::int64_t n, const H* x, std::in
     *result = 0.0f;
     return {};
   }
+  // dot_parallel on one worker too: its partials and their block-order
+  // sum are what dot_impl computes on any number of workers.
   const std::size_t blocks = (len + core::kDotBlock - 1) / core::kDotBlock;
-  Scratch<float> partials(blocks);
-  if (partials.data() == nullptr) {
-    return Status(StatusCode::kOutOfMemory, "dot: cannot allocate the block partials");
-  }
-  float* const p = partials.data();
   const core::BandwidthPlan plan =
       core::plan_bandwidth_workers(*state, 2 * len * sizeof(H), blocks, parallelism);
-  core::run_bandwidth_split(*state, plan.workers, blocks, 1, [&](std::size_t b0, std::size_t b1) {
-    block_partials(set, x0, incx, y0, incy, len, b0, b1, p + b0);
-  });
-  float sum = p[0];
-  for (std::size_t b = 1; b < blocks; ++b) sum += p[b];
-  *result = sum;
-  return {};
+  return dot_parallel(*state, plan.workers, set, x0, incx, y0, incy, len, result);
 }
 
 }  // namespace

@@ -80,40 +80,34 @@ Status check_mode(const detail::ContextState& state, HalfGemmMode mode) {
   return {};
 }
 
-// Elements the canonical side spans from its first element (strides are
-// positive in a canonical problem).
-std::int64_t side_span(std::int64_t rows, std::int64_t cols, std::int64_t rs, std::int64_t cs) {
-  return (rows - 1) * rs + (cols - 1) * cs + 1;
+// The f32 elements each 16-bit side of `pr` spans from its first element
+// (0 for an f32 side; strides are positive in a canonical problem): what
+// widening it whole takes.
+struct WideSpans {
+  std::int64_t a = 0, b = 0;
+};
+WideSpans wide_spans(const core::GemmProblem<float>& pr, const core::GemmSources& sources) {
+  const auto span = [](std::int64_t rows, std::int64_t cols, std::int64_t rs, std::int64_t cs) {
+    return (rows - 1) * rs + (cols - 1) * cs + 1;
+  };
+  return {sources.a.active() ? span(pr.m, pr.k, pr.rs_a, pr.cs_a) : 0,
+          sources.b.active() ? span(pr.k, pr.n, pr.rs_b, pr.cs_b) : 0};
 }
 
-// The f32 elements the 16-bit sides of `pr` span: what widening them whole
-// takes.
-std::int64_t whole_elements(const core::GemmProblem<float>& pr, const core::GemmSources& sources) {
-  return (sources.a.active() ? side_span(pr.m, pr.k, pr.rs_a, pr.cs_a) : 0) +
-         (sources.b.active() ? side_span(pr.k, pr.n, pr.rs_b, pr.cs_b) : 0);
-}
-
-// Each 16-bit side of `pr` widened whole (its stored span) into
-// `workspace`, and the problem on the widened copies: then it is an f32
-// problem like any other, and its bits are sgemm's on the widened operands
-// by construction.
-Status widen_whole(const core::GemmSources& sources, core::GemmProblem<float>* pr,
-                   core::Workspace* workspace) {
-  float* const wide = static_cast<float*>(workspace->data());
-  if (wide == nullptr) return Status(StatusCode::kOutOfMemory, "gemm: cannot allocate the widened operands");
-  std::int64_t at = 0;
+// Each 16-bit side of `pr` widened whole (its stored span) into `wide`
+// (spans.a + spans.b floats), and the problem on the widened copies: then
+// it is an f32 problem like any other, and its bits are sgemm's on the
+// widened operands by construction.
+void widen_whole(const core::GemmSources& sources, const WideSpans& spans, float* wide,
+                 core::GemmProblem<float>* pr) {
   if (sources.a.active()) {
-    const std::int64_t n = side_span(pr->m, pr->k, pr->rs_a, pr->cs_a);
-    sources.a.widen(sources.a.data, wide, static_cast<std::size_t>(n));
+    sources.a.widen(sources.a.data, wide, static_cast<std::size_t>(spans.a));
     pr->a = wide;
-    at = n;
   }
   if (sources.b.active()) {
-    const std::int64_t n = side_span(pr->k, pr->n, pr->rs_b, pr->cs_b);
-    sources.b.widen(sources.b.data, wide + at, static_cast<std::size_t>(n));
-    pr->b = wide + at;
+    sources.b.widen(sources.b.data, wide + spans.a, static_cast<std::size_t>(spans.b));
+    pr->b = wide + spans.a;
   }
-  return {};
 }
 
 // The 16-bit sides of a product are widened whole, and the f32 call runs
@@ -139,12 +133,16 @@ Status run_widened(const detail::ContextState& state, const core::GemmProblem<fl
   }
   // The naive family (whatever the size: it has no packing) and small
   // products: the sides widened whole, then the f32 call.
-  const std::int64_t whole = whole_elements(pr, sources);
+  const WideSpans spans = wide_spans(pr, sources);
+  const std::int64_t whole = spans.a + spans.b;
   if (state.table->family == KernelFamily::kNaive ||
       whole <= kWidenWholeBytes / static_cast<std::int64_t>(sizeof(float))) {
     core::Workspace workspace(static_cast<std::size_t>(whole) * sizeof(float));
+    if (workspace.data() == nullptr) {
+      return Status(StatusCode::kOutOfMemory, "gemm: cannot allocate the widened operands");
+    }
     core::GemmProblem<float> wide = pr;
-    TESSERA_RETURN_IF_ERROR(widen_whole(sources, &wide, &workspace));
+    widen_whole(sources, spans, static_cast<float*>(workspace.data()), &wide);
     return run_canonical(state, wide, parallelism, packed_a, packed_b);
   }
   const core::GemmKernelSet<float>* ks = kernel_set<float>(*state.table);
@@ -155,9 +153,10 @@ Status run_widened(const detail::ContextState& state, const core::GemmProblem<fl
   const core::GemmBlocking blocking = cached_blocking<float>(*state.table);
   core::GemmRequest request = gemm_request(state, *ks, blocking, pr.m, pr.n, pr.k, parallelism,
                                            packed_a != nullptr, packed_b != nullptr, false);
-  // The direct paths read A and B in place; a 16-bit side is read only
-  // through packing. Every path gives the same bits (design.md
-  // §Reproducibility), so this changes the speed of small products only.
+  // The direct paths read A and B in place; a 16-bit side past the bound
+  // above is read only through packing. Every path gives the same bits
+  // (design.md §Reproducibility), and products this large suit the packed
+  // path anyway.
   request.direct_ok = false;
   const core::GemmDecision decision = core::decide_gemm(request);
   if (decision.direct) return Status::internal("gemm: a widened operand on the direct path");
@@ -221,10 +220,8 @@ Status run_half_call(const Context& context, HalfCall x, HalfCallSpans* check_on
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   const HalfGemmOptions& options = *x.options;
   const bool has_packed = x.packed != nullptr;
-  const bool na = x.ta == Transpose::kNo, nb = x.tb == Transpose::kNo;
-  core::Stored sa{"a", "lda", x.a.data, na ? x.m : x.k, na ? x.k : x.m, x.a.ld};
-  core::Stored sb{"b", "ldb", x.b.data, nb ? x.k : x.n, nb ? x.n : x.k, x.b.ld};
-  core::Stored sc{"c", "ldc", x.c.data, x.m, x.n, x.c.ld};
+  // Measured by the full checks (a packed B gives n and k first).
+  core::Stored sa{}, sb{}, sc{};
   // The GEMM's integer quick check (gemm_validate.hpp) with every operand
   // measured at 4 bytes an element: those spans hold the real ones, so when
   // it passes, every full check below would too (a 16-bit C with a bias,
@@ -253,12 +250,13 @@ Status run_half_call(const Context& context, HalfCall x, HalfCallSpans* check_on
       TESSERA_RETURN_IF_ERROR(core::check_dim(x.m, "m"));
       TESSERA_RETURN_IF_ERROR(core::check_mnk(x.m, x.n, x.k));
       TESSERA_RETURN_IF_ERROR(core::check_parallelism(x.parallelism));
-      // n and k came from the packed operand: C's shape with them.
-      sc.cols = x.n;
-      sa = core::Stored{"a", "lda", x.a.data, na ? x.m : x.k, na ? x.k : x.m, x.a.ld};
     } else {
       TESSERA_RETURN_IF_ERROR(core::check_product(x.m, x.n, x.k, x.parallelism));
     }
+    const bool na = x.ta == Transpose::kNo, nb = x.tb == Transpose::kNo;
+    sa = {"a", "lda", x.a.data, na ? x.m : x.k, na ? x.k : x.m, x.a.ld};
+    sb = {"b", "ldb", x.b.data, nb ? x.k : x.n, nb ? x.n : x.k, x.b.ld};
+    sc = {"c", "ldc", x.c.data, x.m, x.n, x.c.ld};
     TESSERA_RETURN_IF_ERROR(core::check_stored(x.layout, storage_bytes(x.a.storage), &sa));
     if (!has_packed) {
       TESSERA_RETURN_IF_ERROR(core::check_stored(x.layout, storage_bytes(x.b.storage), &sb));
