@@ -22,8 +22,8 @@
 // (exact mode: widened as packed, f32 kernels), next to tessera's sgemm and
 // oneDNN's bf16 matmul (its own kernel choice, printed) on the same values,
 // at 1 and 2 threads, as GFLOP/s medians with min..max and ratios to sgemm
-// and to oneDNN. The fast mode has no kernel on any level (the call is an
-// error), so it has no row.
+// and to oneDNN; and bf16 in fast mode (the CPU's bf16 dot product) where
+// the context's level and the CPU run it, else the reason it cannot, once.
 //
 //   bench-half [--rounds R] [--threads LIST] [--only convert|gemv|dot|gemm]
 #include <algorithm>
@@ -174,6 +174,18 @@ void run_gemm_part(int rounds, const std::vector<int>& thread_counts) {
                                                       n, n, n, 1.0f, {a_bf.data(), n}, {b_bf.data(), n}, 0.0f,
                                                       {c.data(), n}, {}, p);
                             }, {}});
+      tessera::HalfGemmOptions fast;
+      fast.mode = tessera::HalfGemmMode::kFast;
+      const auto run_fast = [&] {
+        return tessera::try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, n, n,
+                                 n, 1.0f, {a_bf.data(), n}, {b_bf.data(), n}, 0.0f,
+                                 {c.data(), n}, fast, p);
+      };
+      if (const tessera::Status status = run_fast(); status.ok()) {
+        candidates.push_back({"tessera bf16 fast", [&] { (void)run_fast(); }, {}});
+      } else if (threads == thread_counts.front() && n == 1024) {
+        std::printf("bf16 fast mode: %s\n", status.message().c_str());
+      }
       if (peer.ok()) {
         candidates.push_back({"oneDNN bf16 matmul", [&] {
                                 if (!peer.run(&a_bf[0].bits, &b_bf[0].bits, c.data(), threads)) {

@@ -4,10 +4,12 @@
 //                 [--seed S] [--bias col|row] [--act none|relu|gelu|sigmoid]
 //
 // --dtype f16|bf16: A and B are the seeded values rounded to that format
-// and multiplied by the half GEMM (tessera/half.hpp) in --mode (exact, the
-// default; fast is an error on every level, none has its kernel), C in
-// f32; --check also compares bit for bit against sgemm on the widened
-// operands on the same level (the exact mode's contract).
+// and multiplied by the half GEMM (tessera/half.hpp) in --mode: exact (the
+// default) or fast (bf16 only: the CPU's bf16 dot product, on the avx512
+// levels of a CPU with AVX512_BF16; elsewhere an error naming the level),
+// C in f32. --check compares with the naive family's exact-mode product
+// within the rounding bound, and in exact mode also bit for bit against
+// sgemm on the widened operands on the same level (that mode's contract).
 //
 // --bias / --act run the fused epilogue (C = act(op(A) op(B) + bias), bias
 // seeded with stream 4); --check then compares against the naive family's
@@ -225,11 +227,12 @@ int run_gemm_options(const GemmOptions& o) {
                     b.data(), ldb, T(0), out, ldc, par);
   };
   // One call (the half GEMM for --dtype f16|bf16) on `ctx` into `out`.
-  auto call = [&](const Context& ctx, T* out, Parallelism par) {
+  auto call = [&](const Context& ctx, T* out, Parallelism par,
+                  HalfGemmMode mode = HalfGemmMode::kExact) {
     if constexpr (sizeof(T) == 4) {
       if (is_half) {
         HalfGemmOptions options;
-        options.mode = o.mode;
+        options.mode = mode;
         if (o.epilogue) options.epilogue = epilogue;
         return try_gemm(ctx, Layout::kRowMajor, o.ta, o.tb, o.m, o.n, o.k, 1.0f,
                         half.input(half.a, lda), half.input(half.b, ldb), 0.0f,
@@ -245,16 +248,21 @@ int run_gemm_options(const GemmOptions& o) {
     std::printf("  epilogue: bias %s, activation %s (fused, last depth slice)\n",
                 bias_kind_name(o.bias), activation_name(o.act));
   }
-  if (is_half) {
-    std::printf("  A and B in %s, mode %s: widened to f32 as they are packed (the packed path, "
-                "never the direct one), C in f32\n",
-                storage_name(half.storage), half_gemm_mode_name(o.mode));
+  if (is_half && o.mode == HalfGemmMode::kFast) {
+    std::printf("  A and B in %s, mode fast: depth pairs as 32-bit words on the CPU's bf16 dot "
+                "product (slices of 2048), C in f32\n",
+                storage_name(half.storage));
+  } else if (is_half) {
+    std::printf("  A and B in %s, mode exact: widened to f32 as they are packed (the packed "
+                "path, never the direct one), C in f32\n",
+                storage_name(half.storage));
   }
   print_context_line(context);
 
   int exit_code = kExitOk;
   if (!run_timed_calls(o.reps, o.m, o.n, o.k, "GFLOP/s",
-                       [&] { return call(context, c.data(), parallelism); }, &exit_code)) {
+                       [&] { return call(context, c.data(), parallelism, o.mode); },
+                       &exit_code)) {
     return exit_code;
   }
   if (o.check) {
@@ -291,7 +299,7 @@ int run_gemm_options(const GemmOptions& o) {
     }
     exit_code = report_bounds(tally);
     if constexpr (sizeof(T) == 4) {
-      if (is_half && exit_code == kExitOk) {
+      if (is_half && o.mode == HalfGemmMode::kExact && exit_code == kExitOk) {
         // The exact mode's contract: sgemm's bits on the widened operands
         // (a and b hold them), this level.
         std::vector<T> widened(c.size());

@@ -74,6 +74,41 @@ std::size_t gemm_mismatches(const Context& context) {
   return bad;
 }
 
+// The fast mode (the CPU's bf16 pair dot) on a problem whose every sum is
+// exact in f32 (small integers times eighths, 131 deep: any order of
+// summation gives the same value), against the exact mode: a wrong pairing,
+// tail or packing of the words shows as a different value. Returns the
+// differing elements, or 1 when a call fails; *status is the fast call's
+// (unsupported where the level or the CPU has no such kernel).
+std::size_t fast_mismatches(const Context& context, Status* status) {
+  constexpr std::int64_t m = 37, n = 70, k = 131;
+  std::vector<float> a(m * k), b(k * n);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(static_cast<int>(i * 37 % 17) - 8);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(static_cast<int>(i * 29 % 17) - 8) / 8.0f;
+  std::vector<bf16> a16(a.size()), b16(b.size());
+  if (!try_convert(context, std::span<const float>(a), std::span<bf16>(a16)).ok() ||
+      !try_convert(context, std::span<const float>(b), std::span<bf16>(b16)).ok()) {
+    return 1;
+  }
+  HalfGemmOptions fast;
+  fast.mode = HalfGemmMode::kFast;
+  std::vector<float> got(m * n, 1.0f), want(m * n, 1.0f);
+  // A stored k x m (transposed: paired into a copy), B k x n.
+  *status = try_gemm(context, Layout::kRowMajor, Transpose::kYes, Transpose::kNo, m, n, k, 0.75f,
+                     {a16.data(), m}, {b16.data(), n}, 0.5f, {got.data(), n}, fast);
+  if (!status->ok()) return 1;
+  if (!try_gemm(context, Layout::kRowMajor, Transpose::kYes, Transpose::kNo, m, n, k, 0.75f,
+                {a16.data(), m}, {b16.data(), n}, 0.5f, {want.data(), n})
+           .ok()) {
+    return 1;
+  }
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    bad += std::memcmp(&got[i], &want[i], sizeof(float)) != 0 ? 1 : 0;
+  }
+  return bad;
+}
+
 }  // namespace
 
 void selftest_half(const Context& naive, const Context& context, int* passes, int* failures) {
@@ -88,6 +123,18 @@ void selftest_half(const Context& naive, const Context& context, int* passes, in
   std::printf("%s %-6s %s %-8s\n", bad == 0 ? "PASS" : "FAIL", "gemm", "f16 x bf16 exact",
               isa_name(context.isa()));
   (bad == 0 ? *passes : *failures) += 1;
+  // The fast mode where this level and CPU run it; elsewhere a line saying
+  // why not (an unsupported mode is not a failure).
+  Status fast;
+  const std::size_t fast_bad = fast_mismatches(context, &fast);
+  if (fast.code() == StatusCode::kUnsupported) {
+    std::printf("n/a  %-6s %s %-8s (%s)\n", "gemm", "bf16 fast", isa_name(context.isa()),
+                fast.message().c_str());
+    return;
+  }
+  std::printf("%s %-6s %s %-8s\n", fast_bad == 0 ? "PASS" : "FAIL", "gemm", "bf16 fast",
+              isa_name(context.isa()));
+  (fast_bad == 0 ? *passes : *failures) += 1;
 }
 
 }  // namespace tessera::cli

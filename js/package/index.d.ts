@@ -535,8 +535,9 @@ export type HalfStorage = 'f32' | 'f16' | 'bf16';
  * Float16Array f16; the bits in a Uint16Array or u16 tensor need `aType` /
  * `bType` / `cType` ('f16' or 'bf16'). mode 'exact' (the default) gives the
  * bits of `gemm` on the widened operands, a 16-bit C that result rounded to
- * nearest even; 'fast' has no kernel on any level yet and is an
- * 'unsupported' error naming the level.
+ * nearest even; 'fast' (bf16 x bf16 on a CPU's bf16 dot product) has no
+ * kernel on the wasm levels and is an 'unsupported' error naming the level
+ * (or, for an f16 or f32 A or B, saying it takes bf16).
  */
 export interface GemmHalfArgs<C extends HalfGemmOperand = Float32Array> {
   m: number; n: number; k: number;

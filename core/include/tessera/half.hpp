@@ -93,10 +93,17 @@ Status try_dot(const Context& context, std::int64_t n, const bf16* x, std::int64
 // count; a C in f16 or bf16 is that f32 result (after the epilogue)
 // rounded to nearest even, and with beta != 0 it is read widened. A and B
 // are never widened whole: only the panels in flight are f32.
-// HalfGemmMode::kFast would use the CPU's own half-precision dot products
-// (vdpbf16ps, AVX512-FP16), which round differently; no level has such a
-// kernel yet, so asking for it is an error naming the context's level,
-// never a silent exact run.
+// HalfGemmMode::kFast: bf16 A and B on the CPU's bf16 dot product
+// (vdpbf16ps; the avx512, avx512_vnni and amx levels of a CPU with
+// AVX512_BF16), which rounds differently: per pair of depth values
+// (2p, 2p + 1) acc += a_hi b_hi, then acc += a_lo b_lo, each a fused
+// multiply-add with denormal inputs read as zero and denormal results
+// flushed; each slice of 2048 depth values summed from +0 so, the slices
+// added to C in order; then alpha, beta and the epilogue as in exact mode.
+// Its bits are the same for every worker count and path, and on every CPU
+// that runs it. Where it cannot run (an f16 or f32 side, a PackedRhs B,
+// another level, a CPU without AVX512_BF16) the call is kUnsupported
+// naming why, never a silent exact run.
 enum class Storage : std::uint8_t { kF32 = 0, kF16 = 1, kBf16 = 2 };
 const char* storage_name(Storage storage) noexcept;  // "f32" / "f16" / "bf16"
 

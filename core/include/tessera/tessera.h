@@ -562,9 +562,12 @@ TSR_API tsr_status tsr_dot_bf16(const tsr_context* context, int64_t n, const uin
  * A and B are widened exactly as they are packed and the level's f32
  * kernels run, so the bits equal tsr_sgemm's on the widened operands, for
  * every thread count; a 16-bit C is that f32 result (after the epilogue)
- * rounded to nearest even. TSR_HALF_FAST (the CPU's own half dot products)
- * has no kernel on any level yet: asking for it is TSR_UNSUPPORTED, naming
- * the level. tsr_gemm_f16 / tsr_gemm_bf16: A and B in the format, C f32.
+ * rounded to nearest even. TSR_HALF_FAST: bf16 A and B only, on the CPU's
+ * bf16 dot product (vdpbf16ps: the avx512 levels of a CPU with
+ * AVX512_BF16), whose rounding differs (pairs of depth values, denormals
+ * flushed; its own pinned bits, the same for every thread count);
+ * elsewhere TSR_UNSUPPORTED, naming the level or the missing feature, never
+ * an exact run. tsr_gemm_f16 / tsr_gemm_bf16: A and B in the format, C f32.
  * tsr_gemm_half: each of A, B, C in any storage, with tsr_sgemm_ex's
  * epilogue (bias in f32). */
 typedef enum tsr_storage {

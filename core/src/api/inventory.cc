@@ -11,6 +11,8 @@ struct Entry {
   const char* op;
   const char* dtype;
   bool present;
+  // A CPU feature this entry needs beyond its table's (null: none).
+  bool platform::CpuFeatures::*needs = nullptr;
 };
 
 // Every operation a table may provide, in inventory order.
@@ -91,13 +93,14 @@ std::vector<Entry> entries_of(const core::KernelTable& t) {
                   {"dot", "f16", f16 && (t.blas1->f16.dot != nullptr || t.blas1->f32.naive_dot != nullptr)},
                   {"dot", "bf16", bf16 && (t.blas1->bf16.dot != nullptr || t.blas1->f32.naive_dot != nullptr)}});
   // GEMM on half operands: exact mode is the f32 GEMM (its packing widens),
-  // so it runs where the f32 GEMM and the conversions do; fast mode has no
-  // kernel on any level, and says so.
+  // so it runs where the f32 GEMM and the conversions do; bf16 fast mode is
+  // the level's pair-dot set, runnable where the CPU also has the feature
+  // it needs; f16 fast mode has no kernel on any level.
   const bool sgemm = t.gemm.f32 != nullptr || t.gemm.naive_f32 != nullptr;
   entries.insert(entries.end(), {{"gemm_half", "f16 exact", f16 && sgemm},
                                  {"gemm_half", "bf16 exact", bf16 && sgemm},
-                                 {"gemm_half", "f16 fast", false},
-                                 {"gemm_half", "bf16 fast", false}});
+                                 {"gemm_half", "bf16 fast", t.gemm.bf16_pairs != nullptr,
+                                  t.gemm.bf16_pairs_needs}});
   return entries;
 }
 
@@ -110,8 +113,9 @@ std::vector<KernelRecord> kernel_inventory(const Context& context) {
   for (const core::KernelTable* table : core::registered_tables()) {
     for (const Entry& e : entries_of(*table)) {
       if (!e.present) continue;
+      const platform::CpuFeatures& cpu = platform::cpu_features();
       records.push_back({e.op, e.dtype, table->family, table->isa,
-                         core::table_runnable(*table, platform::cpu_features()),
+                         core::table_runnable(*table, cpu) && (e.needs == nullptr || cpu.*e.needs),
                          table == selected});
     }
   }

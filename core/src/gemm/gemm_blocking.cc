@@ -10,6 +10,7 @@ namespace {
 
 constexpr std::int64_t kMinKc = 128;
 constexpr std::int64_t kMaxKc = 1024;
+static_assert(kFixedDepthKc == kMaxKc, "the fixed slice is the model's deepest");
 constexpr std::int64_t kMaxNc = 4096;
 
 std::int64_t round_down(std::int64_t x, std::int64_t multiple) {
@@ -58,7 +59,8 @@ GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
   }
   if (gemm_blocking_overridden(element_bytes)) {
     const GemmBlocking& o = override_for(element_bytes)->blocking;
-    b.kc = std::max<std::int64_t>(1, o.kc);
+    b.kc = rule == GemmBlockingRule::kCacheModelFixedKc ? kFixedDepthKc
+                                                        : std::max<std::int64_t>(1, o.kc);
     b.mc = round_down(o.mc, mr);
     b.nc = round_down(o.nc, nr);
     return b;
@@ -93,7 +95,9 @@ GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
   //   256 (larger kc not measured).
   const std::int64_t ways = facts.l1d_ways > 0 ? facts.l1d_ways : 4;
   const std::int64_t a_panel_bytes = (ways - ways / 4) * (l1 / ways);
-  b.kc = std::clamp<std::int64_t>(a_panel_bytes / (mr * s) / 8 * 8, kMinKc, kMaxKc);
+  b.kc = rule == GemmBlockingRule::kCacheModelFixedKc
+             ? kFixedDepthKc
+             : std::clamp<std::int64_t>(a_panel_bytes / (mr * s) / 8 * 8, kMinKc, kMaxKc);
   // mc: the packed A block is a quarter of L2 (two ways of an 8-way L2),
   // so the B micro-panels and C stream through the rest. A tall row block
   // makes each column tile's sweep touch mc rows of C at the row stride,

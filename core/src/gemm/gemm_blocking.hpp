@@ -29,6 +29,8 @@ struct GemmBlocking {
 //  - kFixedPortable: one table for the 128-bit levels and scalar (kc 256,
 //    mc 64, nc 1024), independent of any machine fact, so native SSE2 and
 //    wasm SIMD128 slice every sum identically.
+//  - kCacheModelFixedKc: kCacheModel with kc fixed at kFixedDepthKc, on
+//    every host and under the override below.
 GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
                            GemmBlockingRule rule, const CacheFacts& facts);
 
@@ -36,7 +38,8 @@ GemmBlocking gemm_blocking(int mr, int nr, int element_bytes,
 // size (4 or 8), rounded to each kernel set's tile: for the blocking sweep
 // of bench-gemm (--sweep-blocking), which measures the model against its
 // neighbours. The library never sets it. Set it only while no GEMM runs;
-// nullptr restores the model. The portable levels keep their fixed table.
+// nullptr restores the model. The portable levels keep their fixed table,
+// kCacheModelFixedKc sets their kc.
 void set_gemm_blocking_override(int element_bytes, const GemmBlocking* blocking);
 bool gemm_blocking_overridden(int element_bytes);
 

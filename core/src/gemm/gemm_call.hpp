@@ -160,6 +160,30 @@ Status plan_and_run(const detail::ContextState& state, const core::GemmKernelSet
                     const core::GemmBlocking& blocking, const core::GemmProblem<T>& pr,
                     Parallelism parallelism, const T* packed_a, const T* packed_b);
 
+// execute() on an optimized kernel set and its blocking: the table's own
+// set, or the half GEMM's pair-dot set (its fast mode).
+template <class T>
+TESSERA_QUICK_INLINE inline Status execute_on(const detail::ContextState& state,
+                                              const core::GemmKernelSet<T>& set,
+                                              const core::GemmBlocking& blocking,
+                                              const core::GemmProblem<T>& pr,
+                                              Parallelism parallelism, const T* packed_a,
+                                              const T* packed_b) {
+  const core::GemmKernelSet<T>* ks = &set;
+  // Small products the serial gate keeps on the caller go straight to the
+  // direct path: exactly the calls decide_gemm would send there, without
+  // building a request or a plan (the request alone, knobs and all, was
+  // 110 of the ~800 instructions of a 1 x 1 x 1 call).
+  if (direct_allowed(*ks, blocking, pr.m, pr.n, pr.k, packed_a != nullptr)) {
+    const std::uint64_t mnk = static_cast<std::uint64_t>(pr.m) *
+                              static_cast<std::uint64_t>(pr.n) * static_cast<std::uint64_t>(pr.k);
+    if (parallelism.is_serial() || core::below_serial_gate(mnk, state.compute_knobs)) {
+      return core::run_direct(*ks, pr, blocking.kc, packed_b);
+    }
+  }
+  return plan_and_run<T>(state, ks, blocking, pr, parallelism, packed_a, packed_b);
+}
+
 // Runs a validated, non-trivial canonical problem. Inlined (like gemm_impl
 // into try_gemm): a 8 x 32 x 1 product took 50 ns through the separate
 // calls and 45 ns without them.
@@ -178,19 +202,8 @@ TESSERA_QUICK_INLINE inline Status execute(const detail::ContextState& state,
     return Status::internal(std::string("kernel table ") + isa_name(state.table->isa) +
                             " has no gemm " + dtype_name(dtype_of<T>()));
   }
-  const core::GemmBlocking blocking = cached_blocking<T>(*state.table);
-  // Small products the serial gate keeps on the caller go straight to the
-  // direct path: exactly the calls decide_gemm would send there, without
-  // building a request or a plan (the request alone, knobs and all, was
-  // 110 of the ~800 instructions of a 1 x 1 x 1 call).
-  if (direct_allowed(*ks, blocking, pr.m, pr.n, pr.k, packed_a != nullptr)) {
-    const std::uint64_t mnk = static_cast<std::uint64_t>(pr.m) *
-                              static_cast<std::uint64_t>(pr.n) * static_cast<std::uint64_t>(pr.k);
-    if (parallelism.is_serial() || core::below_serial_gate(mnk, state.compute_knobs)) {
-      return core::run_direct(*ks, pr, blocking.kc, packed_b);
-    }
-  }
-  return plan_and_run<T>(state, ks, blocking, pr, parallelism, packed_a, packed_b);
+  return execute_on(state, *ks, cached_blocking<T>(*state.table), pr, parallelism, packed_a,
+                    packed_b);
 }
 
 // execute()'s general path: decide_gemm's plan for the problem, then its run.

@@ -61,22 +61,51 @@ core::NarrowFn narrow_of(const core::HalfKernels& kernels, Storage storage) {
   return storage == Storage::kF16 ? kernels.f32_to_f16 : kernels.f32_to_bf16;
 }
 
-// The mode's value, and whether the context's level can run it: no level
-// has a kernel of the CPU's half-precision dot products yet, so kFast is an
-// error naming the level (never an exact run in its place).
-Status check_mode(const detail::ContextState& state, HalfGemmMode mode) {
+// The mode's value.
+Status check_mode(HalfGemmMode mode) {
   const auto value = static_cast<unsigned>(mode);
   if (value > static_cast<unsigned>(HalfGemmMode::kFast)) {
     return Status::invalid_argument("options.mode is not a HalfGemmMode value (got " +
                                     std::to_string(value) + ")");
   }
-  if (mode == HalfGemmMode::kFast) {
+  return {};
+}
+
+// The fast mode's kernel set for a call on `state`, or the error naming why
+// it cannot run there (never an exact run in its place): the pair dot
+// multiplies bf16 by bf16, so both sides are bf16 (an f32 or f16 side
+// would have to be rounded first), B is data (a PackedRhs holds f32
+// panels), the level has a pair-dot set and the CPU the feature it needs.
+Status fast_set(const detail::ContextState& state, Storage a, Storage b, bool b_packed,
+                const core::GemmKernelSet<float>** out) {
+  const auto level = [&] {
+    return std::string("ISA level ") + isa_name(state.table->isa) + " (" +
+           kernel_family_name(state.table->family) + ")";
+  };
+  if (a != Storage::kBf16 || (!b_packed && b != Storage::kBf16)) {
+    const bool a_off = a != Storage::kBf16;
+    return Status::unsupported(std::string("options.mode fast multiplies bf16 by bf16 (") +
+                               (a_off ? "a" : "b") + " is " + storage_name(a_off ? a : b) +
+                               "); use HalfGemmMode::kExact");
+  }
+  if (b_packed) {
     return Status::unsupported(
-        std::string("options.mode fast: ISA level ") + isa_name(state.table->isa) + " (" +
-        kernel_family_name(state.table->family) +
-        ") has no half-precision dot-product GEMM kernel (tessera builds none yet); use "
+        "options.mode fast takes b as bf16 data, not a PackedRhs (whose panels are f32); use "
         "HalfGemmMode::kExact");
   }
+  const core::GemmKernels& gemm = state.table->gemm;
+  if (gemm.bf16_pairs == nullptr) {
+    return Status::unsupported("options.mode fast: " + level() +
+                               " has no bf16 dot-product GEMM kernel (the avx512, avx512_vnni "
+                               "and amx levels have one, vdpbf16ps); use HalfGemmMode::kExact");
+  }
+  if (!(platform::cpu_features().*gemm.bf16_pairs_needs)) {
+    return Status::unsupported("options.mode fast: this CPU has no " +
+                               std::string(gemm.bf16_pairs_feature) + " (" + level() +
+                               "), which its bf16 dot-product GEMM kernel needs; use "
+                               "HalfGemmMode::kExact");
+  }
+  *out = gemm.bf16_pairs;
   return {};
 }
 
@@ -238,12 +267,16 @@ Status run_half_call(const Context& context, HalfCall x, HalfCallSpans* check_on
       quick_valid(x.layout, x.ta, x.tb, x.m, x.n, x.k, x.a.data, x.a.ld, x.b.data, x.b.ld,
                   x.c.data, x.c.ld, x.parallelism, sizeof(float));
   const float* packed_data = nullptr;
+  const core::GemmKernelSet<float>* fast = nullptr;  // the fast mode's set
   if (!quick) {
     TESSERA_RETURN_IF_ERROR(core::check_enums(x.layout, &x.ta, has_packed ? nullptr : &x.tb));
     TESSERA_RETURN_IF_ERROR(check_storage(x.a.storage, "a"));
     if (!has_packed) TESSERA_RETURN_IF_ERROR(check_storage(x.b.storage, "b"));
     TESSERA_RETURN_IF_ERROR(check_storage(x.c.storage, "c"));
-    TESSERA_RETURN_IF_ERROR(check_mode(*state, options.mode));
+    TESSERA_RETURN_IF_ERROR(check_mode(options.mode));
+    if (options.mode == HalfGemmMode::kFast) {
+      TESSERA_RETURN_IF_ERROR(fast_set(*state, x.a.storage, x.b.storage, has_packed, &fast));
+    }
     if (has_packed) {
       TESSERA_RETURN_IF_ERROR(
           check_packed_rhs<float>(*state, x.layout, *x.packed, &packed_data, &x.n, &x.k));
@@ -334,7 +367,12 @@ Status run_half_call(const Context& context, HalfCall x, HalfCallSpans* check_on
   move_to_sources(canon_b, &pr.b, &sources.b);
   const float* packed_a = has_packed && !row ? packed_data : nullptr;
   const float* packed_b = has_packed && row ? packed_data : nullptr;
-  TESSERA_RETURN_IF_ERROR(run_widened(*state, pr, sources, x.parallelism, packed_a, packed_b));
+  if (fast != nullptr) {
+    TESSERA_RETURN_IF_ERROR(run_bf16_pairs(*state, *fast, pr, sources.a.data, sources.b.data,
+                                           x.parallelism));
+  } else {
+    TESSERA_RETURN_IF_ERROR(run_widened(*state, pr, sources, x.parallelism, packed_a, packed_b));
+  }
   if (!c_wide) {
     wide.narrow_into(static_cast<std::uint16_t*>(x.c.data), x.c.ld, narrow_of(half, x.c.storage));
   }

@@ -20,4 +20,11 @@ Status run_widened(const detail::ContextState& state, const core::GemmProblem<fl
                    const core::GemmSources& sources, Parallelism parallelism,
                    const float* packed_a, const float* packed_b);
 
+// The fast mode (gemm_half_fast.cc): the canonical problem `problem`
+// (its sides null) of bf16 A at `a` and bf16 B at `b`, at the problem's
+// strides, on a pair-dot kernel set (GemmKernels::bf16_pairs).
+Status run_bf16_pairs(const detail::ContextState& state, const core::GemmKernelSet<float>& set,
+                      const core::GemmProblem<float>& problem, const std::uint16_t* a,
+                      const std::uint16_t* b, Parallelism parallelism);
+
 }  // namespace tessera::gemm_detail

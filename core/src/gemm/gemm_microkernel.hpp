@@ -64,6 +64,20 @@ struct TileEpilogue {
   GemmUpdate update;
 };
 
+// One depth step of the product, acc + a*b: the traits' `dot` where they
+// have one (avx512::Bf16Pairs: each 32-bit lane a pair of bf16 depth
+// values, summed by vdpbf16ps), else the fused mul_add. Everything else in
+// a kernel set (packing, stores, alpha, beta, epilogues) is the f32 code.
+template <class V>
+TESSERA_GEMM_INLINE typename V::Reg depth_step(typename V::Reg a, typename V::Reg b,
+                                               typename V::Reg acc) {
+  if constexpr (requires { V::dot(a, b, acc); }) {
+    return V::dot(a, b, acc);
+  } else {
+    return V::mul_add(a, b, acc);
+  }
+}
+
 // A packed A panel: MR values per depth step, contiguous. UNROLL depth
 // steps per loop iteration: 4 lets the steps become immediate displacements
 // (native AVX levels); 1 keeps a JIT's register allocation simple (V8 runs
@@ -320,7 +334,7 @@ struct Microkernel {
         for (int i = 0; i < MR; ++i) {
           const Reg ai = a.get(i);
           TESSERA_GEMM_UNROLL
-          for (int v = 0; v < NV; ++v) acc[i][v] = V::mul_add(ai, bv[v], acc[i][v]);
+          for (int v = 0; v < NV; ++v) acc[i][v] = depth_step<V>(ai, bv[v], acc[i][v]);
         }
       }
       a.next();

@@ -58,8 +58,27 @@ inline constexpr GemmTiles kGemmTilesF32 = [] {
   return tiles;
 }();
 
+// The half GEMM's fast mode: the f32 tiles over bf16 pairs (vdpbf16ps),
+// each depth step two depth values, sliced at kFixedDepthKc pairs on every
+// host (gemm_bf16_avx512.cc, compiled with -mavx512bf16 as well).
+inline constexpr GemmTiles kGemmTilesBf16Pairs = [] {
+  GemmTiles tiles = kGemmTilesF32;
+  tiles.blocking = GemmBlockingRule::kCacheModelFixedKc;
+  return tiles;
+}();
+
 extern const GemmKernelSet<float> kGemmF32;
+extern const GemmKernelSet<float> kGemmBf16Pairs;
 extern const GemmKernelSet<double> kGemmF64;
 extern const TraitKernelSets kSets;
+
+// The GEMM kernels of every table on the avx512 sets.
+inline constexpr GemmKernels kGemmKernels = {
+    .f32 = &kGemmF32,
+    .f64 = &kGemmF64,
+    .bf16_pairs = &kGemmBf16Pairs,
+    .bf16_pairs_needs = &platform::CpuFeatures::avx512bf16,
+    .bf16_pairs_feature = "AVX512_BF16",
+};
 
 }  // namespace tessera::core::avx512

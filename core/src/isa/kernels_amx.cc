@@ -140,6 +140,6 @@ constinit const KernelTable kKernelTable =
                      &platform::CpuFeatures::avx512bw, &platform::CpuFeatures::avx512dq,
                      &platform::CpuFeatures::avx512vnni, &platform::CpuFeatures::amx_int8,
                      &platform::CpuFeatures::f16c},
-                    avx512::kSets, {&avx512::kGemmF32, &avx512::kGemmF64}, {&kQGemm});
+                    avx512::kSets, avx512::kGemmKernels, {&kQGemm});
 
 }  // namespace tessera::core::amx

@@ -28,6 +28,6 @@ constinit const KernelTable kKernelTable =
                     {&platform::CpuFeatures::avx512f, &platform::CpuFeatures::avx512vl,
                      &platform::CpuFeatures::avx512bw, &platform::CpuFeatures::avx512dq,
                      &platform::CpuFeatures::f16c},
-                    kSets, {&kGemmF32, &kGemmF64}, {&kQGemm});
+                    kSets, kGemmKernels, {&kQGemm});
 
 }  // namespace tessera::core::avx512

@@ -23,6 +23,6 @@ constinit const KernelTable kKernelTable =
                     {&platform::CpuFeatures::avx512f, &platform::CpuFeatures::avx512vl,
                      &platform::CpuFeatures::avx512bw, &platform::CpuFeatures::avx512dq,
                      &platform::CpuFeatures::avx512vnni, &platform::CpuFeatures::f16c},
-                    avx512::kSets, {&avx512::kGemmF32, &avx512::kGemmF64}, {&kQGemm});
+                    avx512::kSets, avx512::kGemmKernels, {&kQGemm});
 
 }  // namespace tessera::core::avx512_vnni

@@ -16,6 +16,8 @@
 
 #include <cstdint>
 
+#include "tessera/platform/cpu_features.hpp"
+
 namespace tessera::core {
 
 // How a kernel set's kc/mc/nc are chosen (gemm_blocking.hpp).
@@ -26,7 +28,16 @@ enum class GemmBlockingRule : std::uint8_t {
   // levels (SSE2, SIMD128) and scalar, so the same inputs give the same bits
   // natively and in wasm, where there are no cache facts.
   kFixedPortable,
+  // The cache model's mc and nc with a depth slice fixed at kFixedDepthKc
+  // steps on every host: the bf16 pair-dot set of the half GEMM's fast mode
+  // (gemm_half.cc), whose pinned bits must not follow the host's L1.
+  kCacheModelFixedKc,
 };
+
+// The depth slice of kCacheModelFixedKc: the cache model's own choice for
+// a 6-row tile of 4-byte steps on every L1 of 32 KiB and up (its kMaxKc),
+// so the fixed slice costs nothing where the set runs (Zen 4, Intel).
+inline constexpr std::int64_t kFixedDepthKc = 1024;
 
 // What a column-tile call does with C, per depth slice
 // (design.md §Reproducibility: beta only in the first slice, alpha
@@ -252,6 +263,14 @@ struct GemmKernels {
   // Naive family (null in optimized tables).
   NaiveGemmFn<float> naive_f32 = nullptr;
   NaiveGemmFn<double> naive_f64 = nullptr;
+  // The half GEMM's fast mode (gemm_half_fast.cc): a set whose elements are
+  // 32-bit words of two bf16 depth values and whose depth step is the CPU's
+  // bf16 pair dot product, with kCacheModelFixedKc blocking. It runs only
+  // where the CPU has `bf16_pairs_needs` as well as the table's own
+  // features (null set: this level has no such kernel).
+  const GemmKernelSet<float>* bf16_pairs = nullptr;
+  bool platform::CpuFeatures::*bf16_pairs_needs = nullptr;
+  const char* bf16_pairs_feature = nullptr;  // its name, for errors and plans
 };
 
 }  // namespace tessera::core

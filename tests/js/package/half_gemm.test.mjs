@@ -130,8 +130,12 @@ test('gemmHalf: u16 tensors, Float16Array, the fast mode and bad arguments', asy
       const got = await t.gemmHalf({ m: 8, n: 8, k: 8, a: h, b: h });
       assert.ok(sameBits(got, await t.gemm({ m: 8, n: 8, k: 8, a: Float32Array.from(h), b: Float32Array.from(h) })));
     }
+    // The fast mode: bf16 by bf16 only, and no wasm level has a bf16 dot
+    // product (the error names the level).
     assert.throws(() => t.gemmHalfSync({ m: 2, n: 2, k: 2, a: new Uint16Array(4), aType: 'f16', b: new Uint16Array(4), bType: 'f16', mode: 'fast' }),
-                  (e) => e instanceof TesseraError && e.code === 'unsupported' && /options.mode fast: ISA level \w+/.test(e.message));
+                  (e) => e instanceof TesseraError && e.code === 'unsupported' && /options.mode fast multiplies bf16 by bf16 \(a is f16\)/.test(e.message));
+    assert.throws(() => t.gemmHalfSync({ m: 2, n: 2, k: 2, a: new Uint16Array(4), aType: 'bf16', b: new Uint16Array(4), bType: 'bf16', mode: 'fast' }),
+                  (e) => e instanceof TesseraError && e.code === 'unsupported' && /options.mode fast: ISA level \w+ \(\w+\) has no bf16 dot-product GEMM kernel/.test(e.message));
     const bad = (fn, pattern) => assert.throws(fn, (e) => e instanceof TesseraError && e.code === 'invalid-argument' && pattern.test(e.message));
     bad(() => t.gemmHalfSync({ m: 2, n: 2, k: 2, a: new Uint16Array(4), b: new Float32Array(4) }), /gemmHalf: a holds 16-bit values: say which format with aType/);
     bad(() => t.gemmHalfSync({ m: 2, n: 2, k: 2, a: new Float32Array(4), aType: 'f16', b: new Float32Array(4) }), /gemmHalf: a is f32 but aType is f16/);
