@@ -40,6 +40,15 @@ std::size_t mismatches(const Context& naive, const Context& context) {
   return bad;
 }
 
+// The elements of two equally long results whose bits differ.
+std::size_t differing(const std::vector<float>& got, const std::vector<float>& want) {
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    bad += std::memcmp(&got[i], &want[i], sizeof(float)) != 0 ? 1 : 0;
+  }
+  return bad;
+}
+
 // The exact mode's contract on one problem with every path of the packing
 // (an f16 A transposed, a bf16 B, edges past the register tile): the bits
 // of sgemm on the widened operands, this level. Returns the differing
@@ -67,11 +76,7 @@ std::size_t gemm_mismatches(const Context& context) {
            .ok()) {
     return 1;
   }
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    bad += std::memcmp(&got[i], &want[i], sizeof(float)) != 0 ? 1 : 0;
-  }
-  return bad;
+  return differing(got, want);
 }
 
 // The fast mode (the CPU's bf16 pair dot) on a problem whose every sum is
@@ -102,11 +107,7 @@ std::size_t fast_mismatches(const Context& context, Status* status) {
            .ok()) {
     return 1;
   }
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    bad += std::memcmp(&got[i], &want[i], sizeof(float)) != 0 ? 1 : 0;
-  }
-  return bad;
+  return differing(got, want);
 }
 
 }  // namespace

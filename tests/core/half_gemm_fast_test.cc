@@ -141,15 +141,6 @@ std::vector<Isa> fast_isas() {
   return isas;
 }
 
-Context context_at(Isa isa) {
-  ContextOptions options;
-  options.isa = isa;
-  options.read_environment = false;
-  Context context;
-  REQUIRE(Context::create(options, &context).ok());
-  return context;
-}
-
 bool same(float x, float y) { return bits_of(x) == bits_of(y) || (std::isnan(x) && std::isnan(y)); }
 
 TEST_CASE("half gemm fast: the pair-dot model's bits, layouts, transposes, odd and sliced depths") {
@@ -165,7 +156,7 @@ TEST_CASE("half gemm fast: the pair-dot model's bits, layouts, transposes, odd a
                                   {29, 67, 4101}};
   std::uint64_t seed = 3;
   for (Isa isa : isas) {
-    const Context context = context_at(isa);
+    const Context context = test::context_for(isa);
     for (Layout layout : {Layout::kRowMajor, Layout::kColMajor}) {
       for (Transpose ta : {Transpose::kNo, Transpose::kYes}) {
         for (Transpose tb : {Transpose::kNo, Transpose::kYes}) {
@@ -206,7 +197,7 @@ TEST_CASE("half gemm fast: alpha, beta, epilogues and a bf16 C within the refere
   const std::vector<Isa> isas = fast_isas();
   if (isas.empty()) return;
   for (Isa isa : isas) {
-    const Context context = context_at(isa);
+    const Context context = test::context_for(isa);
     for (Layout layout : {Layout::kRowMajor, Layout::kColMajor}) {
       Shape s;
       s.layout = layout, s.ta = Transpose::kYes, s.m = 45, s.n = 77, s.k = 2500;
@@ -285,7 +276,7 @@ TEST_CASE("half gemm fast: bit-identical for 1, 2, 3, 4, 7 and 8 workers, and in
     CHECK_MESSAGE(counter->multi_runs() >= 8, counter->multi_runs(), " split runs");
   }
   // A strided batch of three: each entry the single call's bits.
-  const Context context = context_at(isas.back());
+  const Context context = test::context_for(isas.back());
   Shape s;
   s.m = 19, s.n = 70, s.k = 33;
   const std::int64_t batch = 3;
@@ -319,7 +310,7 @@ TEST_CASE("half gemm fast: where it cannot run, an error naming why, C untouched
   const auto* a16 = reinterpret_cast<const bf16*>(a.data());
   const auto* b16 = reinterpret_cast<const bf16*>(b.data());
   for (Isa isa : test::host_isas()) {
-    const Context context = context_at(isa);
+    const Context context = test::context_for(isa);
     const auto call = [&](GemmInput in_a, GemmInput in_b) {
       return try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, 8, 8, 8, 1.0f,
                       in_a, in_b, 0.0f, GemmOutput(c.data(), 8), fast_options());
