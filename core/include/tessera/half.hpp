@@ -100,8 +100,9 @@ Status try_dot(const Context& context, std::int64_t n, const bf16* x, std::int64
 // multiply-add with denormal inputs read as zero and denormal results
 // flushed; each slice of 2048 depth values summed from +0 so, the slices
 // added to C in order; then alpha, beta and the epilogue as in exact mode.
-// Its bits are the same for every worker count and path, and on every CPU
-// that runs it. Where it cannot run (an f16 or f32 side, a PackedRhs B,
+// Its bits are the same for every worker count and path, and, the
+// instruction being fully specified, on every CPU that runs it (checked on
+// AMD Zen 4; an Intel CPU not yet). Where it cannot run (an f16 or f32 side, a PackedRhs B,
 // another level, a CPU without AVX512_BF16) the call is kUnsupported
 // naming why, never a silent exact run.
 enum class Storage : std::uint8_t { kF32 = 0, kF16 = 1, kBf16 = 2 };
