@@ -95,6 +95,24 @@ inline std::int64_t at(Layout layout, std::int64_t r, std::int64_t c, std::int64
   return layout == Layout::kRowMajor ? r * ld + c : r + c * ld;
 }
 
+// f(shape) for each layout, transpose of A, transpose of B and (m, n, k)
+// of `dims`, in that order: the sweep of the correctness tests. The other
+// fields of the shape (scalars, pads) are f's to set.
+template <std::size_t N, class F>
+void for_each_layout_shape(const std::int64_t (&dims)[N][3], F&& f) {
+  for (Layout layout : {Layout::kRowMajor, Layout::kColMajor}) {
+    for (Transpose ta : {Transpose::kNo, Transpose::kYes}) {
+      for (Transpose tb : {Transpose::kNo, Transpose::kYes}) {
+        for (const auto& d : dims) {
+          Shape s;
+          s.layout = layout, s.ta = ta, s.tb = tb, s.m = d[0], s.n = d[1], s.k = d[2];
+          f(s);
+        }
+      }
+    }
+  }
+}
+
 template <class T>
 struct Operands {
   std::vector<T> a, b, c;  // C before the call

@@ -157,39 +157,29 @@ TEST_CASE("half gemm fast: the pair-dot model's bits, layouts, transposes, odd a
   std::uint64_t seed = 3;
   for (Isa isa : isas) {
     const Context context = test::context_for(isa);
-    for (Layout layout : {Layout::kRowMajor, Layout::kColMajor}) {
-      for (Transpose ta : {Transpose::kNo, Transpose::kYes}) {
-        for (Transpose tb : {Transpose::kNo, Transpose::kYes}) {
-          for (const auto& d : dims) {
-            ++seed;
-            Shape s;
-            s.layout = layout, s.ta = ta, s.tb = tb, s.m = d[0], s.n = d[1], s.k = d[2];
-            s.beta = static_cast<double>(seed % 2);
-            // Odd pads put some in-place word reads off 4-byte boundaries
-            // (then the side is paired into a copy).
-            s.lda_pad = seed % 3, s.ldb_pad = (seed / 3) % 2, s.ldc_pad = seed % 2;
-            const Bf16Operands h = make_bf16(s, seed, seed % 4 == 0);
-            std::vector<float> c;
-            const Status status = run_fast(context, s, h, &c);
-            REQUIRE_MESSAGE(status.ok(), status.to_string());
-            std::int64_t bad = 0;
-            std::string first;
-            for (std::int64_t i = 0; i < s.m; ++i) {
-              for (std::int64_t j = 0; j < s.n; ++j) {
-                const std::size_t at =
-                    static_cast<std::size_t>(test::gemm::at(s.layout, i, j, s.ldc()));
-                const float want = model_element(s, h, i, j, h.c[at]);
-                if (!same(c[at], want) && bad++ == 0) {
-                  first = test::gemm::mismatch_text(i, j, c[at], "model", want);
-                }
-              }
-            }
-            CHECK_MESSAGE(bad == 0, isa_name(isa), " ", s.describe(), ": ", bad, " elements, ",
-                          first);
+    test::gemm::for_each_layout_shape(dims, [&](Shape s) {
+      ++seed;
+      s.beta = static_cast<double>(seed % 2);
+      // Odd pads put some in-place word reads off 4-byte boundaries (then
+      // the side is paired into a copy).
+      s.lda_pad = seed % 3, s.ldb_pad = (seed / 3) % 2, s.ldc_pad = seed % 2;
+      const Bf16Operands h = make_bf16(s, seed, seed % 4 == 0);
+      std::vector<float> c;
+      const Status status = run_fast(context, s, h, &c);
+      REQUIRE_MESSAGE(status.ok(), status.to_string());
+      std::int64_t bad = 0;
+      std::string first;
+      for (std::int64_t i = 0; i < s.m; ++i) {
+        for (std::int64_t j = 0; j < s.n; ++j) {
+          const auto at = static_cast<std::size_t>(test::gemm::at(s.layout, i, j, s.ldc()));
+          const float want = model_element(s, h, i, j, h.c[at]);
+          if (!same(c[at], want) && bad++ == 0) {
+            first = test::gemm::mismatch_text(i, j, c[at], "model", want);
           }
         }
       }
-    }
+      CHECK_MESSAGE(bad == 0, isa_name(isa), " ", s.describe(), ": ", bad, " elements, ", first);
+    });
   }
 }
 

@@ -125,37 +125,28 @@ TEST_CASE("half gemm exact: sgemm's bits on the widened operands, every level, s
   for (const Context& context : test::contexts_under_test()) {
     const std::string level = test::level_label(context);
     int checked = 0;
-    for (Layout layout : {Layout::kRowMajor, Layout::kColMajor}) {
-      for (Transpose ta : {Transpose::kNo, Transpose::kYes}) {
-        for (Transpose tb : {Transpose::kNo, Transpose::kYes}) {
-          for (const auto& d : dims) {
-            ++seed;
-            Shape s;
-            s.layout = layout, s.ta = ta, s.tb = tb, s.m = d[0], s.n = d[1], s.k = d[2];
-            const auto& sc = scalars[seed % 3];
-            s.alpha = sc[0], s.beta = sc[1];
-            s.lda_pad = (seed % 2) * 3, s.ldb_pad = (seed % 3), s.ldc_pad = (seed % 2) * 5;
-            // Every mix of A and B storages in turn, a 16-bit C every third.
-            const Storage a = kStorages[seed % 3], b = kStorages[(seed / 3) % 3];
-            const Storage c = seed % 3 == 0 ? kStorages[1 + (seed / 9) % 2] : Storage::kF32;
-            const HalfOperands h = make_half(s, a, b, c, seed);
-            std::vector<float> want, got;
-            std::vector<std::uint16_t> got16;
-            REQUIRE(test::gemm::run(context, s, h.wide, &want).ok());
-            const Status status = run_half(context, s, h, &got, &got16);
-            REQUIRE_MESSAGE(status.ok(), status.to_string());
-            if (c == Storage::kF32) {
-              CHECK_MESSAGE(test::gemm::same_bits(got, want), level, " ", mix(h), " ", s.describe());
-              test::gemm::check_close(s, h.wide, got, level + " " + mix(h));
-            } else {
-              CHECK_MESSAGE(same_u16(got16, narrowed(c, want)), level, " ", mix(h), " ",
-                            s.describe());
-            }
-            ++checked;
-          }
-        }
+    test::gemm::for_each_layout_shape(dims, [&](Shape s) {
+      ++seed;
+      const auto& sc = scalars[seed % 3];
+      s.alpha = sc[0], s.beta = sc[1];
+      s.lda_pad = (seed % 2) * 3, s.ldb_pad = (seed % 3), s.ldc_pad = (seed % 2) * 5;
+      // Every mix of A and B storages in turn, a 16-bit C every third.
+      const Storage a = kStorages[seed % 3], b = kStorages[(seed / 3) % 3];
+      const Storage c = seed % 3 == 0 ? kStorages[1 + (seed / 9) % 2] : Storage::kF32;
+      const HalfOperands h = make_half(s, a, b, c, seed);
+      std::vector<float> want, got;
+      std::vector<std::uint16_t> got16;
+      REQUIRE(test::gemm::run(context, s, h.wide, &want).ok());
+      const Status status = run_half(context, s, h, &got, &got16);
+      REQUIRE_MESSAGE(status.ok(), status.to_string());
+      if (c == Storage::kF32) {
+        CHECK_MESSAGE(test::gemm::same_bits(got, want), level, " ", mix(h), " ", s.describe());
+        test::gemm::check_close(s, h.wide, got, level + " " + mix(h));
+      } else {
+        CHECK_MESSAGE(same_u16(got16, narrowed(c, want)), level, " ", mix(h), " ", s.describe());
       }
-    }
+      ++checked;
+    });
     CHECK(checked == 2 * 2 * 2 * 9);
   }
 }
