@@ -110,10 +110,10 @@ std::vector<KernelRecord> kernel_inventory(const Context& context) {
   const core::KernelTable* selected =
       context.state() != nullptr ? context.state()->table : nullptr;
   std::vector<KernelRecord> records;
+  const platform::CpuFeatures& cpu = platform::cpu_features();
   for (const core::KernelTable* table : core::registered_tables()) {
     for (const Entry& e : entries_of(*table)) {
       if (!e.present) continue;
-      const platform::CpuFeatures& cpu = platform::cpu_features();
       records.push_back({e.op, e.dtype, table->family, table->isa,
                          core::table_runnable(*table, cpu) && (e.needs == nullptr || cpu.*e.needs),
                          table == selected});

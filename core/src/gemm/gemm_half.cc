@@ -154,12 +154,7 @@ Status run_widened(const detail::ContextState& state, const core::GemmProblem<fl
                    const core::GemmSources& sources, Parallelism parallelism,
                    const float* packed_a, const float* packed_b) {
   if (!sources.any()) return run_canonical(state, pr, parallelism, packed_a, packed_b);
-  if (pr.m == 0 || pr.n == 0) return {};
-  if (pr.k == 0 || pr.alpha == 0.0f) {
-    scale_c(pr);
-    if (pr.epilogue.active()) return epilogue_only(state, pr);
-    return {};
-  }
+  if (trivial(pr)) return run_trivial(state, pr);
   // The naive family (whatever the size: it has no packing) and small
   // products: the sides widened whole, then the f32 call.
   const WideSpans spans = wide_spans(pr, sources);

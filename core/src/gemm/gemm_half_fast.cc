@@ -20,13 +20,6 @@
 namespace tessera::gemm_detail {
 namespace {
 
-// One side as a row-major word matrix: `words` with row stride rs and
-// column stride cs (in words).
-struct PairedSide {
-  const float* words = nullptr;
-  std::int64_t rs = 0, cs = 0;
-};
-
 // The word of two depth-adjacent values (hi absent past an odd depth).
 inline std::uint32_t pair_word(std::uint16_t lo, std::uint16_t hi) {
   return static_cast<std::uint32_t>(lo) | (static_cast<std::uint32_t>(hi) << 16);
@@ -101,12 +94,7 @@ void pair(const detail::ContextState& state, const PairJob& job, Parallelism par
 Status run_bf16_pairs(const detail::ContextState& state, const core::GemmKernelSet<float>& set,
                       const core::GemmProblem<float>& pr, const std::uint16_t* a,
                       const std::uint16_t* b, Parallelism parallelism) {
-  if (pr.m == 0 || pr.n == 0) return {};
-  if (pr.k == 0 || pr.alpha == 0.0f) {
-    scale_c(pr);
-    if (pr.epilogue.active()) return epilogue_only(state, pr);
-    return {};
-  }
+  if (trivial(pr)) return run_trivial(state, pr);
   const std::int64_t pairs = (pr.k + 1) / 2;
   // A's lines are its rows (depth along cs_a); B's are its columns (depth
   // along rs_b). A copy is row-major words: A m x pairs, B pairs x n.
@@ -119,24 +107,23 @@ Status run_bf16_pairs(const detail::ContextState& state, const core::GemmKernelS
     return Status(StatusCode::kOutOfMemory, "gemm: cannot allocate the bf16 pairs of a and b");
   }
   auto* copies = static_cast<std::uint32_t*>(workspace.data());
-  PairedSide pa, pb;
+  const auto as_words = [](const void* p) { return static_cast<const float*>(p); };
+  // The problem on the word matrices, each side in place or its copy.
+  core::GemmProblem<float> words = pr;
+  words.k = pairs;
   if (a_in_place) {
-    pa = {reinterpret_cast<const float*>(a), pr.rs_a / 2, 1};
+    words.a = as_words(a), words.rs_a = pr.rs_a / 2, words.cs_a = 1;
   } else {
     pair(state, {a, pr.m, pr.k, pr.rs_a, pr.cs_a, copies, pairs, 1}, parallelism);
-    pa = {reinterpret_cast<const float*>(copies), pairs, 1};
+    words.a = as_words(copies), words.rs_a = pairs, words.cs_a = 1;
   }
   if (b_in_place) {
-    pb = {reinterpret_cast<const float*>(b), 1, pr.cs_b / 2};
+    words.b = as_words(b), words.rs_b = 1, words.cs_b = pr.cs_b / 2;
   } else {
     std::uint32_t* out = copies + a_words;
     pair(state, {b, pr.n, pr.k, pr.cs_b, pr.rs_b, out, 1, pr.n}, parallelism);
-    pb = {reinterpret_cast<const float*>(out), pr.n, 1};
+    words.b = as_words(out), words.rs_b = pr.n, words.cs_b = 1;
   }
-  core::GemmProblem<float> words = pr;
-  words.k = pairs;
-  words.a = pa.words, words.rs_a = pa.rs, words.cs_a = pa.cs;
-  words.b = pb.words, words.rs_b = pb.rs, words.cs_b = pb.cs;
   return execute_on<float>(state, set, blocking_of(set), words, parallelism, nullptr, nullptr);
 }
 
