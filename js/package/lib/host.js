@@ -4,6 +4,7 @@
 import { TesseraError } from './errors.js';
 import { loadInline } from './inline.js';
 import { Tensor } from './instance.js';
+import { operandsOwned } from './message-pool.js';
 import { dtypes } from './operands.js';
 import { validateOptions } from './options.js';
 import { platform } from './platform.js';
@@ -81,7 +82,13 @@ async function handle(port, message) {
       if (typeof tessera[`${method}Sync`] !== 'function') throw new TesseraError('invalid-argument', `unknown method ${method}`);
       // The asynchronous form: with a message pool (a host without shared
       // memory) a GEMM waits for its helpers' blocks.
-      result = await tessera[method](...args.map(decode));
+      // The arrays of a message are this worker's own copies: a message
+      // pool may hand them to a helper without another copy.
+      const decoded = args.map(decode);
+      if (decoded.length === 1 && decoded[0] !== null && typeof decoded[0] === 'object' && !ArrayBuffer.isView(decoded[0])) {
+        decoded[0][operandsOwned] = true;
+      }
+      result = await tessera[method](...decoded);
       if (result instanceof Tensor) result = { __tensor: result.ptr };
       // A result object holding a tensor (dynamicQuantizeLinear's y).
       if (result?.y instanceof Tensor) result = { ...result, y: { __tensor: result.y.ptr } };

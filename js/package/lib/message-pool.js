@@ -64,6 +64,16 @@ export async function startMessagePool(o, participants, now) {
 // Row r of the split of m rows into `parts` blocks, on multiples of 8.
 const boundary = (m, parts, i) => (i === parts ? m : Math.min(m, Math.round((m * i) / parts / 8) * 8));
 
+// m rows in `parts` blocks on multiples of 8, the caller's first with
+// `lead` rows more than an equal share (at least 8 rows a block).
+function splitRows(m, parts, lead) {
+  const even = boundary(m, parts, 1);
+  const first = Math.max(minRowsPerBlock, Math.min(m - minRowsPerBlock * (parts - 1), even + Math.round(lead / 8) * 8));
+  const blocks = [[0, first]];
+  for (let i = 0; i < parts - 1; ++i) blocks.push([first + boundary(m - first, parts - 1, i), first + boundary(m - first, parts - 1, i + 1)]);
+  return blocks;
+}
+
 
 class MessagePool {
   constructor(helpers, latencyMs, now) {
@@ -72,6 +82,13 @@ class MessagePool {
     this.latencyMs = latencyMs;
     this.now = now;
     this.flopsPerSecond = { ...initialFlopsPerSecond };  // per dtype
+    // How much later than the caller a helper finishes the same rows, per
+    // byte it receives and returns (its copies into and out of its heap,
+    // the message's latency): the caller takes that many more rows.
+    // Starts at 0.3 ms per MB (Chromium 156, sgemm 1024 on an AMD EPYC:
+    // with equal blocks the helper finished 2.5-4.7 ms after the caller)
+    // and then follows the calls (see balance()).
+    this.lagMsPerByte = 0.3e-6;
     this.stats = { splitCalls: 0, localCalls: 0, bytesSent: 0 };
     this.lastPlan = 'no call yet';
   }
@@ -102,10 +119,13 @@ class MessagePool {
       return { blocks: [[0, m]],
                reason: `${shape} on the caller: predicted ${oneMs.toFixed(2)} ms, and no split over ${most} workers is predicted at least ${Math.round((1 - requiredGain) * 100)}% faster ${model}` };
     }
-    const blocks = [];
-    for (let i = 0; i < best.p; ++i) blocks.push([boundary(m, best.p, i), boundary(m, best.p, i + 1)]);
-    return { blocks,
-             reason: `${shape} split over ${best.p} workers, rows ${blocks.map(([r0, r1]) => r1 - r0).join(' + ')} (the caller's first): predicted ${best.ms.toFixed(2)} ms against ${oneMs.toFixed(2)} ms on the caller, ${(best.bytes / 1e6).toFixed(2)} MB copied to and from each helper ${model}` };
+    // The caller's head start: x more rows shorten each helper's block by
+    // x / (p - 1), which narrows the gap by x (p / (p - 1)) row times.
+    const rowMs = oneMs / m;
+    const lead = (this.lagMsPerByte * best.bytes * (best.p - 1)) / (best.p * rowMs);
+    const blocks = splitRows(m, best.p, lead);
+    return { blocks, bytes: best.bytes, rowMs,
+             reason: `${shape} split over ${best.p} workers, rows ${blocks.map(([r0, r1]) => r1 - r0).join(' + ')} (the caller's first, longer by the ${(this.lagMsPerByte * best.bytes).toFixed(2)} ms a helper is measured to lag): predicted ${best.ms.toFixed(2)} ms against ${oneMs.toFixed(2)} ms on the caller, ${(best.bytes / 1e6).toFixed(2)} MB copied to and from each helper ${model}` };
   }
 
   // A GEMM of kind `kind` (gemm, matmulInteger, qlinear; `name` its
@@ -136,32 +156,75 @@ class MessagePool {
       return this.timed(g, () => sync(args));
     }
     ++this.stats.splitCalls;
+    // A and B the call owns (a worker host's copies of the page's arrays)
+    // go to the last helper as they are, transferred: no copy is made for
+    // it, so it starts sooner. The caller's own rows of A and B are placed
+    // in its heap first, since the arrays are gone once transferred.
+    const handOver = args[operandsOwned] === true && !g.transA && transferable(owner, args.a) && transferable(owner, args.b);
+    // An output nobody else can see (made for this call, or the host's
+    // copy) that the kernel does not read takes the caller's block
+    // directly, instead of a block copied into it at the end.
+    const direct = (args[operandsOwned] === true || args[g.outKey] === undefined) && !g.readsOut && ArrayBuffer.isView(g.out);
     const pending = [];
-    for (let i = 1; i < blocks.length; ++i) {
-      const [sub, transfer] = blockArguments(g, args, blocks[i][0], blocks[i][1]);
-      this.stats.bytesSent += transfer.reduce((sum, buffer) => sum + buffer.byteLength, 0);
-      pending.push(this.helpers[i - 1].request(name, [sub], transfer));
-    }
-    // The caller's block, while the helpers run theirs; a failure here
-    // still waits for them, so no helper is left writing into a call
-    // that has already returned.
+    const placed = [];  // the caller's tensors of a hand-over, freed at the end
     let local, localError;
     try {
-      const [sub] = blockArguments(g, args, blocks[0][0], blocks[0][1], owner);
-      local = this.timed({ ...g, m: blocks[0][1] - blocks[0][0] }, () => sync(sub));
+      // The caller's block (its arguments made while A and B are still
+      // here) runs while the helpers run theirs; a failure here still
+      // waits for them, so no helper is left writing into a call that has
+      // already returned.
+      const [mine] = blockArguments(g, args, blocks[0][0], blocks[0][1], owner);
+      if (direct) mine[g.outKey] = g.out.subarray(0, blocks[0][1] * g.n);
+      for (let i = 1; i < blocks.length; ++i) {
+        const last = i === blocks.length - 1;
+        if (last && handOver) {
+          placed.push(...placeInHeap(owner, g, args, blocks[0][0], blocks[0][1]));
+          [mine.a, mine.b] = placed;
+        }
+        const [sub, transfer, bytes] = blockArguments(g, args, blocks[i][0], blocks[i][1], undefined, last && handOver);
+        this.stats.bytesSent += bytes;
+        pending.push(this.helpers[i - 1].request(name, [sub], transfer));
+      }
+      local = this.timed({ ...g, m: blocks[0][1] - blocks[0][0] }, () => sync(mine));
     } catch (error) {
       localError = error;
+    } finally {
+      for (const t of placed) t.dispose();
     }
+    const localDone = this.now();
     const results = await Promise.allSettled(pending);
     if (localError) throw localError;
+    this.balance(plan, blocks, this.now() - localDone);
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
     // Every block succeeded: the output is written now (a tensor's view is
     // read after the calls, as the heap may have grown).
     const out = g.out instanceof Tensor ? g.out.data : g.out;
     const ld = g.readsOut ? g.ldOut : g.n;
-    [local, ...results.map((r) => r.value)].forEach((block, i) => out.set(block, blocks[i][0] * ld));
+    [local, ...results.map((r) => r.value)].forEach((block, i) => {
+      if (i > 0 || !direct) out.set(block, blocks[i][0] * ld);
+    });
     return g.out;
+  }
+
+  // Folds a split call's imbalance into lagMsPerByte: the caller waited
+  // `waitedMs` for the helpers after its own block, having had `extra`
+  // rows more than an equal share. A helper lagging by L needs
+  // L (p - 1) / (p rowMs) extra rows; a wait means the lag is larger than
+  // those rows covered, no wait that it may be smaller (the estimate
+  // then shrinks by one 8-row step, so it settles where the two finish
+  // together).
+  // A pool's first split is skipped (its helpers pay their warm-up there),
+  // and no lag counts for more than a quarter of the caller's block, so one
+  // slow reply cannot hand the caller most of the next call.
+  balance(plan, blocks, waitedMs) {
+    if (this.stats.splitCalls === 1) return;
+    const p = blocks.length;
+    const extra = blocks[0][1] - boundary(blocks.at(-1)[1], p, 1);
+    const covered = (extra * plan.rowMs * p) / (p - 1);
+    const lagMs = waitedMs > 0.2 ? covered + waitedMs : Math.max(0, covered - (8 * plan.rowMs * p) / (p - 1));
+    const most = 0.25 * blocks[0][1] * plan.rowMs;
+    this.lagMsPerByte = 0.7 * this.lagMsPerByte + 0.3 * (Math.min(lagMs, most) / plan.bytes);
   }
 
   // Runs one block on the caller and folds its rate into the model.
@@ -237,20 +300,52 @@ const splitKinds = {
   },
 };
 
+// Marks a call whose typed arrays belong to the pool's caller alone (a
+// worker host's copies of the page's arguments): they may be transferred
+// to a helper, and its output written in place.
+export const operandsOwned = Symbol('tessera.operandsOwned');
+
+// Whether x is a typed array whose buffer can be transferred: its own, not
+// the module's heap.
+const transferable = (owner, x) =>
+  ArrayBuffer.isView(x) && x.buffer instanceof ArrayBuffer && x.buffer !== owner.module.HEAPU8.buffer;
+
+// The caller's rows [r0, r1) of A and all of B, copied into tensors of its
+// heap (before A and B are handed over). Returns [a, b].
+function placeInHeap(owner, g, args, r0, r1) {
+  const a = args.a.subarray(r0 * g.lda, r0 * g.lda + span(r1 - r0, g.k, g.lda));
+  const b = args.b.subarray(0, g.needB);
+  const ta = owner.alloc(a.constructor, a.length);
+  let tb;
+  try {
+    tb = owner.alloc(b.constructor, b.length);
+  } catch (error) {
+    ta.dispose();
+    throw error;
+  }
+  ta.data.set(a);
+  tb.data.set(b);
+  return [ta, tb];
+}
+
 // The arguments of rows [r0, r1) of the call, and the buffers to transfer.
 // For a helper (caller undefined) every array is a compact copy: a view
-// would make postMessage clone its whole buffer (for a tensor, the heap).
-// On the caller, typed arrays are passed as views and its own tensors B
-// and the whole arguments in place; only the gathered or tensor rows of A
-// are copied.
-function blockArguments(g, args, r0, r1, caller) {
+// would make postMessage clone its whole buffer (for a tensor, the heap);
+// with handOver, A and B are instead views on their own buffers, which
+// are transferred. On the caller, typed arrays are passed as views and its
+// own tensors B and the whole arguments in place; only the gathered or
+// tensor rows of A are copied.
+function blockArguments(g, args, r0, r1, caller, handOver = false) {
   const view = (x) => (x instanceof Tensor ? x.data : x);
   const compact = (x, from, to) => (ArrayBuffer.isView(x) || x instanceof Tensor ? view(x).slice(from, to) : x);
   const part = (x, from, to) => (caller === undefined || x instanceof Tensor ? view(x).slice(from, to) : x.subarray(from, to));
   const rows = r1 - r0;
   const { n, k, lda, ldOut } = g;
   let a, subLda;
-  if (!g.transA) {
+  if (handOver) {
+    a = args.a.subarray(r0 * lda, r0 * lda + span(rows, k, lda));
+    subLda = lda;
+  } else if (!g.transA) {
     a = part(args.a, r0 * lda, r0 * lda + span(rows, k, lda));
     subLda = lda;
   } else {
@@ -265,11 +360,11 @@ function blockArguments(g, args, r0, r1, caller) {
   delete sub[g.ldOutKey];
   const transfer = [];
   const send = (x) => {
-    if (caller === undefined && ArrayBuffer.isView(x)) transfer.push(x.buffer);
+    if (caller === undefined && ArrayBuffer.isView(x) && !transfer.includes(x.buffer)) transfer.push(x.buffer);
     return x;
   };
   send(a);
-  sub.b = caller === undefined ? send(compact(args.b, 0, g.needB)) : args.b;
+  sub.b = caller !== undefined ? args.b : send(handOver ? args.b.subarray(0, g.needB) : compact(args.b, 0, g.needB));
   for (const key of g.wholeKeys) {
     if (caller === undefined && args[key] !== undefined) sub[key] = send(compact(args[key]));
   }
@@ -281,5 +376,8 @@ function blockArguments(g, args, r0, r1, caller) {
     sub[g.outKey] = send(view(g.out).slice(r0 * ldOut, r0 * ldOut + span(rows, n, ldOut)));
     sub[g.ldOutKey] = ldOut;
   }
-  return [sub, transfer];
+  // The bytes the helper receives: its views' (a handed-over buffer holds
+  // more than the block reads).
+  const bytes = Object.values(sub).reduce((sum, x) => sum + (ArrayBuffer.isView(x) ? x.byteLength : 0), 0);
+  return [sub, transfer, bytes];
 }

@@ -48,6 +48,9 @@ for (const mode of ['inline', 'worker']) {
           const got = await pooled.gemm(withFreshC(args));
           const counters = await pooled.counters();
           assert.equal(counters.messagePoolSplitCalls, before + 1, `${name}: not split (${counters.messagePoolLastPlan})`);
+          // The caller's arrays are still its own (a worker gets copies, never them).
+          assert.deepEqual([args.a.byteLength, args.b.byteLength], [args.a.buffer.byteLength, args.b.buffer.byteLength]);
+          assert.ok(args.a.length > 0 && args.b.length > 0);
           const want = one.gemmSync(withFreshC(args));
           assert.equal(got.length, want.length);
           const bad = want.findIndex((v, i) => !Object.is(v, got[i]));
@@ -143,7 +146,7 @@ test('the cost model keeps small calls and threads: serial on the caller, and sa
     await pooled.gemm(args);
     counters = pooled.counters();
     assert.equal(counters.messagePoolSplitCalls, 1);
-    assert.match(counters.messagePoolLastPlan, /split over 2 workers, rows (\d+) \+ (\d+) \(the caller's first\): predicted/);
+    assert.match(counters.messagePoolLastPlan, /split over 2 workers, rows (\d+) \+ (\d+) \(the caller's first, longer by the [\d.]+ ms a helper is measured to lag\): predicted/);
     const [, callerRows, helperRows] = counters.messagePoolLastPlan.match(/rows (\d+) \+ (\d+)/).map(Number);
     assert.equal(callerRows + helperRows, m);
     // The helper got B and its rows of A, and returned its rows of C.
