@@ -27,11 +27,13 @@ export const typedArrayDtype = (x) =>
 export class Tensor {
   #owner;
   #view = null;
-  constructor(owner, dtype, ptr, length) {
+  #raw;  // the block ptr lies in (ptr is rounded up to a cache line), for _free
+  constructor(owner, dtype, ptr, length, raw = ptr) {
     this.#owner = owner;
     this.dtype = dtype;
     this.ptr = ptr;
     this.length = length;
+    this.#raw = raw;
   }
   get data() {
     const module = this.#owner.module;
@@ -45,7 +47,7 @@ export class Tensor {
   }
   get owner() { return this.#owner; }
   dispose() {
-    if (this.ptr !== 0 && !this.#owner.disposed) this.#owner.module._free(this.ptr);
+    if (this.ptr !== 0 && !this.#owner.disposed) this.#owner.module._free(this.#raw);
     this.ptr = 0;
     this.#view = null;
   }
