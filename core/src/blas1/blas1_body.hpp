@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "core/src/kernels/blas1_kernel.hpp"
 #include "core/src/simd/half_bits.hpp"
@@ -20,6 +21,8 @@ namespace tessera::core::blas1 {
 // dependent adds: a 16-element dot is mostly this sum.
 template <class V>
 inline typename V::Scalar reduce_lanes(typename V::Reg v) {
+  // The traits' in-register form where they have one (the same order).
+  if constexpr (requires { V::sum_lanes(v); }) return V::sum_lanes(v);
   typename V::Scalar lanes[V::kLanes];
   V::store(lanes, v);
   for (int half = V::kLanes / 2; half >= 1; half /= 2) {
@@ -60,6 +63,19 @@ struct HalfA {
   }
 };
 
+// The first `count` (< lanes) elements at p, zero-padded to a vector: a
+// masked load where the level has one (filling a buffer with scalar stores
+// and loading it as a vector stalls on store forwarding).
+template <class V>
+inline typename V::Reg load_padded(const typename V::Scalar* p, std::size_t count) {
+  if constexpr (requires { V::load_lanes(p, V::first_lanes(1)); }) {
+    return V::load_lanes(p, V::first_lanes(static_cast<int>(count)));
+  }
+  typename V::Scalar buf[V::kLanes] = {};
+  for (std::size_t l = 0; l < count; ++l) buf[l] = p[l];
+  return V::load(buf);
+}
+
 // Four accumulators over contiguous x, y; len is a multiple of 4 vectors
 // except on the last call of a block, which takes the remainder: single
 // vectors into acc[0], then one zero-padded partial vector into acc[1].
@@ -82,6 +98,10 @@ inline void dot_accumulate(const typename L::Elem* x, const typename L::Elem* y,
   // that may overrun (-Waggressive-loop-optimizations).
   for (std::size_t left = (len - i) / kL; left > 0; --left, i += kL) {
     acc[0] = V::mul_add(L::load(x + i), L::load(y + i), acc[0]);
+  }
+  if constexpr (std::is_same_v<L, PlainA<V>>) {
+    if (i < len) acc[1] = V::mul_add(load_padded<V>(x + i, len - i), load_padded<V>(y + i, len - i), acc[1]);
+    return;
   }
   if (i < len) {
     T bx[kL] = {}, by[kL] = {};
@@ -162,18 +182,11 @@ void dot_blocks(const typename L::Elem* x, const typename L::Elem* y, std::size_
 // rep stos on entry: a 32 x 32 sgemv took 240 ns instead of 88).
 #define TESSERA_UNROLL_ROWS _Pragma("GCC unroll 16")
 
-// The first `count` (< lanes) elements at p, zero-padded to a vector.
-template <class V>
-inline typename V::Reg load_padded(const typename V::Scalar* p, std::size_t count) {
-  typename V::Scalar buf[V::kLanes] = {};
-  for (std::size_t l = 0; l < count; ++l) buf[l] = p[l];
-  return V::load(buf);
-}
-
 // How gemv reads A: its element type, a register of it, one value of it.
 // load_padded of A's elements, widened by LA.
 template <class V, class LA>
 inline typename V::Reg load_padded_a(const typename LA::Elem* p, std::size_t count) {
+  if constexpr (std::is_same_v<LA, PlainA<V>>) return load_padded<V>(p, count);
   typename V::Scalar buf[V::kLanes] = {};
   for (std::size_t l = 0; l < count; ++l) buf[l] = LA::value(p[l]);
   return V::load(buf);

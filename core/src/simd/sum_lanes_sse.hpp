@@ -1,5 +1,5 @@
-// Four rows' horizontal sums in 128-bit registers, for the SSE2 and AVX2
-// traits' sum_lanes4: each row's lanes summed by halving (lane l += lane
+// Four rows' (and one row's) horizontal sums in 128-bit registers, for the
+// SSE2, AVX2 and AVX-512 traits' sum_lanes4 and sum_lanes: each row's lanes summed by halving (lane l += lane
 // l + half, half = lanes / 2 down to 1), the order of reduce_lanes in
 // blas1_body.hpp, so the traits give the same bits as that generic code
 // (and SSE2 the same as SIMD128, which runs the generic code).
@@ -22,5 +22,12 @@ inline void sum_lanes4x4(__m128 t0, __m128 t1, __m128 t2, __m128 t3, float* out)
 inline void sum_lanes2x2(__m128d t0, __m128d t1, double* out) {
   _mm_storeu_pd(out, _mm_add_pd(_mm_unpacklo_pd(t0, t1), _mm_unpackhi_pd(t0, t1)));
 }
+
+// One row: (t[0] + t[2]) + (t[1] + t[3]), and t[0] + t[1].
+inline float sum_lanes1(__m128 t) {
+  const __m128 s = _mm_add_ps(t, _mm_movehl_ps(t, t));
+  return _mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps(s, s, 1)));
+}
+inline double sum_lanes1(__m128d t) { return _mm_cvtsd_f64(_mm_add_sd(t, _mm_unpackhi_pd(t, t))); }
 
 }  // namespace tessera::simd::sse

@@ -66,6 +66,7 @@ struct F32 {
   static void sum_lanes4(Reg r0, Reg r1, Reg r2, Reg r3, float* out) {
     sse::sum_lanes4x4(fold_halves(r0), fold_halves(r1), fold_halves(r2), fold_halves(r3), out);
   }
+  static float sum_lanes(Reg r) { return sse::sum_lanes1(fold_halves(r)); }
   static Reg load(const float* p) { return _mm256_loadu_ps(p); }
   static void store(float* p, Reg v) { _mm256_storeu_ps(p, v); }
   static Reg set1(float x) { return _mm256_set1_ps(x); }
@@ -155,6 +156,7 @@ struct F64 {
     sse::sum_lanes2x2(fold_halves(r0), fold_halves(r1), out);
     sse::sum_lanes2x2(fold_halves(r2), fold_halves(r3), out + 2);
   }
+  static double sum_lanes(Reg r) { return sse::sum_lanes1(fold_halves(r)); }
   static Reg load(const double* p) { return _mm256_loadu_pd(p); }
   static void store(double* p, Reg v) { _mm256_storeu_pd(p, v); }
   static Reg set1(double x) { return _mm256_set1_pd(x); }
