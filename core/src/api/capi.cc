@@ -161,7 +161,7 @@ tsr_status tsr_context_isa(const tsr_context* context, const char** name) {
   if (name == nullptr) {
     return report(tessera::Status::invalid_argument("name is null"));
   }
-  const tessera::Context c = context_of(context);
+  const tessera::Context& c = context_of(context);
   const tessera::Status status = c.status();
   if (!status.ok()) return report(status);
   *name = tessera::isa_name(c.isa());
@@ -191,7 +191,7 @@ tsr_status tsr_context_resolved_policy_json(const tsr_context* context,
   if (json == nullptr) {
     return report(tessera::Status::invalid_argument("json is null"));
   }
-  const tessera::Context c = context_of(context);
+  const tessera::Context& c = context_of(context);
   const tessera::Status status = c.status();
   if (!status.ok()) return report(status);
   t_json = c.resolved_policy().to_json();
@@ -203,7 +203,7 @@ tsr_status tsr_context_topology_json(const tsr_context* context, const char** js
   if (json == nullptr) {
     return report(tessera::Status::invalid_argument("json is null"));
   }
-  const tessera::Context c = context_of(context);
+  const tessera::Context& c = context_of(context);
   const tessera::Status status = c.status();
   if (!status.ok()) return report(status);
   t_json = c.topology().to_json();
@@ -215,7 +215,7 @@ tsr_status tsr_context_counters(const tsr_context* context, tsr_counters* out) {
   if (out == nullptr) {
     return report(tessera::Status::invalid_argument("out is null"));
   }
-  const tessera::Context c = context_of(context);
+  const tessera::Context& c = context_of(context);
   const tessera::Status status = c.status();
   if (!status.ok()) return report(status);
   const tessera::ExecutionCounters counters = c.counters();

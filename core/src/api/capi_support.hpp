@@ -23,8 +23,12 @@ namespace tessera::capi {
 // clears it) and returns its code.
 tsr_status report(const Status& status);
 
-inline Context context_of(const tsr_context* context) {
-  return context != nullptr ? context->context : Context();
+// The handle's context, or (null) the process default's. A reference:
+// copying a Context copies its shared state's pointer, an atomic
+// increment and decrement on every C call.
+inline const Context& context_of(const tsr_context* context) {
+  static const Context process_default;  // a null state: resolved on first use
+  return context != nullptr ? context->context : process_default;
 }
 
 // tsr_layout / tsr_transpose -> the C++ enums (either transpose may be
