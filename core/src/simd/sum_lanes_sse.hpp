@@ -1,6 +1,7 @@
 // Four rows' (and one row's) horizontal sums in 128-bit registers, for the
-// SSE2, AVX2 and AVX-512 traits' sum_lanes4 and sum_lanes: each row's lanes summed by halving (lane l += lane
-// l + half, half = lanes / 2 down to 1), the order of reduce_lanes in
+// SSE2, AVX2 and AVX-512 traits' sum_lanes4 and sum_lanes: each row's
+// lanes summed by halving (lane l += lane l + half, half = lanes / 2 down
+// to 1), the order of reduce_lanes in
 // blas1_body.hpp, so the traits give the same bits as that generic code
 // (and SSE2 the same as SIMD128, which runs the generic code).
 #pragma once

@@ -213,10 +213,10 @@ class MessagePool {
   // L (p - 1) / (p rowMs) extra rows; a wait means the lag is larger than
   // those rows covered, no wait that it may be smaller (the estimate
   // then shrinks by one 8-row step, so it settles where the two finish
-  // together).
-  // A pool's first split is skipped (its helpers pay their warm-up there),
-  // and no lag counts for more than a quarter of the caller's block, so one
-  // slow reply cannot hand the caller most of the next call.
+  // together). A pool's first split is skipped (its helpers pay their
+  // warm-up there), and no lag counts for more than a quarter of the
+  // caller's block, so one slow reply cannot hand the caller most of the
+  // next call.
   balance(plan, blocks, waitedMs) {
     if (this.stats.splitCalls === 1) return;
     const p = blocks.length;
