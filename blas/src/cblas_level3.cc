@@ -1,4 +1,4 @@
-// cblas_?symm, cblas_?syrk, cblas_?trsm and cblas_?trmv. Column-major calls run the
+// cblas_?symm, cblas_?syrk and cblas_?trsm. Column-major calls run the
 // Fortran routine's code directly; row-major ones run it on the transposed
 // view, as the reference CBLAS does (side, triangle and transpose flipped,
 // m and n swapped), with RowMajorStrg raised so that a cblas_xerbla maps
@@ -7,7 +7,6 @@
 
 #include "blas/src/cblas_args.hpp"
 #include "blas/src/level3.hpp"
-#include "blas/src/trmv.hpp"
 #include "blas/src/trsm.hpp"
 
 namespace tessera::blas {
@@ -63,24 +62,6 @@ void trsm(const char* routine, int order, int side_e, int uplo_e, int trans_e, i
   trsm_colmajor(routine, s.side, s.uplo, trans, diag, s.m, s.n, alpha, a, lda, b, ldb);
 }
 
-template <class T>
-void trmv(const char* routine, int order, int uplo_e, int trans_e, int diag_e, int n, const T* a,
-          int lda, T* x, int incx) {
-  RowMajorFlag flag(order == CblasRowMajor);
-  if (!valid_layout(order, routine)) return;
-  char uplo = uplo_char(uplo_e), trans = trans_char(trans_e);
-  const char diag = diag_char(diag_e);
-  if (uplo == 0) return bad_enum(2, routine, "Uplo", uplo_e);
-  if (trans == 0) return bad_enum(3, routine, "TransA", trans_e);
-  if (diag == 0) return bad_enum(4, routine, "Diag", diag_e);
-  if (order == CblasRowMajor) {
-    uplo = flip_uplo(uplo);
-    trans = flip_trans(trans);
-  }
-  const int info = trmv_argument_error(uplo, trans, diag, n, lda, incx);
-  if (fortran_check_failed(info, routine)) return;
-  trmv_colmajor(uplo, trans, diag, n, a, lda, x, incx);
-}
 
 }  // namespace
 }  // namespace tessera::blas
@@ -115,14 +96,4 @@ TESSERA_BLAS_API void cblas_dtrsm(int order, int side, int uplo, int trans, int 
                                   double alpha, const double* a, int lda, double* b, int ldb) {
   tessera::blas::trsm("cblas_dtrsm", order, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb);
 }
-
-TESSERA_BLAS_API void cblas_strmv(int order, int uplo, int trans, int diag, int n, const float* a,
-                                  int lda, float* x, int incx) {
-  tessera::blas::trmv("cblas_strmv", order, uplo, trans, diag, n, a, lda, x, incx);
-}
-TESSERA_BLAS_API void cblas_dtrmv(int order, int uplo, int trans, int diag, int n, const double* a,
-                                  int lda, double* x, int incx) {
-  tessera::blas::trmv("cblas_dtrmv", order, uplo, trans, diag, n, a, lda, x, incx);
-}
-
 }  // extern "C"

@@ -1,12 +1,10 @@
-// SSYMM/DSYMM, SSYRK/DSYRK (level3.cc), STRSM/DTRSM (trsm.cc) and
-// STRMV/DTRMV (trmv.hpp) with the
+// SSYMM/DSYMM, SSYRK/DSYRK (level3.cc) and STRSM/DTRSM (trsm.cc) with the
 // Fortran BLAS interface: arguments by reference, gfortran's hidden lengths
 // for the option characters, checked in the reference's order and numbers.
 #include <cstddef>
 
 #include "blas/src/blas_args.hpp"
 #include "blas/src/level3.hpp"
-#include "blas/src/trmv.hpp"
 #include "blas/src/trsm.hpp"
 
 namespace tessera::blas {
@@ -50,17 +48,6 @@ void trsm(const char* routine, const char* side, const char* uplo, const char* t
                 option(*diag, "NU"), *m, *n, *alpha, a, *lda, b, *ldb);
 }
 
-template <class T>
-void trmv(const char* routine, const char* uplo, const char* trans, const char* diag,
-          const int* n, const T* a, const int* lda, T* x, const int* incx) {
-  const int info = trmv_argument_error(*uplo, *trans, *diag, *n, *lda, *incx);
-  if (info != 0) {
-    report_bad_argument(routine, info);
-    return;
-  }
-  trmv_colmajor(option(*uplo, "UL"), option(*trans, "NTC"), option(*diag, "NU"), *n, a, *lda,
-                x, *incx);
-}
 
 }  // namespace
 }  // namespace tessera::blas
@@ -105,16 +92,4 @@ TESSERA_BLAS_API void dtrsm_(const char* side, const char* uplo, const char* tra
                              std::size_t, std::size_t, std::size_t, std::size_t) {
   tessera::blas::trsm("DTRSM ", side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);
 }
-
-TESSERA_BLAS_API void strmv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const float* a, const int* lda, float* x, const int* incx,
-                             std::size_t, std::size_t, std::size_t) {
-  tessera::blas::trmv("STRMV ", uplo, trans, diag, n, a, lda, x, incx);
-}
-TESSERA_BLAS_API void dtrmv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const double* a, const int* lda, double* x, const int* incx,
-                             std::size_t, std::size_t, std::size_t) {
-  tessera::blas::trmv("DTRMV ", uplo, trans, diag, n, a, lda, x, incx);
-}
-
 }  // extern "C"

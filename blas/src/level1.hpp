@@ -1,6 +1,6 @@
 // The level-1 BLAS routines beyond dot (axpy, scal, copy, swap, asum, nrm2,
-// i?amax) with the reference BLAS's conventions, shared by the Fortran and
-// CBLAS entry points:
+// i?amax; real or complex T) with the reference BLAS's conventions, shared
+// by the Fortran and CBLAS entry points:
 //   - n <= 0 does nothing (the functions return 0);
 //   - axpy, copy and swap take any increments: a negative one walks its
 //     vector backwards from element (n-1)*|inc|, and 0 repeats one element
@@ -17,6 +17,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
+
+#include "blas/src/scalar.hpp"
 
 namespace tessera::blas {
 
@@ -68,24 +71,26 @@ void swap(std::int64_t n, T* x, std::int64_t incx, T* y, std::int64_t incy) {
   }
 }
 
+// Sum of |x_i| (|re| + |im| for complex data, as scasum/dzasum).
 template <class T>
-T asum(std::int64_t n, const T* x, std::int64_t incx) {
-  if (n <= 0 || incx <= 0) return T(0);
-  T sum = T(0);
-  for (std::int64_t i = 0; i < n; ++i) sum += std::fabs(x[i * incx]);
+real_of<T> asum(std::int64_t n, const T* x, std::int64_t incx) {
+  if (n <= 0 || incx <= 0) return real_of<T>(0);
+  real_of<T> sum = 0;
+  for (std::int64_t i = 0; i < n; ++i) sum += abs1(x[i * incx]);
   return sum;
 }
 
-// 1-based index of the first element of largest |x|; 0 when n <= 0 or
-// incx <= 0. A NaN is never larger than what came before it (the
-// reference's comparison), so only a leading NaN is reported.
+// 1-based index of the first element of largest |x| (|re| + |im| for
+// complex data); 0 when n <= 0 or incx <= 0. A NaN is never larger than
+// what came before it (the reference's comparison), so only a leading NaN
+// is reported.
 template <class T>
 std::int64_t iamax(std::int64_t n, const T* x, std::int64_t incx) {
   if (n <= 0 || incx <= 0) return 0;
   std::int64_t best = 0;
-  T best_abs = std::fabs(x[0]);
+  real_of<T> best_abs = abs1(x[0]);
   for (std::int64_t i = 1; i < n; ++i) {
-    const T a = std::fabs(x[i * incx]);
+    const real_of<T> a = abs1(x[i * incx]);
     if (a > best_abs) {
       best = i;
       best_abs = a;
@@ -105,16 +110,21 @@ std::int64_t iamax(std::int64_t n, const T* x, std::int64_t incx) {
 // are summed scaled down, below `small` scaled up, the rest unscaled; all
 // scale factors are powers of two, so scaling is exact. Inf gives Inf, a
 // NaN gives NaN.
-inline float nrm2_sum(std::int64_t n, const float* x, std::int64_t stride) {
+//
+// `value(i)` reads the i-th of `count` real values (a complex vector is
+// read as its parts, re then im of each element).
+template <class Value>
+float nrm2_sum_f32(std::int64_t count, Value value) {
   double sum = 0.0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    const double v = x[i * stride];
+  for (std::int64_t i = 0; i < count; ++i) {
+    const double v = value(i);
     sum += v * v;
   }
   return static_cast<float>(std::sqrt(sum));
 }
 
-inline double nrm2_sum(std::int64_t n, const double* x, std::int64_t stride) {
+template <class Value>
+double nrm2_sum_f64(std::int64_t count, Value value) {
   using limits = std::numeric_limits<double>;
   constexpr int kDigits = limits::digits;        // 53
   constexpr int kMinExp = limits::min_exponent;  // -1021
@@ -126,8 +136,8 @@ inline double nrm2_sum(std::int64_t n, const double* x, std::int64_t stride) {
   const double scale_small_up = std::ldexp(1.0, -((kMinExp - kDigits) / 2));  // 2^537
   const double scale_big_down = std::ldexp(1.0, -((kMaxExp + kDigits) / 2));  // 2^-538
   double sum_small = 0.0, sum_mid = 0.0, sum_big = 0.0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    const double a = std::fabs(x[i * stride]);
+  for (std::int64_t i = 0; i < count; ++i) {
+    const double a = std::fabs(value(i));
     if (a > big) {
       const double s = a * scale_big_down;
       sum_big += s * s;
@@ -163,16 +173,37 @@ inline double nrm2_sum(std::int64_t n, const double* x, std::int64_t stride) {
   return std::sqrt(sum_mid);
 }
 
+// The norm of the `count` real values value(0..count-1).
+template <class R, class Value>
+R nrm2_of(std::int64_t count, Value value) {
+  if constexpr (std::is_same_v<R, float>) {
+    return nrm2_sum_f32(count, value);
+  } else {
+    return nrm2_sum_f64(count, value);
+  }
+}
+
 template <class T>
-T nrm2(std::int64_t n, const T* x, std::int64_t incx) {
-  if (n <= 0) return T(0);
+real_of<T> nrm2(std::int64_t n, const T* x, std::int64_t incx) {
+  using R = real_of<T>;
+  if (n <= 0) return R(0);
+  // Every element is read once whichever way the vector is walked, so a
+  // negative increment reads the same set forwards; 0 reads x[0] n times.
+  const std::int64_t stride = incx < 0 ? -incx : incx;
+  const auto part = [x, stride](std::int64_t i) -> R {
+    if constexpr (kIsComplex<T>) {
+      const T v = x[(i >> 1) * stride];
+      return (i & 1) != 0 ? v.imag() : v.real();
+    } else {
+      return x[i * stride];
+    }
+  };
+  const std::int64_t parts = kIsComplex<T> ? 2 : 1;
   if (incx == 0) {
     // n copies of x[0]: sqrt(n) * |x[0]|, with no sum that could overflow.
-    return static_cast<T>(std::sqrt(static_cast<double>(n))) * std::fabs(x[0]);
+    return static_cast<R>(std::sqrt(static_cast<double>(n))) * nrm2_of<R>(parts, part);
   }
-  // Every element is read once whichever way the vector is walked, so a
-  // negative increment reads the same set forwards.
-  return nrm2_sum(n, x, incx < 0 ? -incx : incx);
+  return nrm2_of<R>(n * parts, part);
 }
 
 }  // namespace tessera::blas
