@@ -1,4 +1,5 @@
-// libtessera_blas's SYMM, SYRK and TRSM against OpenBLAS's, through the
+// libtessera_blas's SYMM, SYRK, TRSM and the complex GEMMs (CGEMM, ZGEMM,
+// 8 n^3 flops each) against OpenBLAS's, through the
 // CBLAS interface (column-major), side by side: each round runs every
 // (routine, library) pair once, in an order rotated per round; reported
 // are the median GFLOP/s with its spread and the per-round time ratio
@@ -12,6 +13,7 @@
 #include <dlfcn.h>
 
 #include <chrono>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -38,6 +40,9 @@ using SymmF = void (*)(int, int, int, int, int, float, const float*, int, const 
                        float*, int);
 using SyrkF = void (*)(int, int, int, int, int, float, const float*, int, float, float*, int);
 using TrsmF = void (*)(int, int, int, int, int, int, int, float, const float*, int, float*, int);
+// cblas_cgemm / cblas_zgemm: complex scalars and arrays by address.
+using GemmC = void (*)(int, int, int, int, int, int, const void*, const void*, int, const void*,
+                       int, const void*, void*, int);
 
 // Milliseconds of quiet before each timed call (see the round loop).
 constexpr int kQuietMs = 200;
@@ -108,6 +113,36 @@ void add_cases(std::vector<Case>& cases, const char* p, int n, void* lib, SymmT 
        }});
 }
 
+template <class R>
+void add_complex_gemm(std::vector<Case>& cases, const char* p, int n, void* lib, GemmC o_gemm) {
+  using C = std::complex<R>;
+  const std::string name = std::string("cblas_") + p + "gemm";
+  const auto t_gemm = reinterpret_cast<GemmC>(dlsym(lib, name.c_str()));
+  if (t_gemm == nullptr) {
+    std::fprintf(stderr, "bench-blas_level3: %s lacks %s\n", TESSERA_BLAS_LIBRARY, name.c_str());
+    std::exit(1);
+  }
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  auto parts = std::make_shared<std::vector<R>>(values<R>(4 * nn, 3));
+  auto a = std::make_shared<std::vector<C>>(nn), b = std::make_shared<std::vector<C>>(nn);
+  for (std::size_t i = 0; i < nn; ++i) {
+    (*a)[i] = C((*parts)[4 * i], (*parts)[4 * i + 1]);
+    (*b)[i] = C((*parts)[4 * i + 2], (*parts)[4 * i + 3]);
+  }
+  auto c = std::make_shared<std::vector<C>>(nn);
+  const auto alpha = std::make_shared<C>(R(1), R(0)), beta = std::make_shared<C>(R(0), R(0));
+  const double dn = n;
+  cases.push_back({name + " N N", 8 * dn * dn * dn,
+                   [=] {
+                     t_gemm(kCol, kNoTrans, kNoTrans, n, n, n, alpha.get(), a->data(), n,
+                            b->data(), n, beta.get(), c->data(), n);
+                   },
+                   [=] {
+                     o_gemm(kCol, kNoTrans, kNoTrans, n, n, n, alpha.get(), a->data(), n,
+                            b->data(), n, beta.get(), c->data(), n);
+                   }});
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -163,6 +198,20 @@ int main(int argc, char** argv) {
   };
   add_cases<double>(cases, "d", n, lib, o_dsymm, o_dsyrk, o_dtrsm);
   add_cases<float>(cases, "s", n, lib, o_ssymm, o_ssyrk, o_strsm);
+  const GemmC o_cgemm = [](int o, int ta, int tb, int m, int nn, int k, const void* al,
+                           const void* a, int lda, const void* b, int ldb, const void* be, void* c,
+                           int ldc) {
+    cblas_cgemm(CBLAS_ORDER(o), CBLAS_TRANSPOSE(ta), CBLAS_TRANSPOSE(tb), m, nn, k, al, a, lda, b,
+                ldb, be, c, ldc);
+  };
+  const GemmC o_zgemm = [](int o, int ta, int tb, int m, int nn, int k, const void* al,
+                           const void* a, int lda, const void* b, int ldb, const void* be, void* c,
+                           int ldc) {
+    cblas_zgemm(CBLAS_ORDER(o), CBLAS_TRANSPOSE(ta), CBLAS_TRANSPOSE(tb), m, nn, k, al, a, lda, b,
+                ldb, be, c, ldc);
+  };
+  add_complex_gemm<float>(cases, "c", n, lib, o_cgemm);
+  add_complex_gemm<double>(cases, "z", n, lib, o_zgemm);
   std::vector<std::vector<double>> t_tessera(cases.size()), t_openblas(cases.size()),
       ratio(cases.size());
   for (auto& k : cases) k.tessera(), k.openblas();  // warm-up: pools, pages

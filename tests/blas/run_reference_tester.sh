@@ -89,8 +89,8 @@ for r in "${routines[@]}"; do
       status=1
     fi
   else
-    # The CBLAS testers run each routine column-major and row-major: the
-    # real ones name the layout, the complex ones print the same line twice.
+    # The CBLAS testers run each routine column-major and row-major: they
+    # name the layout, but the complex level-2 ones print one line twice.
     # The complex level-2 tester prints ?gerc's error-exit line under
     # ?geru's name (c_cblat2.f), so a ?gerc is looked up under that name; a
     # failed error exit still prints its own failure, which the check above
@@ -98,10 +98,10 @@ for r in "${routines[@]}"; do
     errors_name="$r"
     checks=("THE COMPUTATIONAL TESTS")
     if [ "$cblas" = 1 ]; then
-      case "$prec" in
-        s|d) checks=("THE COLUMN-MAJOR COMPUTATIONAL TESTS" "THE ROW-MAJOR    COMPUTATIONAL TESTS") ;;
-        *) checks=("THE COMPUTATIONAL TESTS" "THE COMPUTATIONAL TESTS")
-           errors_name="${r/gerc/geru}" ;;
+      case "$prec$level" in
+        c2|z2) checks=("THE COMPUTATIONAL TESTS" "THE COMPUTATIONAL TESTS")
+               errors_name="${r/gerc/geru}" ;;
+        *) checks=("THE COLUMN-MAJOR COMPUTATIONAL TESTS" "THE ROW-MAJOR    COMPUTATIONAL TESTS") ;;
       esac
     fi
     if ! grep -E -q "^ $errors_name +PASSED THE TESTS OF ERROR-EXITS" "$summary"; then

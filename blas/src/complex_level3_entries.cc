@@ -1,0 +1,90 @@
+// CGEMM/ZGEMM and cblas_cgemm/cblas_zgemm over complex_gemm_colmajor
+// (complex_gemm.hpp). A row-major call computes C^T = op(B)^T op(A)^T in
+// column-major, as the reference CBLAS hands it to Fortran (A and B, m and
+// n swapped; a conjugate transpose stays one).
+#include <complex>
+#include <cstddef>
+
+#include "blas/src/cblas_args.hpp"
+#include "blas/src/complex_gemm.hpp"
+
+namespace tessera::blas {
+namespace {
+
+template <class R>
+void fortran_gemm(const char* routine, const char* transa, const char* transb, const int* m,
+                  const int* n, const int* k, const std::complex<R>* alpha,
+                  const std::complex<R>* a, const int* lda, const std::complex<R>* b,
+                  const int* ldb, const std::complex<R>* beta, std::complex<R>* c,
+                  const int* ldc) {
+  const int info = gemm_argument_error(*transa, *transb, *m, *n, *k, *lda, *ldb, *ldc);
+  if (info != 0) {
+    report_bad_argument(routine, info);
+    return;
+  }
+  complex_gemm_colmajor(routine, option(*transa, "NTC"), option(*transb, "NTC"), *m, *n, *k,
+                        *alpha, a, *lda, b, *ldb, *beta, c, *ldc);
+}
+
+template <class R>
+void cblas_gemm(const char* routine, int order, int trans_a, int trans_b, int m, int n, int k,
+                const void* alpha, const void* a, int lda, const void* b, int ldb,
+                const void* beta, void* c, int ldc) {
+  using C = std::complex<R>;
+  RowMajorFlag flag(order == CblasRowMajor);
+  if (!valid_layout(order, routine)) return;
+  const char ta = trans_char(trans_a), tb = trans_char(trans_b);
+  if (ta == 0) return bad_enum(2, routine, "TransA", trans_a);
+  if (tb == 0) return bad_enum(3, routine, "TransB", trans_b);
+  const bool row = order == CblasRowMajor;
+  const int info = row ? gemm_argument_error(tb, ta, n, m, k, ldb, lda, ldc)
+                       : gemm_argument_error(ta, tb, m, n, k, lda, ldb, ldc);
+  if (fortran_check_failed(info, routine)) return;
+  const C al = *static_cast<const C*>(alpha), be = *static_cast<const C*>(beta);
+  const C* ap = static_cast<const C*>(a);
+  const C* bp = static_cast<const C*>(b);
+  C* cp = static_cast<C*>(c);
+  if (row) {
+    complex_gemm_colmajor(routine, tb, ta, n, m, k, al, bp, ldb, ap, lda, be, cp, ldc);
+  } else {
+    complex_gemm_colmajor(routine, ta, tb, m, n, k, al, ap, lda, bp, ldb, be, cp, ldc);
+  }
+}
+
+}  // namespace
+}  // namespace tessera::blas
+
+using c32 = std::complex<float>;
+using c64 = std::complex<double>;
+
+extern "C" {
+
+TESSERA_BLAS_API void cgemm_(const char* transa, const char* transb, const int* m, const int* n,
+                             const int* k, const c32* alpha, const c32* a, const int* lda,
+                             const c32* b, const int* ldb, const c32* beta, c32* c,
+                             const int* ldc, std::size_t, std::size_t) {
+  tessera::blas::fortran_gemm("CGEMM ", transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                              ldc);
+}
+TESSERA_BLAS_API void zgemm_(const char* transa, const char* transb, const int* m, const int* n,
+                             const int* k, const c64* alpha, const c64* a, const int* lda,
+                             const c64* b, const int* ldb, const c64* beta, c64* c,
+                             const int* ldc, std::size_t, std::size_t) {
+  tessera::blas::fortran_gemm("ZGEMM ", transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                              ldc);
+}
+
+TESSERA_BLAS_API void cblas_cgemm(int order, int trans_a, int trans_b, int m, int n, int k,
+                                  const void* alpha, const void* a, int lda, const void* b,
+                                  int ldb, const void* beta, void* c, int ldc) {
+  tessera::blas::cblas_gemm<float>("cblas_cgemm", order, trans_a, trans_b, m, n, k, alpha, a, lda,
+                                   b, ldb, beta, c, ldc);
+}
+TESSERA_BLAS_API void cblas_zgemm(int order, int trans_a, int trans_b, int m, int n, int k,
+                                  const void* alpha, const void* a, int lda, const void* b,
+                                  int ldb, const void* beta, void* c, int ldc) {
+  tessera::blas::cblas_gemm<double>("cblas_zgemm", order, trans_a, trans_b, m, n, k, alpha, a,
+                                    lda, b, ldb, beta, c, ldc);
+}
+
+}  // extern "C"
