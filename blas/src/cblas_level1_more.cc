@@ -10,10 +10,12 @@
 #include "blas/src/level1_dot.hpp"
 #include "blas/src/rotations.hpp"
 
-namespace {
+using tessera::blas::c32;
+using tessera::blas::c64;
 
-using c32 = std::complex<float>;
-using c64 = std::complex<double>;
+// Named, not anonymous: the unity builds merge every libtessera_blas
+// source into one translation unit.
+namespace tessera::blas::cblas1 {
 
 template <class T>
 const T* in(const void* p) {
@@ -27,7 +29,11 @@ std::size_t zero_based(std::int64_t index) {
   return index > 0 ? static_cast<std::size_t>(index - 1) : 0;
 }
 
-}  // namespace
+}  // namespace tessera::blas::cblas1
+
+using tessera::blas::cblas1::in;
+using tessera::blas::cblas1::out;
+using tessera::blas::cblas1::zero_based;
 
 extern "C" {
 

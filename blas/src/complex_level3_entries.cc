@@ -7,9 +7,9 @@
 
 #include "blas/src/cblas_args.hpp"
 #include "blas/src/complex_gemm.hpp"
+#include "blas/src/scalar.hpp"
 
-namespace tessera::blas {
-namespace {
+namespace tessera::blas::complex3 {
 
 template <class R>
 void fortran_gemm(const char* routine, const char* transa, const char* transb, const int* m,
@@ -51,11 +51,10 @@ void cblas_gemm(const char* routine, int order, int trans_a, int trans_b, int m,
   }
 }
 
-}  // namespace
-}  // namespace tessera::blas
+}  // namespace tessera::blas::complex3
 
-using c32 = std::complex<float>;
-using c64 = std::complex<double>;
+using tessera::blas::c32;
+using tessera::blas::c64;
 
 extern "C" {
 
@@ -63,27 +62,27 @@ TESSERA_BLAS_API void cgemm_(const char* transa, const char* transb, const int* 
                              const int* k, const c32* alpha, const c32* a, const int* lda,
                              const c32* b, const int* ldb, const c32* beta, c32* c,
                              const int* ldc, std::size_t, std::size_t) {
-  tessera::blas::fortran_gemm("CGEMM ", transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+  tessera::blas::complex3::fortran_gemm("CGEMM ", transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c,
                               ldc);
 }
 TESSERA_BLAS_API void zgemm_(const char* transa, const char* transb, const int* m, const int* n,
                              const int* k, const c64* alpha, const c64* a, const int* lda,
                              const c64* b, const int* ldb, const c64* beta, c64* c,
                              const int* ldc, std::size_t, std::size_t) {
-  tessera::blas::fortran_gemm("ZGEMM ", transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+  tessera::blas::complex3::fortran_gemm("ZGEMM ", transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c,
                               ldc);
 }
 
 TESSERA_BLAS_API void cblas_cgemm(int order, int trans_a, int trans_b, int m, int n, int k,
                                   const void* alpha, const void* a, int lda, const void* b,
                                   int ldb, const void* beta, void* c, int ldc) {
-  tessera::blas::cblas_gemm<float>("cblas_cgemm", order, trans_a, trans_b, m, n, k, alpha, a, lda,
+  tessera::blas::complex3::cblas_gemm<float>("cblas_cgemm", order, trans_a, trans_b, m, n, k, alpha, a, lda,
                                    b, ldb, beta, c, ldc);
 }
 TESSERA_BLAS_API void cblas_zgemm(int order, int trans_a, int trans_b, int m, int n, int k,
                                   const void* alpha, const void* a, int lda, const void* b,
                                   int ldb, const void* beta, void* c, int ldc) {
-  tessera::blas::cblas_gemm<double>("cblas_zgemm", order, trans_a, trans_b, m, n, k, alpha, a,
+  tessera::blas::complex3::cblas_gemm<double>("cblas_zgemm", order, trans_a, trans_b, m, n, k, alpha, a,
                                     lda, b, ldb, beta, c, ldc);
 }
 

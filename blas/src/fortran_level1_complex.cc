@@ -9,8 +9,8 @@
 #include "blas/src/level1.hpp"
 #include "blas/src/level1_dot.hpp"
 
-using c32 = std::complex<float>;
-using c64 = std::complex<double>;
+using tessera::blas::c32;
+using tessera::blas::c64;
 using tessera::blas::c_complex_double;
 using tessera::blas::c_complex_float;
 

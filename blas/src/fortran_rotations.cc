@@ -5,8 +5,8 @@
 #include "blas/src/blas_args.hpp"
 #include "blas/src/rotations.hpp"
 
-using c32 = std::complex<float>;
-using c64 = std::complex<double>;
+using tessera::blas::c32;
+using tessera::blas::c64;
 
 extern "C" {
 

@@ -17,8 +17,8 @@
 #include "blas/src/level1_dot.hpp"
 #include "blas/src/scalar.hpp"
 
-using c32 = std::complex<float>;
-using c64 = std::complex<double>;
+using tessera::blas::c32;
+using tessera::blas::c64;
 using tessera::blas::c_complex_double;
 using tessera::blas::c_complex_float;
 

@@ -17,6 +17,9 @@
 
 namespace tessera::blas {
 
+using c32 = std::complex<float>;
+using c64 = std::complex<double>;
+
 template <class T>
 struct RealOf {
   using type = T;
