@@ -77,15 +77,30 @@ int symm_argument_error(char side, char uplo, std::int64_t m, std::int64_t n, st
 }
 
 int syrk_argument_error(char uplo, char trans, std::int64_t n, std::int64_t k, std::int64_t lda,
-                        std::int64_t ldc) {
+                        std::int64_t ldc, const char* transes) {
   if (option(uplo, "UL") == 0) return 1;
-  const char t = option(trans, "NTC");
+  const char t = option(trans, transes);
   if (t == 0) return 2;
   if (n < 0) return 3;
   if (k < 0) return 4;
   // A is n x k (no transpose) or k x n.
   if (lda < std::max<std::int64_t>(1, t == 'N' ? n : k)) return 7;
   if (ldc < std::max<std::int64_t>(1, n)) return 10;
+  return 0;
+}
+
+int syr2k_argument_error(char uplo, char trans, std::int64_t n, std::int64_t k, std::int64_t lda,
+                         std::int64_t ldb, std::int64_t ldc, const char* transes) {
+  if (option(uplo, "UL") == 0) return 1;
+  const char t = option(trans, transes);
+  if (t == 0) return 2;
+  if (n < 0) return 3;
+  if (k < 0) return 4;
+  // A and B are n x k (no transpose) or k x n.
+  const std::int64_t rows = std::max<std::int64_t>(1, t == 'N' ? n : k);
+  if (lda < rows) return 7;
+  if (ldb < rows) return 9;
+  if (ldc < std::max<std::int64_t>(1, n)) return 12;
   return 0;
 }
 

@@ -61,10 +61,14 @@ char option(char c, const char* allowed);
 // SSYMM: side 1, uplo 2, m 3, n 4, lda 7, ldb 9, ldc 12.
 int symm_argument_error(char side, char uplo, std::int64_t m, std::int64_t n, std::int64_t lda,
                         std::int64_t ldb, std::int64_t ldc);
-// SSYRK: uplo 1, trans 2, n 3, k 4, lda 7, ldc 10.
+// SSYRK: uplo 1, trans 2, n 3, k 4, lda 7, ldc 10. `transes` are the
+// transposes the routine takes: "NTC" (real), "NT" (csyrk), "NC" (cherk).
 int syrk_argument_error(char uplo, char trans, std::int64_t n, std::int64_t k, std::int64_t lda,
-                        std::int64_t ldc);
-// STRSM: side 1, uplo 2, transa 3, diag 4, m 5, n 6, lda 9, ldb 11.
+                        std::int64_t ldc, const char* transes = "NTC");
+// SSYR2K: uplo 1, trans 2, n 3, k 4, lda 7, ldb 9, ldc 12 (transes as SSYRK).
+int syr2k_argument_error(char uplo, char trans, std::int64_t n, std::int64_t k, std::int64_t lda,
+                         std::int64_t ldb, std::int64_t ldc, const char* transes = "NTC");
+// STRSM and STRMM: side 1, uplo 2, transa 3, diag 4, m 5, n 6, lda 9, ldb 11.
 int trsm_argument_error(char side, char uplo, char transa, char diag, std::int64_t m,
                         std::int64_t n, std::int64_t lda, std::int64_t ldb);
 // STRMV: uplo 1, trans 2, diag 3, n 4, lda 6, incx 8.

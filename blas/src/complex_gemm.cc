@@ -4,31 +4,32 @@
 #include <vector>
 
 #include "blas/src/blas_args.hpp"
+#include "blas/src/scalar.hpp"
 #include "tessera/gemm.hpp"
 
 namespace tessera::blas {
 namespace {
 
 // The real and imaginary parts of op(X) (rows x cols, column-major with
-// leading dimension ld: X itself for 'N', its transpose otherwise, its
-// conjugate transpose for 'C'), written as two row blocks of `out`:
+// leading dimension ld: X itself for 'N', its conjugate for 'R', its
+// transpose for 'T', its conjugate transpose for 'C'), written as two row blocks of `out`:
 // real parts in rows [0, rows), imaginary parts in rows [rows, 2 rows) of
 // a 2 rows x cols column-major matrix (stack_rows), or as two column
 // blocks of a rows x 2 cols one (!stack_rows).
 template <class R>
 void split_parts(char trans, std::int64_t rows, std::int64_t cols, const std::complex<R>* x,
                  std::int64_t ld, bool stack_rows, R* out) {
-  const R sign = trans == 'C' ? R(-1) : R(1);
+  const R sign = trans == 'C' || trans == 'R' ? R(-1) : R(1);
   const std::int64_t out_ld = stack_rows ? 2 * rows : rows;
   const std::int64_t imag_offset = stack_rows ? rows : rows * cols;
   for (std::int64_t j = 0; j < cols; ++j) {
     R* re = out + j * out_ld;
     R* im = re + imag_offset;
-    if (trans == 'N') {
+    if (trans == 'N' || trans == 'R') {
       const std::complex<R>* column = x + j * ld;
       for (std::int64_t i = 0; i < rows; ++i) {
         re[i] = column[i].real();
-        im[i] = column[i].imag();
+        im[i] = sign * column[i].imag();
       }
     } else {
       // Element (i, j) of op(X) is X(j, i): row j of X, read along it.
@@ -44,19 +45,18 @@ void split_parts(char trans, std::int64_t rows, std::int64_t cols, const std::co
 }  // namespace
 
 template <class R>
-void complex_gemm_colmajor(const char* routine, char transa, char transb, std::int64_t m,
-                           std::int64_t n, std::int64_t k, std::complex<R> alpha,
-                           const std::complex<R>* a, std::int64_t lda, const std::complex<R>* b,
-                           std::int64_t ldb, std::complex<R> beta, std::complex<R>* c,
-                           std::int64_t ldc) {
+Status complex_gemm_colmajor(char transa, char transb, std::int64_t m, std::int64_t n,
+                             std::int64_t k, std::complex<R> alpha, const std::complex<R>* a,
+                             std::int64_t lda, const std::complex<R>* b, std::int64_t ldb,
+                             std::complex<R> beta, std::complex<R>* c, std::int64_t ldc) {
   using C = std::complex<R>;
-  if (m == 0 || n == 0 || ((alpha == C(0) || k == 0) && beta == C(1))) return;
+  if (m == 0 || n == 0 || ((alpha == C(0) || k == 0) && beta == C(1))) return {};
   if (alpha == C(0) || k == 0) {
     for (std::int64_t j = 0; j < n; ++j) {
       C* column = c + j * ldc;
       for (std::int64_t i = 0; i < m; ++i) column[i] = beta == C(0) ? C(0) : beta * column[i];
     }
-    return;
+    return {};
   }
   std::vector<R> a_parts, b_parts, product;
   try {
@@ -64,21 +64,16 @@ void complex_gemm_colmajor(const char* routine, char transa, char transb, std::i
     b_parts.resize(static_cast<std::size_t>(2 * k * n));
     product.resize(static_cast<std::size_t>(4 * m * n));
   } catch (const std::bad_alloc&) {
-    report_failure(routine, Status(StatusCode::kOutOfMemory,
-                                   "no memory for the complex GEMM's scratch (the parts of A "
-                                   "and B, and the four real products)"));
-    return;
+    return Status(StatusCode::kOutOfMemory,
+                  "no memory for the complex GEMM's scratch (the parts of A and B, and the "
+                  "four real products)");
   }
   split_parts(transa, m, k, a, lda, /*stack_rows=*/true, a_parts.data());
   split_parts(transb, k, n, b, ldb, /*stack_rows=*/false, b_parts.data());
   // [Ar; Ai] (2m x k) times [Br Bi] (k x 2n): product is 2m x 2n.
-  const Status s = try_gemm(blas_context(), Layout::kColMajor, Transpose::kNo, Transpose::kNo,
-                            2 * m, 2 * n, k, R(1), a_parts.data(), 2 * m, b_parts.data(), k, R(0),
-                            product.data(), 2 * m);
-  if (!s.ok()) {
-    report_failure(routine, s);
-    return;
-  }
+  TESSERA_RETURN_IF_ERROR(try_gemm(blas_context(), Layout::kColMajor, Transpose::kNo,
+                                   Transpose::kNo, 2 * m, 2 * n, k, R(1), a_parts.data(), 2 * m,
+                                   b_parts.data(), k, R(0), product.data(), 2 * m));
   const std::int64_t ld = 2 * m;
   for (std::int64_t j = 0; j < n; ++j) {
     const R* rr = product.data() + j * ld;        // Ar Br, column j
@@ -94,19 +89,14 @@ void complex_gemm_colmajor(const char* routine, char transa, char transb, std::i
       }
     }
   }
+  return {};
 }
 
-template void complex_gemm_colmajor<float>(const char*, char, char, std::int64_t, std::int64_t,
-                                           std::int64_t, std::complex<float>,
-                                           const std::complex<float>*, std::int64_t,
-                                           const std::complex<float>*, std::int64_t,
-                                           std::complex<float>, std::complex<float>*,
-                                           std::int64_t);
-template void complex_gemm_colmajor<double>(const char*, char, char, std::int64_t, std::int64_t,
-                                            std::int64_t, std::complex<double>,
-                                            const std::complex<double>*, std::int64_t,
-                                            const std::complex<double>*, std::int64_t,
-                                            std::complex<double>, std::complex<double>*,
-                                            std::int64_t);
+template Status complex_gemm_colmajor<float>(char, char, std::int64_t, std::int64_t,
+                                             std::int64_t, c32, const c32*, std::int64_t,
+                                             const c32*, std::int64_t, c32, c32*, std::int64_t);
+template Status complex_gemm_colmajor<double>(char, char, std::int64_t, std::int64_t,
+                                              std::int64_t, c64, const c64*, std::int64_t,
+                                              const c64*, std::int64_t, c64, c64*, std::int64_t);
 
 }  // namespace tessera::blas

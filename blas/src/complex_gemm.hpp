@@ -25,14 +25,18 @@
 #include <complex>
 #include <cstdint>
 
+#include "tessera/platform/status.hpp"
+
 namespace tessera::blas {
 
-// Column-major, arguments already checked; transa/transb 'N', 'T' or 'C'.
+// Column-major, arguments already checked; transa/transb 'N', 'T', 'C'
+// (conjugate transpose) or 'R' (conjugate, no transpose: what a row-major
+// view of a conjugate transpose needs inside the level-3 routines). A
+// failure (no memory for the scratch) is returned, nothing written.
 template <class R>
-void complex_gemm_colmajor(const char* routine, char transa, char transb, std::int64_t m,
-                           std::int64_t n, std::int64_t k, std::complex<R> alpha,
-                           const std::complex<R>* a, std::int64_t lda, const std::complex<R>* b,
-                           std::int64_t ldb, std::complex<R> beta, std::complex<R>* c,
-                           std::int64_t ldc);
+Status complex_gemm_colmajor(char transa, char transb, std::int64_t m, std::int64_t n,
+                             std::int64_t k, std::complex<R> alpha, const std::complex<R>* a,
+                             std::int64_t lda, const std::complex<R>* b, std::int64_t ldb,
+                             std::complex<R> beta, std::complex<R>* c, std::int64_t ldc);
 
 }  // namespace tessera::blas

@@ -22,8 +22,9 @@ void fortran_gemm(const char* routine, const char* transa, const char* transb, c
     report_bad_argument(routine, info);
     return;
   }
-  complex_gemm_colmajor(routine, option(*transa, "NTC"), option(*transb, "NTC"), *m, *n, *k,
-                        *alpha, a, *lda, b, *ldb, *beta, c, *ldc);
+  const Status s = complex_gemm_colmajor(option(*transa, "NTC"), option(*transb, "NTC"), *m, *n,
+                                         *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc);
+  if (!s.ok()) report_failure(routine, s);
 }
 
 template <class R>
@@ -44,11 +45,9 @@ void cblas_gemm(const char* routine, int order, int trans_a, int trans_b, int m,
   const C* ap = static_cast<const C*>(a);
   const C* bp = static_cast<const C*>(b);
   C* cp = static_cast<C*>(c);
-  if (row) {
-    complex_gemm_colmajor(routine, tb, ta, n, m, k, al, bp, ldb, ap, lda, be, cp, ldc);
-  } else {
-    complex_gemm_colmajor(routine, ta, tb, m, n, k, al, ap, lda, bp, ldb, be, cp, ldc);
-  }
+  const Status s = row ? complex_gemm_colmajor(tb, ta, n, m, k, al, bp, ldb, ap, lda, be, cp, ldc)
+                       : complex_gemm_colmajor(ta, tb, m, n, k, al, ap, lda, bp, ldb, be, cp, ldc);
+  if (!s.ok()) report_failure(routine, s);
 }
 
 }  // namespace tessera::blas::complex3
@@ -62,28 +61,28 @@ TESSERA_BLAS_API void cgemm_(const char* transa, const char* transb, const int* 
                              const int* k, const c32* alpha, const c32* a, const int* lda,
                              const c32* b, const int* ldb, const c32* beta, c32* c,
                              const int* ldc, std::size_t, std::size_t) {
-  tessera::blas::complex3::fortran_gemm("CGEMM ", transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c,
-                              ldc);
+  tessera::blas::complex3::fortran_gemm("CGEMM ", transa, transb, m, n, k, alpha, a, lda, b, ldb,
+                                        beta, c, ldc);
 }
 TESSERA_BLAS_API void zgemm_(const char* transa, const char* transb, const int* m, const int* n,
                              const int* k, const c64* alpha, const c64* a, const int* lda,
                              const c64* b, const int* ldb, const c64* beta, c64* c,
                              const int* ldc, std::size_t, std::size_t) {
-  tessera::blas::complex3::fortran_gemm("ZGEMM ", transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c,
-                              ldc);
+  tessera::blas::complex3::fortran_gemm("ZGEMM ", transa, transb, m, n, k, alpha, a, lda, b, ldb,
+                                        beta, c, ldc);
 }
 
 TESSERA_BLAS_API void cblas_cgemm(int order, int trans_a, int trans_b, int m, int n, int k,
                                   const void* alpha, const void* a, int lda, const void* b,
                                   int ldb, const void* beta, void* c, int ldc) {
-  tessera::blas::complex3::cblas_gemm<float>("cblas_cgemm", order, trans_a, trans_b, m, n, k, alpha, a, lda,
-                                   b, ldb, beta, c, ldc);
+  tessera::blas::complex3::cblas_gemm<float>("cblas_cgemm", order, trans_a, trans_b, m, n, k, alpha,
+                                             a, lda, b, ldb, beta, c, ldc);
 }
 TESSERA_BLAS_API void cblas_zgemm(int order, int trans_a, int trans_b, int m, int n, int k,
                                   const void* alpha, const void* a, int lda, const void* b,
                                   int ldb, const void* beta, void* c, int ldc) {
-  tessera::blas::complex3::cblas_gemm<double>("cblas_zgemm", order, trans_a, trans_b, m, n, k, alpha, a,
-                                    lda, b, ldb, beta, c, ldc);
+  tessera::blas::complex3::cblas_gemm<double>("cblas_zgemm", order, trans_a, trans_b, m, n, k,
+                                              alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 }  // extern "C"

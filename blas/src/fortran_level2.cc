@@ -178,28 +178,32 @@ TESSERA_BLAS_API void sgbmv_(const char* trans, const int* m, const int* n, cons
                              const int* ku, const float* alpha, const float* a, const int* lda,
                              const float* x, const int* incx, const float* beta, float* y,
                              const int* incy, std::size_t) {
-  tessera::blas::fortran2::gbmv("SGBMV ", trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy);
+  tessera::blas::fortran2::gbmv("SGBMV ", trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y,
+                                incy);
 }
 
 TESSERA_BLAS_API void dgbmv_(const char* trans, const int* m, const int* n, const int* kl,
                              const int* ku, const double* alpha, const double* a, const int* lda,
                              const double* x, const int* incx, const double* beta, double* y,
                              const int* incy, std::size_t) {
-  tessera::blas::fortran2::gbmv("DGBMV ", trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy);
+  tessera::blas::fortran2::gbmv("DGBMV ", trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y,
+                                incy);
 }
 
 TESSERA_BLAS_API void cgbmv_(const char* trans, const int* m, const int* n, const int* kl,
                              const int* ku, const c32* alpha, const c32* a, const int* lda,
                              const c32* x, const int* incx, const c32* beta, c32* y,
                              const int* incy, std::size_t) {
-  tessera::blas::fortran2::gbmv("CGBMV ", trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy);
+  tessera::blas::fortran2::gbmv("CGBMV ", trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y,
+                                incy);
 }
 
 TESSERA_BLAS_API void zgbmv_(const char* trans, const int* m, const int* n, const int* kl,
                              const int* ku, const c64* alpha, const c64* a, const int* lda,
                              const c64* x, const int* incx, const c64* beta, c64* y,
                              const int* incy, std::size_t) {
-  tessera::blas::fortran2::gbmv("ZGBMV ", trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy);
+  tessera::blas::fortran2::gbmv("ZGBMV ", trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y,
+                                incy);
 }
 
 TESSERA_BLAS_API void ssymv_(const char* uplo, const int* n, const float* alpha, const float* a,

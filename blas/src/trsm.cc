@@ -1,7 +1,14 @@
-// TRSM over tessera's GEMM (trsm.hpp). The right side is the left side on
+// TRSM and TRMM over the level-3 GEMM (trsm.hpp; level3_gemm.hpp: the
+// real GEMM, or the 4m complex one). The right side is the left side on
 // the transposed view: X op(A) = B is op(A)^T X^T = B^T, and B^T is B read
 // row-major. So one solver handles both, with B as a strided view and the
 // GEMM updates issued in B's layout.
+//
+// TRMM, B := op(A) B, is the same recursion run the other way: the half
+// whose new rows depend on the other half's original rows goes first
+// (E lower: the second half, X2 := E22 X2 + E21 X1, then X1 := E11 X1),
+// and blocks of at most kBase rows are multiplied in place in the
+// reference's order.
 //
 // Recursive substitution on E = op(A) (as the left-side solve sees it):
 // split the rows in two, solve the first half, subtract its contribution
@@ -20,10 +27,12 @@
 #include <algorithm>
 #include <memory>
 #include <new>
+#include <string>
 
 #include "blas/src/blas_args.hpp"
+#include "blas/src/level3_gemm.hpp"
+#include "blas/src/scalar.hpp"
 #include "blas/src/trsm.hpp"
-#include "tessera/gemm.hpp"
 
 namespace tessera::blas {
 namespace {
@@ -32,12 +41,13 @@ constexpr std::int64_t kBase = 32;
 constexpr std::int64_t kChunk = 256;
 
 template <class T>
-struct Solve {
+struct TriangularBlocks {
   // E = op(A) as seen by the left-side solve: E(i,j) = A(j,i) when
-  // transposed, A column-major.
+  // transposed, conjugated when e_conj, A column-major.
   const T* a;
   std::int64_t lda;
-  bool e_trans, unit, e_lower;
+  bool e_trans, e_conj, unit, e_lower;
+  bool multiply;  // TRMM (X := E X) rather than TRSM (X := E^-1 X)
   // B (m x n) as a view: B(i,j) = b[i*rs + j*cs], rs == 1 (column-major
   // view) or cs == 1 (row-major); layout is the GEMM layout in which
   // (b, ldb) describes that view.
@@ -48,21 +58,24 @@ struct Solve {
   T* solved;          // (m/2 rounded up) x kChunk scratch for update()
   T* eb;              // kBase x kBase scratch for one diagonal block of E
 
-  T e(std::int64_t i, std::int64_t j) const { return e_trans ? a[j + i * lda] : a[i + j * lda]; }
+  T e(std::int64_t i, std::int64_t j) const {
+    return conj_if(e_trans ? a[j + i * lda] : a[i + j * lda], e_conj);
+  }
   T* row(std::int64_t i) const { return b + i * rs; }
 
   // The GEMM operand for E's sub-block at (r0, c0): A column-major is A^T
-  // in a row-major layout, so the transpose flag flips with the layout.
+  // in a row-major layout, so the transpose flag flips with the layout
+  // (a conjugation stays).
   const T* e_block(std::int64_t r0, std::int64_t c0) const {
     return e_trans ? a + c0 + r0 * lda : a + r0 + c0 * lda;
   }
-  Transpose e_op() const {
+  char e_op() const {
     const bool t = layout == Layout::kColMajor ? e_trans : !e_trans;
-    return t ? Transpose::kYes : Transpose::kNo;
+    return t ? (e_conj ? 'C' : 'T') : (e_conj ? 'R' : 'N');
   }
 
-  // X[r0, r0+h) -= E[r0, r0+h) x [k0, k0+w) X[k0, k0+w), through a copy
-  // of the solved rows X[k0, k0+w).
+  // X[r0, r0+h) -= E[r0, r0+h) x [k0, k0+w) X[k0, k0+w) (+= for TRMM),
+  // through a copy of the rows X[k0, k0+w).
   Status update(std::int64_t r0, std::int64_t h, std::int64_t k0, std::int64_t w) const {
     const bool col = layout == Layout::kColMajor;
     const std::int64_t ld = col ? w : n;
@@ -71,8 +84,8 @@ struct Solve {
         solved[col ? i + j * ld : i * ld + j] = b[(k0 + i) * rs + j * cs];
       }
     }
-    return try_gemm(blas_context(), layout, e_op(), Transpose::kNo, h, n, w, T(-1),
-                    e_block(r0, k0), lda, solved, ld, T(1), row(r0), ldb);
+    return level3_gemm(layout, e_op(), 'N', h, n, w, multiply ? T(1) : T(-1), e_block(r0, k0),
+                       lda, solved, ld, T(1), row(r0), ldb);
   }
 
   // Substitution on rows [r0, r1), at most kBase of them. The block of E is
@@ -83,6 +96,10 @@ struct Solve {
     const std::int64_t w = r1 - r0;
     for (std::int64_t p = 0; p < w; ++p) {
       for (std::int64_t i = 0; i < w; ++i) eb[p * w + i] = e(r0 + i, r0 + p);
+    }
+    if (multiply) {
+      base_multiply(r0, w);
+      return;
     }
     // Pivots in order: down for lower E, up for upper E; the rows a pivot
     // feeds are the ones after it in that order.
@@ -124,6 +141,47 @@ struct Solve {
     }
   }
 
+  // X[r0, r0+w) := E X[r0, r0+w) on the block copied to eb, in place: the
+  // reference's column order (E lower: pivots from the last, each adding
+  // its multiples to the rows below it, already final; E upper: from the
+  // first, adding to the rows above it).
+  void base_multiply(std::int64_t r0, std::int64_t w) const {
+    const auto pivot = [&](std::int64_t t) { return e_lower ? w - 1 - t : t; };
+    if (rs == 1) {
+      for (std::int64_t j = 0; j < n; ++j) {
+        T* x = b + r0 + j * cs;
+        for (std::int64_t t = 0; t < w; ++t) {
+          const std::int64_t p = pivot(t);
+          const T xp = x[p];
+          if (xp == T(0)) continue;
+          const T* col = eb + p * w;
+          if (e_lower) {
+            for (std::int64_t i = p + 1; i < w; ++i) x[i] += xp * col[i];
+          } else {
+            for (std::int64_t i = 0; i < p; ++i) x[i] += xp * col[i];
+          }
+          if (!unit) x[p] = xp * col[p];
+        }
+      }
+      return;
+    }
+    for (std::int64_t t = 0; t < w; ++t) {
+      const std::int64_t p = pivot(t);
+      T* xp = row(r0 + p);
+      const std::int64_t i0 = e_lower ? p + 1 : 0, i1 = e_lower ? w : p;
+      for (std::int64_t i = i0; i < i1; ++i) {
+        const T f = eb[p * w + i];
+        if (f == T(0)) continue;
+        T* xi = row(r0 + i);
+        for (std::int64_t j = 0; j < n; ++j) xi[j] += f * xp[j];
+      }
+      if (!unit) {
+        const T d = eb[p * w + p];
+        for (std::int64_t j = 0; j < n; ++j) xp[j] *= d;
+      }
+    }
+  }
+
   Status solve(std::int64_t r0, std::int64_t r1) const {
     const std::int64_t h = r1 - r0;
     if (h <= kBase) {
@@ -132,6 +190,17 @@ struct Solve {
     }
     // Split at a multiple of kBase, so every base block but the last is full.
     const std::int64_t mid = r0 + std::max<std::int64_t>(kBase, (h / 2) / kBase * kBase);
+    if (multiply) {
+      // The half that reads the other's original rows goes first.
+      if (e_lower) {
+        TESSERA_RETURN_IF_ERROR(solve(mid, r1));
+        TESSERA_RETURN_IF_ERROR(update(mid, r1 - mid, r0, mid - r0));
+        return solve(r0, mid);
+      }
+      TESSERA_RETURN_IF_ERROR(solve(r0, mid));
+      TESSERA_RETURN_IF_ERROR(update(r0, mid - r0, mid, r1 - mid));
+      return solve(mid, r1);
+    }
     if (e_lower) {
       TESSERA_RETURN_IF_ERROR(solve(r0, mid));
       TESSERA_RETURN_IF_ERROR(update(mid, r1 - mid, r0, mid - r0));
@@ -143,12 +212,12 @@ struct Solve {
   }
 };
 
-}  // namespace
-
+// The shared driver: alpha B first, then E or E^-1 applied to B in column
+// chunks.
 template <class T>
-void trsm_colmajor(const char* routine, char side, char uplo, char trans, char diag,
-                   std::int64_t m, std::int64_t n, T alpha, const T* a, std::int64_t lda, T* b,
-                   std::int64_t ldb) {
+void triangular_colmajor(const char* routine, bool multiply, char side, char uplo, char trans,
+                         char diag, std::int64_t m, std::int64_t n, T alpha, const T* a,
+                         std::int64_t lda, T* b, std::int64_t ldb) {
   if (m == 0 || n == 0) return;
   // alpha * B first (alpha == 0: zeros, B not read, A not read).
   if (alpha != T(1)) {
@@ -161,10 +230,13 @@ void trsm_colmajor(const char* routine, char side, char uplo, char trans, char d
     if (alpha == T(0)) return;
   }
   const bool trans_a = trans != 'N';
-  Solve<T> s;
+  TriangularBlocks<T> s;
   s.a = a;
   s.lda = lda;
   s.unit = diag == 'U';
+  s.multiply = multiply;
+  // op(A) = A^H: conjugated on either side (X A^H = B is conj(A) X^T = B^T).
+  s.e_conj = trans == 'C';
   s.ldb = ldb;
   std::int64_t columns;
   if (side == 'L') {
@@ -186,7 +258,8 @@ void trsm_colmajor(const char* routine, char side, char uplo, char trans, char d
   std::unique_ptr<T[]> scratch(
       new (std::nothrow) T[static_cast<std::size_t>(solved_size + kBase * kBase)]);
   if (scratch == nullptr) {
-    report_failure(routine, Status(StatusCode::kOutOfMemory, "no memory for TRSM's scratch"));
+    report_failure(routine, Status(StatusCode::kOutOfMemory, "no memory for the scratch of " +
+                                                                 std::string(routine)));
     return;
   }
   s.eb = scratch.get();
@@ -202,11 +275,31 @@ void trsm_colmajor(const char* routine, char side, char uplo, char trans, char d
   }
 }
 
-template void trsm_colmajor<float>(const char*, char, char, char, char, std::int64_t,
-                                   std::int64_t, float, const float*, std::int64_t, float*,
-                                   std::int64_t);
-template void trsm_colmajor<double>(const char*, char, char, char, char, std::int64_t,
-                                    std::int64_t, double, const double*, std::int64_t, double*,
-                                    std::int64_t);
+}  // namespace
+
+template <class T>
+void trsm_colmajor(const char* routine, char side, char uplo, char trans, char diag,
+                   std::int64_t m, std::int64_t n, T alpha, const T* a, std::int64_t lda, T* b,
+                   std::int64_t ldb) {
+  triangular_colmajor(routine, false, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb);
+}
+
+template <class T>
+void trmm_colmajor(const char* routine, char side, char uplo, char trans, char diag,
+                   std::int64_t m, std::int64_t n, T alpha, const T* a, std::int64_t lda, T* b,
+                   std::int64_t ldb) {
+  triangular_colmajor(routine, true, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb);
+}
+
+#define TESSERA_BLAS_TRIANGULAR_INSTANTIATE(T)                                              \
+  template void trsm_colmajor<T>(const char*, char, char, char, char, std::int64_t,         \
+                                 std::int64_t, T, const T*, std::int64_t, T*, std::int64_t); \
+  template void trmm_colmajor<T>(const char*, char, char, char, char, std::int64_t,         \
+                                 std::int64_t, T, const T*, std::int64_t, T*, std::int64_t);
+TESSERA_BLAS_TRIANGULAR_INSTANTIATE(float)
+TESSERA_BLAS_TRIANGULAR_INSTANTIATE(double)
+TESSERA_BLAS_TRIANGULAR_INSTANTIATE(c32)
+TESSERA_BLAS_TRIANGULAR_INSTANTIATE(c64)
+#undef TESSERA_BLAS_TRIANGULAR_INSTANTIATE
 
 }  // namespace tessera::blas

@@ -1,0 +1,37 @@
+// The GEMM the level-3 routines are written on, for every type: tessera's
+// real GEMM for s/d, the 4m complex GEMM (complex_gemm.hpp) for c/z.
+// op is 'N', 'T', 'C' (conjugate transpose) or 'R' (conjugate, no
+// transpose); on real data conjugation is the identity.
+#pragma once
+
+#include <cstdint>
+
+#include "blas/src/blas_args.hpp"
+#include "blas/src/complex_gemm.hpp"
+#include "blas/src/scalar.hpp"
+#include "tessera/gemm.hpp"
+
+namespace tessera::blas {
+
+template <class T>
+Status level3_gemm(Layout layout, char opa, char opb, std::int64_t m, std::int64_t n,
+                   std::int64_t k, T alpha, const T* a, std::int64_t lda, const T* b,
+                   std::int64_t ldb, T beta, T* c, std::int64_t ldc) {
+  if constexpr (kIsComplex<T>) {
+    // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T,
+    // and the transpose of a row-major matrix is the same array
+    // column-major: the operands swap, their ops stay.
+    if (layout == Layout::kRowMajor) {
+      return complex_gemm_colmajor(opb, opa, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc);
+    }
+    return complex_gemm_colmajor(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  } else {
+    const auto transpose = [](char op) {
+      return op == 'T' || op == 'C' ? Transpose::kYes : Transpose::kNo;
+    };
+    return try_gemm(blas_context(), layout, transpose(opa), transpose(opb), m, n, k, alpha, a,
+                    lda, b, ldb, beta, c, ldc);
+  }
+}
+
+}  // namespace tessera::blas

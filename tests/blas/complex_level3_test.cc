@@ -1,0 +1,271 @@
+// What the reference testers (n <= 65) do not reach in the level-3
+// routines added for every type: HERK/HER2K/SYR2K past the 192-column
+// diagonal blocks of the triangle recursion, with NaN in a C that beta = 0
+// must not read, the other triangle untouched and a Hermitian diagonal's
+// imaginary part exactly zero; TRMM across several recursion levels on
+// every side, triangle and op. Checked against long double references.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+using c64 = std::complex<double>;
+using cl = std::complex<long double>;
+
+extern "C" {
+void zherk_(const char*, const char*, const int*, const int*, const double*, const c64*,
+            const int*, const double*, c64*, const int*, std::size_t, std::size_t);
+void zher2k_(const char*, const char*, const int*, const int*, const c64*, const c64*, const int*,
+             const c64*, const int*, const double*, c64*, const int*, std::size_t, std::size_t);
+void dsyr2k_(const char*, const char*, const int*, const int*, const double*, const double*,
+             const int*, const double*, const int*, const double*, double*, const int*,
+             std::size_t, std::size_t);
+void ztrmm_(const char*, const char*, const char*, const char*, const int*, const int*,
+            const c64*, const c64*, const int*, c64*, const int*, std::size_t, std::size_t,
+            std::size_t, std::size_t);
+void dtrmm_(const char*, const char*, const char*, const char*, const int*, const int*,
+            const double*, const double*, const int*, double*, const int*, std::size_t,
+            std::size_t, std::size_t, std::size_t);
+}
+
+namespace {
+
+std::vector<c64> complex_values(std::size_t size, std::uint32_t seed) {
+  std::vector<c64> v(size);
+  for (auto& e : v) {
+    seed = seed * 1664525u + 1013904223u;
+    const double re = static_cast<int>(seed >> 9) % 2001 - 1000;
+    seed = seed * 1664525u + 1013904223u;
+    const double im = static_cast<int>(seed >> 9) % 2001 - 1000;
+    e = c64(re / 1000, im / 1000);
+  }
+  return v;
+}
+
+cl widen(c64 v) { return cl(v.real(), v.imag()); }
+
+// op(X)(i, p) for trans 'N' (X n x k) or 'C'/'T' (X k x n), column-major.
+cl op_elem(const std::vector<c64>& x, int ld, char trans, int i, int p) {
+  if (trans == 'N') return widen(x[static_cast<std::size_t>(i + p * ld)]);
+  const cl v = widen(x[static_cast<std::size_t>(p + i * ld)]);
+  return trans == 'C' ? std::conj(v) : v;
+}
+
+bool close(cl got, cl want, long double scale) {
+  return std::abs(got - want) <= 64 * std::numeric_limits<double>::epsilon() * (scale + 1);
+}
+
+}  // namespace
+
+TEST_CASE("zherk and zher2k across diagonal blocks: the triangle against a long double "
+          "reference, the other untouched, a real diagonal") {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const c64 sentinel(-777, 5);
+  for (int n : {200, 401}) {
+    for (char uplo : {'U', 'L'}) {
+      for (char trans : {'N', 'C'}) {
+        for (double beta : {0.0, 1.5}) {
+          for (bool two : {false, true}) {
+            const int k = 19, lda = (trans == 'N' ? n : k) + 2, ldc = n + 3;
+            const std::size_t cols = static_cast<std::size_t>(trans == 'N' ? k : n);
+            const std::vector<c64> a = complex_values(static_cast<std::size_t>(lda) * cols, 7);
+            const std::vector<c64> b = complex_values(static_cast<std::size_t>(lda) * cols, 8);
+            std::vector<c64> c0 = complex_values(static_cast<std::size_t>(ldc) * n, 9);
+            for (int j = 0; j < n; ++j) {
+              for (int i = 0; i < n; ++i) {
+                const bool in = uplo == 'U' ? i <= j : i >= j;
+                c64& e = c0[static_cast<std::size_t>(i + j * ldc)];
+                if (!in) e = sentinel;
+                else if (beta == 0.0) e = c64(nan, nan);
+              }
+            }
+            std::vector<c64> c = c0;
+            const double ralpha = 0.75;
+            const c64 alpha(0.5, -0.25);
+            if (two) {
+              zher2k_(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, b.data(), &lda, &beta,
+                      c.data(), &ldc, 1, 1);
+            } else {
+              zherk_(&uplo, &trans, &n, &k, &ralpha, a.data(), &lda, &beta, c.data(), &ldc, 1, 1);
+            }
+            int bad = 0;
+            for (int j = 0; j < n; ++j) {
+              for (int i = 0; i < n; ++i) {
+                const c64 got = c[static_cast<std::size_t>(i + j * ldc)];
+                const bool in = uplo == 'U' ? i <= j : i >= j;
+                if (!in) {
+                  bad += got != sentinel;
+                  continue;
+                }
+                // op(A) op(A)^H (+ the her2k pair): op(A)(i, p) conj(op(A)(j, p)).
+                const char t = trans;
+                cl sum = 0;
+                long double mag = 0;
+                for (int p = 0; p < k; ++p) {
+                  if (two) {
+                    const cl x = widen(alpha) * op_elem(a, lda, t, i, p) *
+                                 std::conj(op_elem(b, lda, t, j, p));
+                    const cl y = std::conj(widen(alpha)) * op_elem(b, lda, t, i, p) *
+                                 std::conj(op_elem(a, lda, t, j, p));
+                    sum += x + y;
+                    mag += std::abs(x) + std::abs(y);
+                  } else {
+                    const cl x = static_cast<long double>(ralpha) * op_elem(a, lda, t, i, p) *
+                                 std::conj(op_elem(a, lda, t, j, p));
+                    sum += x;
+                    mag += std::abs(x);
+                  }
+                }
+                cl c_in = beta == 0.0 ? cl(0) : widen(c0[static_cast<std::size_t>(i + j * ldc)]);
+                if (i == j) {
+                  c_in = cl(c_in.real(), 0);
+                  sum = cl(sum.real(), 0);
+                  bad += got.imag() != 0.0;
+                }
+                const cl want = sum + static_cast<long double>(beta) * c_in;
+                bad += !close(widen(got), want,
+                              mag + std::abs(static_cast<long double>(beta) * c_in));
+              }
+            }
+            CHECK_MESSAGE(bad == 0, (two ? "zher2k" : "zherk"), " n ", n, " uplo ", uplo,
+                          " trans ", trans, " beta ", beta);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("dsyr2k across diagonal blocks against a long double reference") {
+  for (int n : {193, 390}) {
+    for (char uplo : {'U', 'L'}) {
+      for (char trans : {'N', 'T'}) {
+        const int k = 23, lda = (trans == 'N' ? n : k) + 1, ldc = n;
+        const std::size_t cols = static_cast<std::size_t>(trans == 'N' ? k : n);
+        std::vector<double> a(static_cast<std::size_t>(lda) * cols), b(a.size());
+        for (std::size_t i = 0; i < a.size(); ++i) {
+          a[i] = static_cast<double>((i * 37) % 101) / 50.0 - 1.0;
+          b[i] = static_cast<double>((i * 53) % 97) / 48.0 - 1.0;
+        }
+        std::vector<double> c(static_cast<std::size_t>(ldc) * n, 0.25);
+        const double alpha = -0.5, beta = 2.0;
+        dsyr2k_(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, b.data(), &lda, &beta, c.data(),
+                &ldc, 1, 1);
+        const auto at = [&](const std::vector<double>& x, int i, int p) -> long double {
+          return trans == 'N' ? x[static_cast<std::size_t>(i + p * lda)]
+                              : x[static_cast<std::size_t>(p + i * lda)];
+        };
+        int bad = 0;
+        for (int j = 0; j < n; ++j) {
+          for (int i = 0; i < n; ++i) {
+            const double got = c[static_cast<std::size_t>(i + j * ldc)];
+            if (uplo == 'U' ? i > j : i < j) {
+              bad += got != 0.25;
+              continue;
+            }
+            long double sum = 0, mag = 0;
+            for (int p = 0; p < k; ++p) {
+              const long double v = at(a, i, p) * at(b, j, p) + at(b, i, p) * at(a, j, p);
+              sum += v;
+              mag += std::fabs(at(a, i, p) * at(b, j, p)) + std::fabs(at(b, i, p) * at(a, j, p));
+            }
+            const long double want = alpha * sum + beta * 0.25L;
+            bad += !(std::fabs(got - want) <= 64 * std::numeric_limits<double>::epsilon() *
+                                                 (std::fabs(alpha) * mag + 1));
+          }
+        }
+        CHECK_MESSAGE(bad == 0, "n ", n, " uplo ", uplo, " trans ", trans);
+      }
+    }
+  }
+}
+
+TEST_CASE("ztrmm and dtrmm across recursion levels, every side, triangle, op and diagonal") {
+  const int m = 150, n = 77;
+  for (char side : {'L', 'R'}) {
+    for (char uplo : {'U', 'L'}) {
+      for (char trans : {'N', 'T', 'C'}) {
+        for (char diag : {'N', 'U'}) {
+          const int na = side == 'L' ? m : n, lda = na + 2, ldb = m + 1;
+          const std::vector<c64> a = complex_values(static_cast<std::size_t>(lda) * na, 3);
+          const std::vector<c64> b0 = complex_values(static_cast<std::size_t>(ldb) * n, 4);
+          std::vector<c64> b = b0;
+          const c64 alpha(1.25, 0.5);
+          ztrmm_(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda, b.data(), &ldb, 1,
+                 1, 1, 1);
+          // op(A)(i, p) with the triangle and the diagonal applied.
+          const auto opa = [&](int i, int p) -> cl {
+            const int r = trans == 'N' ? i : p, col = trans == 'N' ? p : i;
+            if (uplo == 'U' ? r > col : r < col) return 0;
+            if (r == col && diag == 'U') return 1;
+            const cl v = widen(a[static_cast<std::size_t>(r + col * lda)]);
+            return trans == 'C' ? std::conj(v) : v;
+          };
+          int bad = 0;
+          for (int j = 0; j < n; ++j) {
+            for (int i = 0; i < m; ++i) {
+              cl sum = 0;
+              long double mag = 0;
+              if (side == 'L') {
+                for (int p = 0; p < m; ++p) {
+                  const cl v = opa(i, p) * widen(b0[static_cast<std::size_t>(p + j * ldb)]);
+                  sum += v;
+                  mag += std::abs(v);
+                }
+              } else {
+                for (int p = 0; p < n; ++p) {
+                  const cl v = widen(b0[static_cast<std::size_t>(i + p * ldb)]) * opa(p, j);
+                  sum += v;
+                  mag += std::abs(v);
+                }
+              }
+              const cl want = widen(alpha) * sum;
+              bad += !close(widen(b[static_cast<std::size_t>(i + j * ldb)]), want, 2 * mag);
+            }
+          }
+          // The row of padding below each column of B is left alone.
+          for (int j = 0; j < n; ++j) {
+            const std::size_t pad = static_cast<std::size_t>(m + j * ldb);
+            bad += b[pad] != b0[pad];
+          }
+          CHECK_MESSAGE(bad == 0, "side ", side, " uplo ", uplo, " trans ", trans, " diag ", diag);
+        }
+      }
+    }
+  }
+  // The real routine on one shape per side (the same driver as ztrmm).
+  for (char side : {'L', 'R'}) {
+    const int na = side == 'L' ? m : n;
+    std::vector<double> a(static_cast<std::size_t>(na) * na), b(static_cast<std::size_t>(m) * n);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<double>(i % 7) - 3.0;
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<double>(i % 5) - 2.0;
+    const std::vector<double> b0 = b;
+    const double alpha = 1.0;
+    const char uplo = 'L', trans = 'N', diag = 'N';
+    dtrmm_(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &na, b.data(), &m, 1, 1, 1, 1);
+    int bad = 0;
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < m; ++i) {
+        long double want = 0;
+        if (side == 'L') {
+          for (int p = 0; p <= i; ++p) {
+            want += static_cast<long double>(a[static_cast<std::size_t>(i + p * na)]) *
+                    b0[static_cast<std::size_t>(p + j * m)];
+          }
+        } else {
+          for (int p = j; p < n; ++p) {
+            want += static_cast<long double>(b0[static_cast<std::size_t>(i + p * m)]) *
+                    a[static_cast<std::size_t>(p + j * na)];
+          }
+        }
+        // Small integers: every sum is exact in double.
+        bad += b[static_cast<std::size_t>(i + j * m)] != static_cast<double>(want);
+      }
+    }
+    CHECK_MESSAGE(bad == 0, "dtrmm side ", side);
+  }
+}
