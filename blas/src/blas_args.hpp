@@ -13,6 +13,15 @@
 
 // The library is compiled with hidden visibility; its BLAS and CBLAS entry
 // points are exported by this (and listed in blas/blas.map).
+//
+// The Fortran entry points never declare gfortran's hidden lengths of
+// their CHARACTER arguments (passed after the others), although Fortran
+// callers pass them: C callers (f2py, LAPACKE, R) do not, and on x86-64
+// the stack slots of a function's declared arguments belong to it, so an
+// entry point declaring lengths its caller did not pass may overwrite the
+// caller's frame (GCC writes a tail call's outgoing arguments there;
+// SciPy's strsv wrapper crashed so). A function may ignore arguments it
+// is given but must not claim ones it is not.
 #define TESSERA_BLAS_API __attribute__((visibility("default")))
 
 extern "C" {

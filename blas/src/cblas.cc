@@ -13,6 +13,7 @@
 #include <cstddef>
 
 #include "blas/src/cblas_args.hpp"
+#include "blas/src/disjoint.hpp"
 #include "tessera/blas1.hpp"
 #include "tessera/gemm.hpp"
 
@@ -37,8 +38,8 @@ void gemm(const char* routine, int order, int trans_a, int trans_b, int m, int n
   if (fortran_check_failed(info, routine)) return;
   if (m == 0 || n == 0) return;
   const Transpose ota = checked_transpose(ta), otb = checked_transpose(tb);
-  Status s = try_gemm(blas_context(), row ? Layout::kRowMajor : Layout::kColMajor, ota, otb, m, n,
-                      k, alpha, a, lda, b, ldb, beta, c, ldc);
+  Status s = gemm_disjoint(row ? Layout::kRowMajor : Layout::kColMajor, ota, otb, m, n, k, alpha,
+                           a, lda, b, ldb, beta, c, ldc);
   if (!s.ok()) report_failure(routine, s);
 }
 
@@ -57,8 +58,8 @@ void gemv(const char* routine, int order, int trans, int m, int n, T alpha, cons
   if (fortran_check_failed(info, routine)) return;
   if (m == 0 || n == 0) return;
   const Transpose ot = checked_transpose(t);
-  Status s = try_gemv(blas_context(), row ? Layout::kRowMajor : Layout::kColMajor, ot, m, n,
-                      alpha, a, lda, x, incx, beta, y, incy);
+  Status s = gemv_disjoint(row ? Layout::kRowMajor : Layout::kColMajor, ot, m, n, alpha, a, lda,
+                           x, incx, beta, y, incy);
   if (!s.ok()) report_failure(routine, s);
 }
 

@@ -60,27 +60,27 @@ extern "C" {
 TESSERA_BLAS_API void cgemm_(const char* transa, const char* transb, const int* m, const int* n,
                              const int* k, const c32* alpha, const c32* a, const int* lda,
                              const c32* b, const int* ldb, const c32* beta, c32* c,
-                             const int* ldc, std::size_t, std::size_t) {
+                             const int* ldc) {
   tessera::blas::complex3::fortran_gemm("CGEMM ", transa, transb, m, n, k, alpha, a, lda, b, ldb,
                                         beta, c, ldc);
 }
 TESSERA_BLAS_API void zgemm_(const char* transa, const char* transb, const int* m, const int* n,
                              const int* k, const c64* alpha, const c64* a, const int* lda,
                              const c64* b, const int* ldb, const c64* beta, c64* c,
-                             const int* ldc, std::size_t, std::size_t) {
+                             const int* ldc) {
   tessera::blas::complex3::fortran_gemm("ZGEMM ", transa, transb, m, n, k, alpha, a, lda, b, ldb,
                                         beta, c, ldc);
 }
 
 TESSERA_BLAS_API void cblas_cgemm(int order, int trans_a, int trans_b, int m, int n, int k,
-                                  const void* alpha, const void* a, int lda, const void* b,
-                                  int ldb, const void* beta, void* c, int ldc) {
+                                  const void* alpha, const void* a, int lda, const void* b, int ldb,
+                                  const void* beta, void* c, int ldc) {
   tessera::blas::complex3::cblas_gemm<float>("cblas_cgemm", order, trans_a, trans_b, m, n, k, alpha,
                                              a, lda, b, ldb, beta, c, ldc);
 }
 TESSERA_BLAS_API void cblas_zgemm(int order, int trans_a, int trans_b, int m, int n, int k,
-                                  const void* alpha, const void* a, int lda, const void* b,
-                                  int ldb, const void* beta, void* c, int ldc) {
+                                  const void* alpha, const void* a, int lda, const void* b, int ldb,
+                                  const void* beta, void* c, int ldc) {
   tessera::blas::complex3::cblas_gemm<double>("cblas_zgemm", order, trans_a, trans_b, m, n, k,
                                               alpha, a, lda, b, ldb, beta, c, ldc);
 }

@@ -5,6 +5,7 @@
 #include <cstddef>
 
 #include "blas/src/blas_args.hpp"
+#include "blas/src/disjoint.hpp"
 #include "tessera/gemm.hpp"
 
 namespace tessera::blas {
@@ -21,8 +22,8 @@ void gemm(const char* routine, const char* transa, const char* transb, const int
   }
   if (*m == 0 || *n == 0) return;
   const Transpose ta = checked_transpose(*transa), tb = checked_transpose(*transb);
-  Status s = try_gemm(blas_context(), Layout::kColMajor, ta, tb, *m, *n, *k, *alpha, a, *lda, b,
-                      *ldb, *beta, c, *ldc);
+  Status s = gemm_disjoint(Layout::kColMajor, ta, tb, *m, *n, *k, *alpha, a, *lda, b, *ldb,
+                           *beta, c, *ldc);
   if (!s.ok()) report_failure(routine, s);
 }
 
@@ -31,17 +32,17 @@ void gemm(const char* routine, const char* transa, const char* transb, const int
 
 extern "C" {
 
-TESSERA_BLAS_API void sgemm_(const char* transa, const char* transb, const int* m,
-                             const int* n, const int* k, const float* alpha, const float* a,
-                             const int* lda, const float* b, const int* ldb, const float* beta,
-                             float* c, const int* ldc, std::size_t, std::size_t) {
+TESSERA_BLAS_API void sgemm_(const char* transa, const char* transb, const int* m, const int* n,
+                             const int* k, const float* alpha, const float* a, const int* lda,
+                             const float* b, const int* ldb, const float* beta, float* c,
+                             const int* ldc) {
   tessera::blas::gemm("SGEMM ", transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-TESSERA_BLAS_API void dgemm_(const char* transa, const char* transb, const int* m,
-                             const int* n, const int* k, const double* alpha, const double* a,
-                             const int* lda, const double* b, const int* ldb, const double* beta,
-                             double* c, const int* ldc, std::size_t, std::size_t) {
+TESSERA_BLAS_API void dgemm_(const char* transa, const char* transb, const int* m, const int* n,
+                             const int* k, const double* alpha, const double* a, const int* lda,
+                             const double* b, const int* ldb, const double* beta, double* c,
+                             const int* ldc) {
   tessera::blas::gemm("DGEMM ", transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 

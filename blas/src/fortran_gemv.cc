@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "blas/src/blas_args.hpp"
+#include "blas/src/disjoint.hpp"
 #include "tessera/blas1.hpp"
 
 namespace tessera::blas {
@@ -20,8 +21,8 @@ void gemv(const char* routine, const char* trans, const int* m, const int* n, co
   }
   if (*m == 0 || *n == 0) return;
   const Transpose t = checked_transpose(*trans);
-  Status s = try_gemv(blas_context(), Layout::kColMajor, t, *m, *n, *alpha, a, *lda, x, *incx,
-                      *beta, y, *incy);
+  Status s = gemv_disjoint(Layout::kColMajor, t, *m, *n, *alpha, a, *lda, x, *incx, *beta, y,
+                           *incy);
   if (!s.ok()) report_failure(routine, s);
 }
 
@@ -32,13 +33,13 @@ extern "C" {
 
 TESSERA_BLAS_API void sgemv_(const char* trans, const int* m, const int* n, const float* alpha,
                              const float* a, const int* lda, const float* x, const int* incx,
-                             const float* beta, float* y, const int* incy, std::size_t) {
+                             const float* beta, float* y, const int* incy) {
   tessera::blas::gemv("SGEMV ", trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void dgemv_(const char* trans, const int* m, const int* n, const double* alpha,
                              const double* a, const int* lda, const double* x, const int* incx,
-                             const double* beta, double* y, const int* incy, std::size_t) {
+                             const double* beta, double* y, const int* incy) {
   tessera::blas::gemv("DGEMV ", trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
 }
 

@@ -164,20 +164,20 @@ using tessera::blas::c64;
 extern "C" {
 TESSERA_BLAS_API void cgemv_(const char* trans, const int* m, const int* n, const c32* alpha,
                              const c32* a, const int* lda, const c32* x, const int* incx,
-                             const c32* beta, c32* y, const int* incy, std::size_t) {
+                             const c32* beta, c32* y, const int* incy) {
   tessera::blas::fortran2::gemv("CGEMV ", trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void zgemv_(const char* trans, const int* m, const int* n, const c64* alpha,
                              const c64* a, const int* lda, const c64* x, const int* incx,
-                             const c64* beta, c64* y, const int* incy, std::size_t) {
+                             const c64* beta, c64* y, const int* incy) {
   tessera::blas::fortran2::gemv("ZGEMV ", trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void sgbmv_(const char* trans, const int* m, const int* n, const int* kl,
                              const int* ku, const float* alpha, const float* a, const int* lda,
                              const float* x, const int* incx, const float* beta, float* y,
-                             const int* incy, std::size_t) {
+                             const int* incy) {
   tessera::blas::fortran2::gbmv("SGBMV ", trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y,
                                 incy);
 }
@@ -185,7 +185,7 @@ TESSERA_BLAS_API void sgbmv_(const char* trans, const int* m, const int* n, cons
 TESSERA_BLAS_API void dgbmv_(const char* trans, const int* m, const int* n, const int* kl,
                              const int* ku, const double* alpha, const double* a, const int* lda,
                              const double* x, const int* incx, const double* beta, double* y,
-                             const int* incy, std::size_t) {
+                             const int* incy) {
   tessera::blas::fortran2::gbmv("DGBMV ", trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y,
                                 incy);
 }
@@ -193,7 +193,7 @@ TESSERA_BLAS_API void dgbmv_(const char* trans, const int* m, const int* n, cons
 TESSERA_BLAS_API void cgbmv_(const char* trans, const int* m, const int* n, const int* kl,
                              const int* ku, const c32* alpha, const c32* a, const int* lda,
                              const c32* x, const int* incx, const c32* beta, c32* y,
-                             const int* incy, std::size_t) {
+                             const int* incy) {
   tessera::blas::fortran2::gbmv("CGBMV ", trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y,
                                 incy);
 }
@@ -201,224 +201,204 @@ TESSERA_BLAS_API void cgbmv_(const char* trans, const int* m, const int* n, cons
 TESSERA_BLAS_API void zgbmv_(const char* trans, const int* m, const int* n, const int* kl,
                              const int* ku, const c64* alpha, const c64* a, const int* lda,
                              const c64* x, const int* incx, const c64* beta, c64* y,
-                             const int* incy, std::size_t) {
+                             const int* incy) {
   tessera::blas::fortran2::gbmv("ZGBMV ", trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y,
                                 incy);
 }
 
 TESSERA_BLAS_API void ssymv_(const char* uplo, const int* n, const float* alpha, const float* a,
                              const int* lda, const float* x, const int* incx, const float* beta,
-                             float* y, const int* incy, std::size_t) {
+                             float* y, const int* incy) {
   tessera::blas::fortran2::symv("SSYMV ", false, uplo, n, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void ssbmv_(const char* uplo, const int* n, const int* k, const float* alpha,
                              const float* a, const int* lda, const float* x, const int* incx,
-                             const float* beta, float* y, const int* incy, std::size_t) {
+                             const float* beta, float* y, const int* incy) {
   tessera::blas::fortran2::sbmv("SSBMV ", false, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void sspmv_(const char* uplo, const int* n, const float* alpha, const float* ap,
                              const float* x, const int* incx, const float* beta, float* y,
-                             const int* incy, std::size_t) {
+                             const int* incy) {
   tessera::blas::fortran2::spmv("SSPMV ", false, uplo, n, alpha, ap, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void dsymv_(const char* uplo, const int* n, const double* alpha, const double* a,
                              const int* lda, const double* x, const int* incx, const double* beta,
-                             double* y, const int* incy, std::size_t) {
+                             double* y, const int* incy) {
   tessera::blas::fortran2::symv("DSYMV ", false, uplo, n, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void dsbmv_(const char* uplo, const int* n, const int* k, const double* alpha,
                              const double* a, const int* lda, const double* x, const int* incx,
-                             const double* beta, double* y, const int* incy, std::size_t) {
+                             const double* beta, double* y, const int* incy) {
   tessera::blas::fortran2::sbmv("DSBMV ", false, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void dspmv_(const char* uplo, const int* n, const double* alpha, const double* ap,
                              const double* x, const int* incx, const double* beta, double* y,
-                             const int* incy, std::size_t) {
+                             const int* incy) {
   tessera::blas::fortran2::spmv("DSPMV ", false, uplo, n, alpha, ap, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void chemv_(const char* uplo, const int* n, const c32* alpha, const c32* a,
                              const int* lda, const c32* x, const int* incx, const c32* beta, c32* y,
-                             const int* incy, std::size_t) {
+                             const int* incy) {
   tessera::blas::fortran2::symv("CHEMV ", true, uplo, n, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void chbmv_(const char* uplo, const int* n, const int* k, const c32* alpha,
                              const c32* a, const int* lda, const c32* x, const int* incx,
-                             const c32* beta, c32* y, const int* incy, std::size_t) {
+                             const c32* beta, c32* y, const int* incy) {
   tessera::blas::fortran2::sbmv("CHBMV ", true, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void chpmv_(const char* uplo, const int* n, const c32* alpha, const c32* ap,
                              const c32* x, const int* incx, const c32* beta, c32* y,
-                             const int* incy, std::size_t) {
+                             const int* incy) {
   tessera::blas::fortran2::spmv("CHPMV ", true, uplo, n, alpha, ap, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void zhemv_(const char* uplo, const int* n, const c64* alpha, const c64* a,
                              const int* lda, const c64* x, const int* incx, const c64* beta, c64* y,
-                             const int* incy, std::size_t) {
+                             const int* incy) {
   tessera::blas::fortran2::symv("ZHEMV ", true, uplo, n, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void zhbmv_(const char* uplo, const int* n, const int* k, const c64* alpha,
                              const c64* a, const int* lda, const c64* x, const int* incx,
-                             const c64* beta, c64* y, const int* incy, std::size_t) {
+                             const c64* beta, c64* y, const int* incy) {
   tessera::blas::fortran2::sbmv("ZHBMV ", true, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void zhpmv_(const char* uplo, const int* n, const c64* alpha, const c64* ap,
                              const c64* x, const int* incx, const c64* beta, c64* y,
-                             const int* incy, std::size_t) {
+                             const int* incy) {
   tessera::blas::fortran2::spmv("ZHPMV ", true, uplo, n, alpha, ap, x, incx, beta, y, incy);
 }
 
 TESSERA_BLAS_API void strmv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const float* a, const int* lda, float* x, const int* incx, std::size_t,
-                             std::size_t, std::size_t) {
+                             const float* a, const int* lda, float* x, const int* incx) {
   tessera::blas::fortran2::trmv("STRMV ", false, uplo, trans, diag, n, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void stbmv_(const char* uplo, const char* trans, const char* diag, const int* n,
                              const int* k, const float* a, const int* lda, float* x,
-                             const int* incx, std::size_t, std::size_t, std::size_t) {
+                             const int* incx) {
   tessera::blas::fortran2::tbmv("STBMV ", false, uplo, trans, diag, n, k, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void stpmv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const float* ap, float* x, const int* incx, std::size_t, std::size_t,
-                             std::size_t) {
+                             const float* ap, float* x, const int* incx) {
   tessera::blas::fortran2::tpmv("STPMV ", false, uplo, trans, diag, n, ap, x, incx);
 }
 
 TESSERA_BLAS_API void dtrmv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const double* a, const int* lda, double* x, const int* incx,
-                             std::size_t, std::size_t, std::size_t) {
+                             const double* a, const int* lda, double* x, const int* incx) {
   tessera::blas::fortran2::trmv("DTRMV ", false, uplo, trans, diag, n, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void dtbmv_(const char* uplo, const char* trans, const char* diag, const int* n,
                              const int* k, const double* a, const int* lda, double* x,
-                             const int* incx, std::size_t, std::size_t, std::size_t) {
+                             const int* incx) {
   tessera::blas::fortran2::tbmv("DTBMV ", false, uplo, trans, diag, n, k, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void dtpmv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const double* ap, double* x, const int* incx, std::size_t, std::size_t,
-                             std::size_t) {
+                             const double* ap, double* x, const int* incx) {
   tessera::blas::fortran2::tpmv("DTPMV ", false, uplo, trans, diag, n, ap, x, incx);
 }
 
 TESSERA_BLAS_API void ctrmv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const c32* a, const int* lda, c32* x, const int* incx, std::size_t,
-                             std::size_t, std::size_t) {
+                             const c32* a, const int* lda, c32* x, const int* incx) {
   tessera::blas::fortran2::trmv("CTRMV ", false, uplo, trans, diag, n, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void ctbmv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const int* k, const c32* a, const int* lda, c32* x, const int* incx,
-                             std::size_t, std::size_t, std::size_t) {
+                             const int* k, const c32* a, const int* lda, c32* x, const int* incx) {
   tessera::blas::fortran2::tbmv("CTBMV ", false, uplo, trans, diag, n, k, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void ctpmv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const c32* ap, c32* x, const int* incx, std::size_t, std::size_t,
-                             std::size_t) {
+                             const c32* ap, c32* x, const int* incx) {
   tessera::blas::fortran2::tpmv("CTPMV ", false, uplo, trans, diag, n, ap, x, incx);
 }
 
 TESSERA_BLAS_API void ztrmv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const c64* a, const int* lda, c64* x, const int* incx, std::size_t,
-                             std::size_t, std::size_t) {
+                             const c64* a, const int* lda, c64* x, const int* incx) {
   tessera::blas::fortran2::trmv("ZTRMV ", false, uplo, trans, diag, n, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void ztbmv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const int* k, const c64* a, const int* lda, c64* x, const int* incx,
-                             std::size_t, std::size_t, std::size_t) {
+                             const int* k, const c64* a, const int* lda, c64* x, const int* incx) {
   tessera::blas::fortran2::tbmv("ZTBMV ", false, uplo, trans, diag, n, k, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void ztpmv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const c64* ap, c64* x, const int* incx, std::size_t, std::size_t,
-                             std::size_t) {
+                             const c64* ap, c64* x, const int* incx) {
   tessera::blas::fortran2::tpmv("ZTPMV ", false, uplo, trans, diag, n, ap, x, incx);
 }
 
 TESSERA_BLAS_API void strsv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const float* a, const int* lda, float* x, const int* incx, std::size_t,
-                             std::size_t, std::size_t) {
+                             const float* a, const int* lda, float* x, const int* incx) {
   tessera::blas::fortran2::trmv("STRSV ", true, uplo, trans, diag, n, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void stbsv_(const char* uplo, const char* trans, const char* diag, const int* n,
                              const int* k, const float* a, const int* lda, float* x,
-                             const int* incx, std::size_t, std::size_t, std::size_t) {
+                             const int* incx) {
   tessera::blas::fortran2::tbmv("STBSV ", true, uplo, trans, diag, n, k, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void stpsv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const float* ap, float* x, const int* incx, std::size_t, std::size_t,
-                             std::size_t) {
+                             const float* ap, float* x, const int* incx) {
   tessera::blas::fortran2::tpmv("STPSV ", true, uplo, trans, diag, n, ap, x, incx);
 }
 
 TESSERA_BLAS_API void dtrsv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const double* a, const int* lda, double* x, const int* incx,
-                             std::size_t, std::size_t, std::size_t) {
+                             const double* a, const int* lda, double* x, const int* incx) {
   tessera::blas::fortran2::trmv("DTRSV ", true, uplo, trans, diag, n, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void dtbsv_(const char* uplo, const char* trans, const char* diag, const int* n,
                              const int* k, const double* a, const int* lda, double* x,
-                             const int* incx, std::size_t, std::size_t, std::size_t) {
+                             const int* incx) {
   tessera::blas::fortran2::tbmv("DTBSV ", true, uplo, trans, diag, n, k, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void dtpsv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const double* ap, double* x, const int* incx, std::size_t, std::size_t,
-                             std::size_t) {
+                             const double* ap, double* x, const int* incx) {
   tessera::blas::fortran2::tpmv("DTPSV ", true, uplo, trans, diag, n, ap, x, incx);
 }
 
 TESSERA_BLAS_API void ctrsv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const c32* a, const int* lda, c32* x, const int* incx, std::size_t,
-                             std::size_t, std::size_t) {
+                             const c32* a, const int* lda, c32* x, const int* incx) {
   tessera::blas::fortran2::trmv("CTRSV ", true, uplo, trans, diag, n, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void ctbsv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const int* k, const c32* a, const int* lda, c32* x, const int* incx,
-                             std::size_t, std::size_t, std::size_t) {
+                             const int* k, const c32* a, const int* lda, c32* x, const int* incx) {
   tessera::blas::fortran2::tbmv("CTBSV ", true, uplo, trans, diag, n, k, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void ctpsv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const c32* ap, c32* x, const int* incx, std::size_t, std::size_t,
-                             std::size_t) {
+                             const c32* ap, c32* x, const int* incx) {
   tessera::blas::fortran2::tpmv("CTPSV ", true, uplo, trans, diag, n, ap, x, incx);
 }
 
 TESSERA_BLAS_API void ztrsv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const c64* a, const int* lda, c64* x, const int* incx, std::size_t,
-                             std::size_t, std::size_t) {
+                             const c64* a, const int* lda, c64* x, const int* incx) {
   tessera::blas::fortran2::trmv("ZTRSV ", true, uplo, trans, diag, n, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void ztbsv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const int* k, const c64* a, const int* lda, c64* x, const int* incx,
-                             std::size_t, std::size_t, std::size_t) {
+                             const int* k, const c64* a, const int* lda, c64* x, const int* incx) {
   tessera::blas::fortran2::tbmv("ZTBSV ", true, uplo, trans, diag, n, k, a, lda, x, incx);
 }
 
 TESSERA_BLAS_API void ztpsv_(const char* uplo, const char* trans, const char* diag, const int* n,
-                             const c64* ap, c64* x, const int* incx, std::size_t, std::size_t,
-                             std::size_t) {
+                             const c64* ap, c64* x, const int* incx) {
   tessera::blas::fortran2::tpmv("ZTPSV ", true, uplo, trans, diag, n, ap, x, incx);
 }
 
@@ -459,88 +439,86 @@ TESSERA_BLAS_API void zgerc_(const int* m, const int* n, const c64* alpha, const
 }
 
 TESSERA_BLAS_API void ssyr_(const char* uplo, const int* n, const float* alpha, const float* x,
-                            const int* incx, float* a, const int* lda, std::size_t) {
+                            const int* incx, float* a, const int* lda) {
   tessera::blas::fortran2::syr("SSYR  ", false, uplo, n, float(*alpha), x, incx, a, lda);
 }
 
 TESSERA_BLAS_API void sspr_(const char* uplo, const int* n, const float* alpha, const float* x,
-                            const int* incx, float* ap, std::size_t) {
+                            const int* incx, float* ap) {
   tessera::blas::fortran2::spr("SSPR  ", false, uplo, n, float(*alpha), x, incx, ap);
 }
 
 TESSERA_BLAS_API void ssyr2_(const char* uplo, const int* n, const float* alpha, const float* x,
                              const int* incx, const float* y, const int* incy, float* a,
-                             const int* lda, std::size_t) {
+                             const int* lda) {
   tessera::blas::fortran2::syr2("SSYR2 ", false, uplo, n, alpha, x, incx, y, incy, a, lda);
 }
 
 TESSERA_BLAS_API void sspr2_(const char* uplo, const int* n, const float* alpha, const float* x,
-                             const int* incx, const float* y, const int* incy, float* ap,
-                             std::size_t) {
+                             const int* incx, const float* y, const int* incy, float* ap) {
   tessera::blas::fortran2::spr2("SSPR2 ", false, uplo, n, alpha, x, incx, y, incy, ap);
 }
 
 TESSERA_BLAS_API void dsyr_(const char* uplo, const int* n, const double* alpha, const double* x,
-                            const int* incx, double* a, const int* lda, std::size_t) {
+                            const int* incx, double* a, const int* lda) {
   tessera::blas::fortran2::syr("DSYR  ", false, uplo, n, double(*alpha), x, incx, a, lda);
 }
 
 TESSERA_BLAS_API void dspr_(const char* uplo, const int* n, const double* alpha, const double* x,
-                            const int* incx, double* ap, std::size_t) {
+                            const int* incx, double* ap) {
   tessera::blas::fortran2::spr("DSPR  ", false, uplo, n, double(*alpha), x, incx, ap);
 }
 
 TESSERA_BLAS_API void dsyr2_(const char* uplo, const int* n, const double* alpha, const double* x,
                              const int* incx, const double* y, const int* incy, double* a,
-                             const int* lda, std::size_t) {
+                             const int* lda) {
   tessera::blas::fortran2::syr2("DSYR2 ", false, uplo, n, alpha, x, incx, y, incy, a, lda);
 }
 
 TESSERA_BLAS_API void dspr2_(const char* uplo, const int* n, const double* alpha, const double* x,
-                             const int* incx, const double* y, const int* incy, double* ap,
-                             std::size_t) {
+                             const int* incx, const double* y, const int* incy, double* ap) {
   tessera::blas::fortran2::spr2("DSPR2 ", false, uplo, n, alpha, x, incx, y, incy, ap);
 }
 
 TESSERA_BLAS_API void cher_(const char* uplo, const int* n, const float* alpha, const c32* x,
-                            const int* incx, c32* a, const int* lda, std::size_t) {
+                            const int* incx, c32* a, const int* lda) {
   tessera::blas::fortran2::syr("CHER  ", true, uplo, n, c32(*alpha), x, incx, a, lda);
 }
 
 TESSERA_BLAS_API void chpr_(const char* uplo, const int* n, const float* alpha, const c32* x,
-                            const int* incx, c32* ap, std::size_t) {
+                            const int* incx, c32* ap) {
   tessera::blas::fortran2::spr("CHPR  ", true, uplo, n, c32(*alpha), x, incx, ap);
 }
 
 TESSERA_BLAS_API void cher2_(const char* uplo, const int* n, const c32* alpha, const c32* x,
-                             const int* incx, const c32* y, const int* incy, c32* a, const int* lda,
-                             std::size_t) {
+                             const int* incx, const c32* y, const int* incy, c32* a,
+                             const int* lda) {
   tessera::blas::fortran2::syr2("CHER2 ", true, uplo, n, alpha, x, incx, y, incy, a, lda);
 }
 
 TESSERA_BLAS_API void chpr2_(const char* uplo, const int* n, const c32* alpha, const c32* x,
-                             const int* incx, const c32* y, const int* incy, c32* ap, std::size_t) {
+                             const int* incx, const c32* y, const int* incy, c32* ap) {
   tessera::blas::fortran2::spr2("CHPR2 ", true, uplo, n, alpha, x, incx, y, incy, ap);
 }
 
 TESSERA_BLAS_API void zher_(const char* uplo, const int* n, const double* alpha, const c64* x,
-                            const int* incx, c64* a, const int* lda, std::size_t) {
+                            const int* incx, c64* a, const int* lda) {
   tessera::blas::fortran2::syr("ZHER  ", true, uplo, n, c64(*alpha), x, incx, a, lda);
 }
 
 TESSERA_BLAS_API void zhpr_(const char* uplo, const int* n, const double* alpha, const c64* x,
-                            const int* incx, c64* ap, std::size_t) {
+                            const int* incx, c64* ap) {
   tessera::blas::fortran2::spr("ZHPR  ", true, uplo, n, c64(*alpha), x, incx, ap);
 }
 
 TESSERA_BLAS_API void zher2_(const char* uplo, const int* n, const c64* alpha, const c64* x,
-                             const int* incx, const c64* y, const int* incy, c64* a, const int* lda,
-                             std::size_t) {
+                             const int* incx, const c64* y, const int* incy, c64* a,
+                             const int* lda) {
   tessera::blas::fortran2::syr2("ZHER2 ", true, uplo, n, alpha, x, incx, y, incy, a, lda);
 }
 
 TESSERA_BLAS_API void zhpr2_(const char* uplo, const int* n, const c64* alpha, const c64* x,
-                             const int* incx, const c64* y, const int* incy, c64* ap, std::size_t) {
+                             const int* incx, const c64* y, const int* incy, c64* ap) {
   tessera::blas::fortran2::spr2("ZHPR2 ", true, uplo, n, alpha, x, incx, y, incy, ap);
 }
 

@@ -133,7 +133,7 @@ TESSERA_BLAS_API void scabs1sub_(const c32* z, float* r) { *r = scabs1_(z); }
 TESSERA_BLAS_API void dcabs1sub_(const c64* z, double* r) { *r = dcabs1_(z); }
 
 // LOGICAL LSAME(CA, CB): the letters equal, either case.
-TESSERA_BLAS_API int lsame_(const char* ca, const char* cb, std::size_t, std::size_t) {
+TESSERA_BLAS_API int lsame_(const char* ca, const char* cb) {
   const auto upper = [](char c) {
     return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
   };
@@ -142,8 +142,7 @@ TESSERA_BLAS_API int lsame_(const char* ca, const char* cb, std::size_t, std::si
 
 // XERBLA_ARRAY(SRNAME_ARRAY, SRNAME_LEN, INFO): XERBLA with the first
 // (at most 32) characters as a blank-padded CHARACTER*32 name.
-TESSERA_BLAS_API void xerbla_array_(const char* name, const int* length, const int* info,
-                                    std::size_t) {
+TESSERA_BLAS_API void xerbla_array_(const char* name, const int* length, const int* info) {
   char padded[32];
   std::fill(padded, padded + 32, ' ');
   std::copy(name, name + std::clamp(*length, 0, 32), padded);

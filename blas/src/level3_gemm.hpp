@@ -1,5 +1,7 @@
 // The GEMM the level-3 routines are written on, for every type: tessera's
-// real GEMM for s/d, the 4m complex GEMM (complex_gemm.hpp) for c/z.
+// real GEMM for s/d (an input sharing C's address range copied first:
+// disjoint.hpp), the 4m complex GEMM (complex_gemm.hpp, which copies its
+// inputs into their parts before it writes C) for c/z.
 // op is 'N', 'T', 'C' (conjugate transpose) or 'R' (conjugate, no
 // transpose); on real data conjugation is the identity.
 #pragma once
@@ -8,6 +10,7 @@
 
 #include "blas/src/blas_args.hpp"
 #include "blas/src/complex_gemm.hpp"
+#include "blas/src/disjoint.hpp"
 #include "blas/src/scalar.hpp"
 #include "tessera/gemm.hpp"
 
@@ -29,8 +32,8 @@ Status level3_gemm(Layout layout, char opa, char opb, std::int64_t m, std::int64
     const auto transpose = [](char op) {
       return op == 'T' || op == 'C' ? Transpose::kYes : Transpose::kNo;
     };
-    return try_gemm(blas_context(), layout, transpose(opa), transpose(opb), m, n, k, alpha, a,
-                    lda, b, ldb, beta, c, ldc);
+    return gemm_disjoint(layout, transpose(opa), transpose(opb), m, n, k, alpha, a, lda, b, ldb,
+                         beta, c, ldc);
   }
 }
 

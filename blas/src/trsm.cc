@@ -28,6 +28,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "blas/src/blas_args.hpp"
 #include "blas/src/level3_gemm.hpp"
@@ -146,37 +147,36 @@ struct TriangularBlocks {
   // its multiples to the rows below it, already final; E upper: from the
   // first, adding to the rows above it).
   void base_multiply(std::int64_t r0, std::int64_t w) const {
-    const auto pivot = [&](std::int64_t t) { return e_lower ? w - 1 - t : t; };
-    if (rs == 1) {
-      for (std::int64_t j = 0; j < n; ++j) {
-        T* x = b + r0 + j * cs;
-        for (std::int64_t t = 0; t < w; ++t) {
-          const std::int64_t p = pivot(t);
+    // Pivot p's multiples go to the rows below it (E lower) or above it.
+    const auto rows_fed = [&](std::int64_t p) {
+      return e_lower ? std::pair<std::int64_t, std::int64_t>{p + 1, w}
+                     : std::pair<std::int64_t, std::int64_t>{0, p};
+    };
+    for (std::int64_t t = 0; t < w; ++t) {
+      const std::int64_t p = e_lower ? w - 1 - t : t;
+      const auto [i0, i1] = rows_fed(p);
+      const T* col = eb + p * w;
+      if (rs == 1) {
+        // Column-major view: each column of X, an axpy down the rows.
+        for (std::int64_t j = 0; j < n; ++j) {
+          T* x = b + r0 + j * cs;
           const T xp = x[p];
           if (xp == T(0)) continue;
-          const T* col = eb + p * w;
-          if (e_lower) {
-            for (std::int64_t i = p + 1; i < w; ++i) x[i] += xp * col[i];
-          } else {
-            for (std::int64_t i = 0; i < p; ++i) x[i] += xp * col[i];
-          }
+          for (std::int64_t i = i0; i < i1; ++i) x[i] += xp * col[i];
           if (!unit) x[p] = xp * col[p];
         }
+        continue;
       }
-      return;
-    }
-    for (std::int64_t t = 0; t < w; ++t) {
-      const std::int64_t p = pivot(t);
+      // Row-major view: whole rows of X, an axpy along the columns.
       T* xp = row(r0 + p);
-      const std::int64_t i0 = e_lower ? p + 1 : 0, i1 = e_lower ? w : p;
       for (std::int64_t i = i0; i < i1; ++i) {
-        const T f = eb[p * w + i];
+        const T f = col[i];
         if (f == T(0)) continue;
         T* xi = row(r0 + i);
         for (std::int64_t j = 0; j < n; ++j) xi[j] += f * xp[j];
       }
       if (!unit) {
-        const T d = eb[p * w + p];
+        const T d = col[p];
         for (std::int64_t j = 0; j < n; ++j) xp[j] *= d;
       }
     }
