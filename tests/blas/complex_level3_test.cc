@@ -18,18 +18,15 @@ using cl = std::complex<long double>;
 
 extern "C" {
 void zherk_(const char*, const char*, const int*, const int*, const double*, const c64*,
-            const int*, const double*, c64*, const int*, std::size_t, std::size_t);
+            const int*, const double*, c64*, const int*);
 void zher2k_(const char*, const char*, const int*, const int*, const c64*, const c64*, const int*,
-             const c64*, const int*, const double*, c64*, const int*, std::size_t, std::size_t);
+             const c64*, const int*, const double*, c64*, const int*);
 void dsyr2k_(const char*, const char*, const int*, const int*, const double*, const double*,
-             const int*, const double*, const int*, const double*, double*, const int*,
-             std::size_t, std::size_t);
+             const int*, const double*, const int*, const double*, double*, const int*);
 void ztrmm_(const char*, const char*, const char*, const char*, const int*, const int*,
-            const c64*, const c64*, const int*, c64*, const int*, std::size_t, std::size_t,
-            std::size_t, std::size_t);
+            const c64*, const c64*, const int*, c64*, const int*);
 void dtrmm_(const char*, const char*, const char*, const char*, const int*, const int*,
-            const double*, const double*, const int*, double*, const int*, std::size_t,
-            std::size_t, std::size_t, std::size_t);
+            const double*, const double*, const int*, double*, const int*);
 }
 
 namespace {
@@ -88,9 +85,9 @@ TEST_CASE("zherk and zher2k across diagonal blocks: the triangle against a long 
             const c64 alpha(0.5, -0.25);
             if (two) {
               zher2k_(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, b.data(), &lda, &beta,
-                      c.data(), &ldc, 1, 1);
+                      c.data(), &ldc);
             } else {
-              zherk_(&uplo, &trans, &n, &k, &ralpha, a.data(), &lda, &beta, c.data(), &ldc, 1, 1);
+              zherk_(&uplo, &trans, &n, &k, &ralpha, a.data(), &lda, &beta, c.data(), &ldc);
             }
             int bad = 0;
             for (int j = 0; j < n; ++j) {
@@ -154,7 +151,7 @@ TEST_CASE("dsyr2k across diagonal blocks against a long double reference") {
         std::vector<double> c(static_cast<std::size_t>(ldc) * n, 0.25);
         const double alpha = -0.5, beta = 2.0;
         dsyr2k_(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, b.data(), &lda, &beta, c.data(),
-                &ldc, 1, 1);
+                &ldc);
         const auto at = [&](const std::vector<double>& x, int i, int p) -> long double {
           return trans == 'N' ? x[static_cast<std::size_t>(i + p * lda)]
                               : x[static_cast<std::size_t>(p + i * lda)];
@@ -195,8 +192,7 @@ TEST_CASE("ztrmm and dtrmm across recursion levels, every side, triangle, op and
           const std::vector<c64> b0 = complex_values(static_cast<std::size_t>(ldb) * n, 4);
           std::vector<c64> b = b0;
           const c64 alpha(1.25, 0.5);
-          ztrmm_(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda, b.data(), &ldb, 1,
-                 1, 1, 1);
+          ztrmm_(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda, b.data(), &ldb);
           // op(A)(i, p) with the triangle and the diagonal applied.
           const auto opa = [&](int i, int p) -> cl {
             const int r = trans == 'N' ? i : p, col = trans == 'N' ? p : i;
@@ -246,7 +242,7 @@ TEST_CASE("ztrmm and dtrmm across recursion levels, every side, triangle, op and
     const std::vector<double> b0 = b;
     const double alpha = 1.0;
     const char uplo = 'L', trans = 'N', diag = 'N';
-    dtrmm_(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &na, b.data(), &m, 1, 1, 1, 1);
+    dtrmm_(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &na, b.data(), &m);
     int bad = 0;
     for (int j = 0; j < n; ++j) {
       for (int i = 0; i < m; ++i) {

@@ -15,21 +15,17 @@
 
 extern "C" {
 void ssyrk_(const char*, const char*, const int*, const int*, const float*, const float*,
-            const int*, const float*, float*, const int*, std::size_t, std::size_t);
+            const int*, const float*, float*, const int*);
 void dsyrk_(const char*, const char*, const int*, const int*, const double*, const double*,
-            const int*, const double*, double*, const int*, std::size_t, std::size_t);
+            const int*, const double*, double*, const int*);
 void ssymm_(const char*, const char*, const int*, const int*, const float*, const float*,
-            const int*, const float*, const int*, const float*, float*, const int*, std::size_t,
-            std::size_t);
+            const int*, const float*, const int*, const float*, float*, const int*);
 void dsymm_(const char*, const char*, const int*, const int*, const double*, const double*,
-            const int*, const double*, const int*, const double*, double*, const int*, std::size_t,
-            std::size_t);
+            const int*, const double*, const int*, const double*, double*, const int*);
 void strsm_(const char*, const char*, const char*, const char*, const int*, const int*,
-            const float*, const float*, const int*, float*, const int*, std::size_t, std::size_t,
-            std::size_t, std::size_t);
+            const float*, const float*, const int*, float*, const int*);
 void dtrsm_(const char*, const char*, const char*, const char*, const int*, const int*,
-            const double*, const double*, const int*, double*, const int*, std::size_t, std::size_t,
-            std::size_t, std::size_t);
+            const double*, const double*, const int*, double*, const int*);
 }
 
 namespace {
@@ -87,8 +83,7 @@ TEST_CASE_TEMPLATE(
             }
             std::vector<T> c = c0;
             const T alpha = T(0.5);
-            Level3<T>::syrk(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, &beta, c.data(), &ldc, 1,
-                            1);
+            Level3<T>::syrk(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, &beta, c.data(), &ldc);
             int bad = 0;
             for (int j = 0; j < n; ++j) {
               for (int i = 0; i < n; ++i) {
@@ -152,7 +147,7 @@ TEST_CASE_TEMPLATE("symm reads only its triangle of A, both sides", T, float, do
       const std::vector<T> c0 = c;
       const T alpha = T(-1.25), beta = T(0.5);
       Level3<T>::symm(&side, &uplo, &m, &n, &alpha, a.data(), &lda, b.data(), &ldb, &beta, c.data(),
-                      &ldc, 1, 1);
+                      &ldc);
       int bad = 0;
       for (int j = 0; j < n; ++j) {
         for (int i = 0; i < m; ++i) {
@@ -210,7 +205,7 @@ TEST_CASE_TEMPLATE(
             std::vector<T> b = b0;
             const T alpha = T(1.5);
             Level3<T>::trsm(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda, b.data(),
-                            &ldb, 1, 1, 1, 1);
+                            &ldb);
             // op(A)(i, j) from the referenced triangle (1 on a unit diagonal).
             const auto op_a = [&](int i, int j) -> long double {
               const int r = trans == 'N' ? i : j, c = trans == 'N' ? j : i;

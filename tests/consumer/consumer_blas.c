@@ -9,7 +9,7 @@
 
 void sgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
             const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
-            const float* beta, float* c, const int* ldc, size_t, size_t);
+            const float* beta, float* c, const int* ldc);
 void cblas_dgemm(int order, int trans_a, int trans_b, int m, int n, int k, double alpha,
                  const double* a, int lda, const double* b, int ldb, double beta, double* c,
                  int ldc);
@@ -36,7 +36,7 @@ int main(void) {
   for (i = 0; i < M * K; ++i) a[i] = (float)(i % 5 - 2), ad[i] = a[i];
   for (i = 0; i < K * N; ++i) b[i] = (float)(i % 3 - 1), bd[i] = b[i];
   /* Column-major, as Fortran: a(i, p) = a[i + p * M]. */
-  sgemm_("N", "N", &m, &n, &k, &one, a, &m, b, &k, &zero, c, &m, 1, 1);
+  sgemm_("N", "N", &m, &n, &k, &one, a, &m, b, &k, &zero, c, &m);
   for (i = 0; i < M; ++i) {
     for (j = 0; j < N; ++j) {
       float s = 0;
@@ -53,7 +53,7 @@ int main(void) {
       if (cd[i * N + j] != s) ++failures;
     }
   }
-  sgemm_("N", "N", &m, &n, &k, &one, a, &bad_lda, b, &k, &zero, c, &m, 1, 1);
+  sgemm_("N", "N", &m, &n, &k, &one, a, &bad_lda, b, &k, &zero, c, &m);
   if (strcmp(seen_name, "SGEMM ") != 0 || seen_info != 8) {
     printf("FAIL: XERBLA saw <%s> %d, want <SGEMM > 8\n", seen_name, seen_info);
     ++failures;
