@@ -1,15 +1,21 @@
-// libtessera_blas's SYMM, SYRK, TRSM and the complex GEMMs (CGEMM, ZGEMM,
-// 8 n^3 flops each) against OpenBLAS's, through the
-// CBLAS interface (column-major), side by side: each round runs every
-// (routine, library) pair once, in an order rotated per round; reported
-// are the median GFLOP/s with its spread and the per-round time ratio
-// OpenBLAS / tessera (above 1: tessera faster). Both libraries use their
-// default thread count (the machine's cores; tessera: TESSERA_NUM_THREADS,
-// OpenBLAS: OPENBLAS_NUM_THREADS), and every timed call starts after a
-// pause that lets the other library's threads go idle. libtessera_blas is
-// dlopen()ed RTLD_LOCAL, so the OpenBLAS linked here cannot stand in for it.
+// libtessera_blas's level 3 against OpenBLAS's, every routine in every
+// type (gemm, symm, hemm, syrk, herk, syr2k, her2k, trmm, trsm in s, d, c,
+// z), through the CBLAS interface (column-major), side by side: each round
+// runs every (routine, library) pair once, in an order rotated per round;
+// reported are the median GFLOP/s with its spread and the per-round time
+// ratio OpenBLAS / tessera (above 1: tessera faster). Both libraries use
+// the thread count of --threads (TESSERA_NUM_THREADS and OpenBLAS's
+// openblas_set_num_threads), else their defaults, and every timed call
+// starts after a pause that lets the other library's threads go idle.
+// libtessera_blas is dlopen()ed RTLD_LOCAL, so the OpenBLAS linked here
+// cannot stand in for it; each tessera function has the type of OpenBLAS's
+// cblas.h declaration of the same name.
 //
-//   ./dev bench blas_level3         (TESSERA_BENCH_ARGS="--n 500 --rounds 9")
+// Flops: gemm, symm, hemm, syr2k, her2k 2n^3; syrk, herk, trmm, trsm n^3;
+// four times that for complex types (a complex multiply-add is 8 flops).
+//
+//   ./dev bench blas_level3
+//   TESSERA_BENCH_ARGS="--n 256,1000,2000 --threads 2 --types dz --routines gemm,trsm"
 #include <dlfcn.h>
 
 #include <chrono>
@@ -19,8 +25,10 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "bench_support.hpp"
@@ -32,116 +40,189 @@
 
 namespace {
 
-using Symm = void (*)(int, int, int, int, int, double, const double*, int, const double*, int,
-                      double, double*, int);
-using Syrk = void (*)(int, int, int, int, int, double, const double*, int, double, double*, int);
-using Trsm = void (*)(int, int, int, int, int, int, int, double, const double*, int, double*, int);
-using SymmF = void (*)(int, int, int, int, int, float, const float*, int, const float*, int, float,
-                       float*, int);
-using SyrkF = void (*)(int, int, int, int, int, float, const float*, int, float, float*, int);
-using TrsmF = void (*)(int, int, int, int, int, int, int, float, const float*, int, float*, int);
-// cblas_cgemm / cblas_zgemm: complex scalars and arrays by address.
-using GemmC = void (*)(int, int, int, int, int, int, const void*, const void*, int, const void*,
-                       int, const void*, void*, int);
-
 // Milliseconds of quiet before each timed call (see the round loop).
 constexpr int kQuietMs = 200;
 
-// The CBLAS enum values (identical in every cblas.h).
-constexpr int kCol = 102, kLeft = 141, kUpper = 121, kLower = 122, kNoTrans = 111, kNonUnit = 131;
-
-template <class T>
-std::vector<T> values(std::size_t n, unsigned seed) {
-  std::vector<T> v(n);
-  for (auto& e : v) {
-    seed = seed * 1664525u + 1013904223u;
-    e = static_cast<T>(static_cast<int>(seed >> 9) % 2001 - 1000) / T(1000);
-  }
-  return v;
-}
-
 struct Case {
   std::string name;
+  int n;
   double flops;
   std::function<void()> tessera, openblas;
 };
 
-template <class T, class SymmT, class SyrkT, class TrsmT>
-void add_cases(std::vector<Case>& cases, const char* p, int n, void* lib, SymmT o_symm,
-               SyrkT o_syrk, TrsmT o_trsm) {
-  const std::string pre = std::string("cblas_") + p;
-  const auto t_symm = reinterpret_cast<SymmT>(dlsym(lib, (pre + "symm").c_str()));
-  const auto t_syrk = reinterpret_cast<SyrkT>(dlsym(lib, (pre + "syrk").c_str()));
-  const auto t_trsm = reinterpret_cast<TrsmT>(dlsym(lib, (pre + "trsm").c_str()));
-  if (t_symm == nullptr || t_syrk == nullptr || t_trsm == nullptr) {
-    std::fprintf(stderr, "bench-blas_level3: %s lacks %s{symm,syrk,trsm}\n", TESSERA_BLAS_LIBRARY,
-                 pre.c_str());
-    std::exit(1);
+#if defined(TESSERA_BENCH_HAVE_OPENBLAS)
+
+template <class T>
+inline constexpr bool kComplex = !std::is_floating_point_v<T>;
+
+// The operands of one size: A (general and, in `tri`, with a dominant
+// diagonal for trsm), B, C, and X (trmm/trsm's B, refreshed per run).
+template <class T>
+struct Operands {
+  std::vector<T> a, b, c, tri, x;
+  T alpha, beta;
+  Operands(int n, unsigned seed) {
+    const std::size_t nn = static_cast<std::size_t>(n) * n;
+    const auto fill = [&](std::vector<T>& v) {
+      v.resize(nn);
+      for (auto& e : v) {
+        const auto next = [&] {
+          seed = seed * 1664525u + 1013904223u;
+          return static_cast<double>(static_cast<int>(seed >> 9) % 2001 - 1000) / 1000.0;
+        };
+        if constexpr (kComplex<T>) {
+          const double re = next();
+          e = T(re, next());
+        } else {
+          e = static_cast<T>(next());
+        }
+      }
+    };
+    fill(a), fill(b), fill(c);
+    tri = a;
+    for (int i = 0; i < n; ++i) tri[static_cast<std::size_t>(i) * n + i] = T(n);
+    x = b;
+    alpha = T(1);
+    beta = T(0);
   }
-  const std::size_t nn = static_cast<std::size_t>(n) * n;
-  auto a = std::make_shared<std::vector<T>>(values<T>(nn, 1));
-  auto b = std::make_shared<std::vector<T>>(values<T>(nn, 2));
-  auto c = std::make_shared<std::vector<T>>(nn);
-  // A well-conditioned triangle for TRSM: a dominant diagonal.
-  auto tri = std::make_shared<std::vector<T>>(*a);
-  for (int i = 0; i < n; ++i) (*tri)[static_cast<std::size_t>(i) * n + i] = T(n);
-  auto x = std::make_shared<std::vector<T>>(nn);
-  const double dn = n;
-  cases.push_back(
-      {pre + "symm L U", 2 * dn * dn * dn,
-       [=] {
-         t_symm(kCol, kLeft, kUpper, n, n, T(1), a->data(), n, b->data(), n, T(0), c->data(), n);
-       },
-       [=] {
-         o_symm(kCol, kLeft, kUpper, n, n, T(1), a->data(), n, b->data(), n, T(0), c->data(), n);
-       }});
-  cases.push_back(
-      {pre + "syrk U N", dn * dn * dn,
-       [=] { t_syrk(kCol, kUpper, kNoTrans, n, n, T(1), a->data(), n, T(0), c->data(), n); },
-       [=] { o_syrk(kCol, kUpper, kNoTrans, n, n, T(1), a->data(), n, T(0), c->data(), n); }});
-  // TRSM overwrites B: each run solves a fresh copy (the copy is timed for
-  // both libraries alike, n^2 elements next to n^3 flops).
-  cases.push_back(
-      {pre + "trsm L L N", dn * dn * dn,
-       [=] {
-         *x = *b;
-         t_trsm(kCol, kLeft, kLower, kNoTrans, kNonUnit, n, n, T(1), tri->data(), n, x->data(), n);
-       },
-       [=] {
-         *x = *b;
-         o_trsm(kCol, kLeft, kLower, kNoTrans, kNonUnit, n, n, T(1), tri->data(), n, x->data(), n);
-       }});
+};
+
+// A scalar as CBLAS takes it: real by value, complex by address.
+template <class T>
+auto scalar(const T& v) {
+  if constexpr (kComplex<T>) {
+    return static_cast<const void*>(&v);
+  } else {
+    return v;
+  }
+}
+// herk's alpha and beta, her2k's beta: real for every type.
+template <class T>
+auto real_scalar(const T& v) {
+  if constexpr (kComplex<T>) {
+    return v.real();
+  } else {
+    return v;
+  }
 }
 
-template <class R>
-void add_complex_gemm(std::vector<Case>& cases, const char* p, int n, void* lib, GemmC o_gemm) {
-  using C = std::complex<R>;
-  const std::string name = std::string("cblas_") + p + "gemm";
-  const auto t_gemm = reinterpret_cast<GemmC>(dlsym(lib, name.c_str()));
-  if (t_gemm == nullptr) {
-    std::fprintf(stderr, "bench-blas_level3: %s lacks %s\n", TESSERA_BLAS_LIBRARY, name.c_str());
+template <class F>
+F tessera_symbol(void* lib, const char* name) {
+  const auto f = reinterpret_cast<F>(dlsym(lib, name));
+  if (f == nullptr) {
+    std::fprintf(stderr, "bench-blas_level3: %s lacks %s\n", TESSERA_BLAS_LIBRARY, name);
     std::exit(1);
   }
-  const std::size_t nn = static_cast<std::size_t>(n) * n;
-  auto parts = std::make_shared<std::vector<R>>(values<R>(4 * nn, 3));
-  auto a = std::make_shared<std::vector<C>>(nn), b = std::make_shared<std::vector<C>>(nn);
-  for (std::size_t i = 0; i < nn; ++i) {
-    (*a)[i] = C((*parts)[4 * i], (*parts)[4 * i + 1]);
-    (*b)[i] = C((*parts)[4 * i + 2], (*parts)[4 * i + 3]);
-  }
-  auto c = std::make_shared<std::vector<C>>(nn);
-  const auto alpha = std::make_shared<C>(R(1), R(0)), beta = std::make_shared<C>(R(0), R(0));
-  const double dn = n;
-  cases.push_back({name + " N N", 8 * dn * dn * dn,
-                   [=] {
-                     t_gemm(kCol, kNoTrans, kNoTrans, n, n, n, alpha.get(), a->data(), n,
-                            b->data(), n, beta.get(), c->data(), n);
-                   },
-                   [=] {
-                     o_gemm(kCol, kNoTrans, kNoTrans, n, n, n, alpha.get(), a->data(), n,
-                            b->data(), n, beta.get(), c->data(), n);
-                   }});
+  return f;
 }
+
+constexpr auto kCol = CblasColMajor;
+
+// One case per routine of type T at size n; `o` is OpenBLAS's function, and
+// tessera's of the same name has its type. Each adder calls `call(f)`.
+template <class T>
+struct Adder {
+  std::vector<Case>& cases;
+  void* lib;
+  int n;
+  std::shared_ptr<Operands<T>> d;
+  double scale = kComplex<T> ? 4.0 : 1.0;
+
+  template <class F, class Call>
+  void add(const char* name, F o, double flops_per_n3, Call call) {
+    const F t = tessera_symbol<F>(lib, name);
+    const double dn = n;
+    cases.push_back({name, n, scale * flops_per_n3 * dn * dn * dn, [=] { call(t); },
+                     [=] { call(o); }});
+  }
+  template <class F>
+  void gemm(const char* name, F o) {
+    auto d = this->d;
+    const int n = this->n;
+    add(name, o, 2, [d, n](F f) {
+      f(kCol, CblasNoTrans, CblasNoTrans, n, n, n, scalar(d->alpha), d->a.data(), n, d->b.data(),
+        n, scalar(d->beta), d->c.data(), n);
+    });
+  }
+  template <class F>
+  void symm(const char* name, F o) {
+    auto d = this->d;
+    const int n = this->n;
+    add(name, o, 2, [d, n](F f) {
+      f(kCol, CblasLeft, CblasUpper, n, n, scalar(d->alpha), d->a.data(), n, d->b.data(), n,
+        scalar(d->beta), d->c.data(), n);
+    });
+  }
+  template <class F>
+  void syrk(const char* name, F o) {
+    auto d = this->d;
+    const int n = this->n;
+    add(name, o, 1, [d, n](F f) {
+      f(kCol, CblasUpper, CblasNoTrans, n, n, scalar(d->alpha), d->a.data(), n, scalar(d->beta),
+        d->c.data(), n);
+    });
+  }
+  // herk: alpha and beta real.
+  template <class F>
+  void herk(const char* name, F o) {
+    auto d = this->d;
+    const int n = this->n;
+    add(name, o, 1, [d, n](F f) {
+      f(kCol, CblasUpper, CblasNoTrans, n, n, real_scalar(d->alpha), d->a.data(), n,
+        real_scalar(d->beta), d->c.data(), n);
+    });
+  }
+  template <class F>
+  void syr2k(const char* name, F o) {
+    auto d = this->d;
+    const int n = this->n;
+    add(name, o, 2, [d, n](F f) {
+      f(kCol, CblasUpper, CblasNoTrans, n, n, scalar(d->alpha), d->a.data(), n, d->b.data(), n,
+        scalar(d->beta), d->c.data(), n);
+    });
+  }
+  // her2k: beta real.
+  template <class F>
+  void her2k(const char* name, F o) {
+    auto d = this->d;
+    const int n = this->n;
+    add(name, o, 2, [d, n](F f) {
+      f(kCol, CblasUpper, CblasNoTrans, n, n, scalar(d->alpha), d->a.data(), n, d->b.data(), n,
+        real_scalar(d->beta), d->c.data(), n);
+    });
+  }
+  // trmm and trsm overwrite B: each run starts from a fresh copy (timed for
+  // both libraries alike, n^2 elements next to n^3 flops).
+  template <class F>
+  void triangular(const char* name, F o) {
+    auto d = this->d;
+    const int n = this->n;
+    add(name, o, 1, [d, n](F f) {
+      d->x = d->b;
+      f(kCol, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, n, scalar(d->alpha),
+        d->tri.data(), n, d->x.data(), n);
+    });
+  }
+};
+
+bool wanted(const std::string& list, const std::string& item) {
+  if (list.empty()) return true;
+  std::stringstream ss(list);
+  std::string w;
+  while (std::getline(ss, w, ',')) {
+    if (w == item) return true;
+  }
+  return false;
+}
+
+template <class T, class Add>
+void add_type(std::vector<Case>& cases, void* lib, int n, const std::string& routines,
+              unsigned seed, Add&& add_all) {
+  Adder<T> adder{cases, lib, n, std::make_shared<Operands<T>>(n, seed)};
+  add_all(adder, [&](const char* r) { return wanted(routines, r); });
+}
+
+#endif  // TESSERA_BENCH_HAVE_OPENBLAS
 
 }  // namespace
 
@@ -153,12 +234,27 @@ int main(int argc, char** argv) {
   return 0;
 #else
   select_openblas_core(argv, "bench-blas_level3");
-  std::printf("%s\n", openblas_report().c_str());
-  int n = 1000, rounds = 7;
+  std::vector<int> sizes = {1000};
+  int rounds = 5, threads = 0;
+  std::string types = "sdcz", routines;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--n") == 0) n = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--n") == 0) {
+      sizes.clear();
+      std::stringstream ss(argv[i + 1]);
+      std::string w;
+      while (std::getline(ss, w, ',')) sizes.push_back(std::atoi(w.c_str()));
+    }
     if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--threads") == 0) threads = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--types") == 0) types = argv[i + 1];
+    if (std::strcmp(argv[i], "--routines") == 0) routines = argv[i + 1];
   }
+  if (threads > 0) {
+    // Before tessera's first call (its default context reads it once).
+    setenv("TESSERA_NUM_THREADS", std::to_string(threads).c_str(), 1);
+    openblas_set_num_threads(threads);
+  }
+  std::printf("%s\n", openblas_report().c_str());
   void* lib = dlopen(TESSERA_BLAS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
   if (lib == nullptr) {
     std::fprintf(stderr, "bench-blas_level3: cannot load %s: %s\n", TESSERA_BLAS_LIBRARY,
@@ -166,52 +262,54 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::vector<Case> cases;
-  // OpenBLAS's functions behind the same int-typed signatures (its enums
-  // converted explicitly).
-  const Symm o_dsymm = [](int o, int s, int u, int m, int nn, double al, const double* a, int lda,
-                          const double* b, int ldb, double be, double* c, int ldc) {
-    cblas_dsymm(CBLAS_ORDER(o), CBLAS_SIDE(s), CBLAS_UPLO(u), m, nn, al, a, lda, b, ldb, be, c,
-                ldc);
-  };
-  const Syrk o_dsyrk = [](int o, int u, int t, int nn, int k, double al, const double* a, int lda,
-                          double be, double* c, int ldc) {
-    cblas_dsyrk(CBLAS_ORDER(o), CBLAS_UPLO(u), CBLAS_TRANSPOSE(t), nn, k, al, a, lda, be, c, ldc);
-  };
-  const Trsm o_dtrsm = [](int o, int s, int u, int t, int d, int m, int nn, double al,
-                          const double* a, int lda, double* b, int ldb) {
-    cblas_dtrsm(CBLAS_ORDER(o), CBLAS_SIDE(s), CBLAS_UPLO(u), CBLAS_TRANSPOSE(t), CBLAS_DIAG(d), m,
-                nn, al, a, lda, b, ldb);
-  };
-  const SymmF o_ssymm = [](int o, int s, int u, int m, int nn, float al, const float* a, int lda,
-                           const float* b, int ldb, float be, float* c, int ldc) {
-    cblas_ssymm(CBLAS_ORDER(o), CBLAS_SIDE(s), CBLAS_UPLO(u), m, nn, al, a, lda, b, ldb, be, c,
-                ldc);
-  };
-  const SyrkF o_ssyrk = [](int o, int u, int t, int nn, int k, float al, const float* a, int lda,
-                           float be, float* c, int ldc) {
-    cblas_ssyrk(CBLAS_ORDER(o), CBLAS_UPLO(u), CBLAS_TRANSPOSE(t), nn, k, al, a, lda, be, c, ldc);
-  };
-  const TrsmF o_strsm = [](int o, int s, int u, int t, int d, int m, int nn, float al,
-                           const float* a, int lda, float* b, int ldb) {
-    cblas_strsm(CBLAS_ORDER(o), CBLAS_SIDE(s), CBLAS_UPLO(u), CBLAS_TRANSPOSE(t), CBLAS_DIAG(d), m,
-                nn, al, a, lda, b, ldb);
-  };
-  add_cases<double>(cases, "d", n, lib, o_dsymm, o_dsyrk, o_dtrsm);
-  add_cases<float>(cases, "s", n, lib, o_ssymm, o_ssyrk, o_strsm);
-  const GemmC o_cgemm = [](int o, int ta, int tb, int m, int nn, int k, const void* al,
-                           const void* a, int lda, const void* b, int ldb, const void* be, void* c,
-                           int ldc) {
-    cblas_cgemm(CBLAS_ORDER(o), CBLAS_TRANSPOSE(ta), CBLAS_TRANSPOSE(tb), m, nn, k, al, a, lda, b,
-                ldb, be, c, ldc);
-  };
-  const GemmC o_zgemm = [](int o, int ta, int tb, int m, int nn, int k, const void* al,
-                           const void* a, int lda, const void* b, int ldb, const void* be, void* c,
-                           int ldc) {
-    cblas_zgemm(CBLAS_ORDER(o), CBLAS_TRANSPOSE(ta), CBLAS_TRANSPOSE(tb), m, nn, k, al, a, lda, b,
-                ldb, be, c, ldc);
-  };
-  add_complex_gemm<float>(cases, "c", n, lib, o_cgemm);
-  add_complex_gemm<double>(cases, "z", n, lib, o_zgemm);
+  for (int n : sizes) {
+    for (char p : types) {
+      const auto add_real = [](auto& a, auto want, auto gemm, auto symm, auto syrk, auto syr2k,
+                               auto trmm, auto trsm, const char* const names[6]) {
+        if (want("gemm")) a.gemm(names[0], gemm);
+        if (want("symm")) a.symm(names[1], symm);
+        if (want("syrk")) a.syrk(names[2], syrk);
+        if (want("syr2k")) a.syr2k(names[3], syr2k);
+        if (want("trmm")) a.triangular(names[4], trmm);
+        if (want("trsm")) a.triangular(names[5], trsm);
+      };
+      if (p == 's') {
+        const char* const names[6] = {"cblas_sgemm",  "cblas_ssymm", "cblas_ssyrk",
+                                             "cblas_ssyr2k", "cblas_strmm", "cblas_strsm"};
+        add_type<float>(cases, lib, n, routines, 1, [&](auto& a, auto want) {
+          add_real(a, want, &cblas_sgemm, &cblas_ssymm, &cblas_ssyrk, &cblas_ssyr2k, &cblas_strmm,
+                   &cblas_strsm, names);
+        });
+      } else if (p == 'd') {
+        const char* const names[6] = {"cblas_dgemm",  "cblas_dsymm", "cblas_dsyrk",
+                                             "cblas_dsyr2k", "cblas_dtrmm", "cblas_dtrsm"};
+        add_type<double>(cases, lib, n, routines, 2, [&](auto& a, auto want) {
+          add_real(a, want, &cblas_dgemm, &cblas_dsymm, &cblas_dsyrk, &cblas_dsyr2k, &cblas_dtrmm,
+                   &cblas_dtrsm, names);
+        });
+      } else if (p == 'c') {
+        const char* const names[6] = {"cblas_cgemm",  "cblas_csymm", "cblas_csyrk",
+                                             "cblas_csyr2k", "cblas_ctrmm", "cblas_ctrsm"};
+        add_type<std::complex<float>>(cases, lib, n, routines, 3, [&](auto& a, auto want) {
+          add_real(a, want, &cblas_cgemm, &cblas_csymm, &cblas_csyrk, &cblas_csyr2k, &cblas_ctrmm,
+                   &cblas_ctrsm, names);
+          if (want("hemm")) a.symm("cblas_chemm", &cblas_chemm);
+          if (want("herk")) a.herk("cblas_cherk", &cblas_cherk);
+          if (want("her2k")) a.her2k("cblas_cher2k", &cblas_cher2k);
+        });
+      } else if (p == 'z') {
+        const char* const names[6] = {"cblas_zgemm",  "cblas_zsymm", "cblas_zsyrk",
+                                             "cblas_zsyr2k", "cblas_ztrmm", "cblas_ztrsm"};
+        add_type<std::complex<double>>(cases, lib, n, routines, 4, [&](auto& a, auto want) {
+          add_real(a, want, &cblas_zgemm, &cblas_zsymm, &cblas_zsyrk, &cblas_zsyr2k, &cblas_ztrmm,
+                   &cblas_ztrsm, names);
+          if (want("hemm")) a.symm("cblas_zhemm", &cblas_zhemm);
+          if (want("herk")) a.herk("cblas_zherk", &cblas_zherk);
+          if (want("her2k")) a.her2k("cblas_zher2k", &cblas_zher2k);
+        });
+      }
+    }
+  }
   std::vector<std::vector<double>> t_tessera(cases.size()), t_openblas(cases.size()),
       ratio(cases.size());
   for (auto& k : cases) k.tessera(), k.openblas();  // warm-up: pools, pages
@@ -234,16 +332,17 @@ int main(int argc, char** argv) {
       t_tessera[k].push_back(tt), t_openblas[k].push_back(to), ratio[k].push_back(to / tt);
     }
   }
-  std::printf("blas_level3: n = %d, column-major, %d rounds (order rotated), default threads\n", n,
-              rounds);
-  std::printf("  %-22s %22s %22s %24s\n", "routine", "tessera GFLOP/s", "OpenBLAS GFLOP/s",
-              "OpenBLAS/tessera time");
+  std::printf("blas_level3: column-major, %d rounds (order rotated), threads %s\n", rounds,
+              threads > 0 ? std::to_string(threads).c_str() : "default");
+  std::printf("  %-14s %5s %22s %22s %24s\n", "routine", "n", "tessera GFLOP/s",
+              "OpenBLAS GFLOP/s", "OpenBLAS/tessera time");
   for (std::size_t k = 0; k < cases.size(); ++k) {
     const Summary st = summarize(t_tessera[k]), so = summarize(t_openblas[k]),
                   r = summarize(ratio[k]);
-    std::printf("  %-22s %14.1f (%4.1f%%) %14.1f (%4.1f%%) %10.2fx (%.2f..%.2f)\n",
-                cases[k].name.c_str(), cases[k].flops / st.median * 1e-9, st.spread * 100,
-                cases[k].flops / so.median * 1e-9, so.spread * 100, r.median, r.min, r.max);
+    std::printf("  %-14s %5d %14.1f (%4.1f%%) %14.1f (%4.1f%%) %10.2fx (%.2f..%.2f)\n",
+                cases[k].name.c_str(), cases[k].n, cases[k].flops / st.median * 1e-9,
+                st.spread * 100, cases[k].flops / so.median * 1e-9, so.spread * 100, r.median,
+                r.min, r.max);
   }
   dlclose(lib);
   return 0;
