@@ -11,6 +11,14 @@
 // blocks of at most kBlock are computed by GEMM into a scratch square, of
 // which only the `uplo` triangle is merged into C. The extra work is the
 // other half of those blocks, kBlock / n of the total.
+//
+// kBlock swept on Zen 4 (n = 1000, one thread, dsyrk, dsyr2k, zsyrk,
+// zsyr2k, zherk, zher2k against OpenBLAS side by side, 3 rounds): 192
+// 0.74-0.84x, 128 0.79-0.93x, 96 0.83-0.93x, 64 0.85-0.92x, 32 0.87-1.00x,
+// 16 0.90-1.00x. The deep (depth k) GEMMs of narrow rectangles near the
+// diagonal run close to the large ones' rate, while every diagonal block
+// computes its other half for nothing; 32 keeps that waste at 3% of the
+// flops at n = 1000. Checked on Zen 4 only.
 #include <algorithm>
 #include <memory>
 #include <new>
@@ -24,7 +32,7 @@
 namespace tessera::blas {
 namespace {
 
-constexpr std::int64_t kBlock = 192;
+constexpr std::int64_t kBlock = 32;  // the sweep above
 
 template <class T>
 std::unique_ptr<T[]> scratch(const char* routine, std::int64_t elements) {
