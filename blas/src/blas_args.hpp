@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "blas/src/scalar.hpp"
 #include "tessera/gemm.hpp"
 #include "tessera/platform/status.hpp"
 
@@ -74,6 +75,18 @@ int symm_argument_error(char side, char uplo, std::int64_t m, std::int64_t n, st
 // transposes the routine takes: "NTC" (real), "NT" (csyrk), "NC" (cherk).
 int syrk_argument_error(char uplo, char trans, std::int64_t n, std::int64_t k, std::int64_t lda,
                         std::int64_t ldc, const char* transes = "NTC");
+// The transposes a rank-k routine (syrk, syr2k, herk, her2k) of type T
+// takes: all three on real data, N/T for the complex symmetric forms, N/C
+// for the Hermitian ones.
+template <class T>
+const char* rank_k_transes(bool hermitian) {
+  if constexpr (kIsComplex<T>) {
+    return hermitian ? "NC" : "NT";
+  } else {
+    (void)hermitian;
+    return "NTC";
+  }
+}
 // SSYR2K: uplo 1, trans 2, n 3, k 4, lda 7, ldb 9, ldc 12 (transes as SSYRK).
 int syr2k_argument_error(char uplo, char trans, std::int64_t n, std::int64_t k, std::int64_t lda,
                          std::int64_t ldb, std::int64_t ldc, const char* transes = "NTC");

@@ -27,15 +27,9 @@ template <class T>
 void gemm(const char* routine, int order, int trans_a, int trans_b, int m, int n, int k, T alpha,
           const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc) {
   RowMajorFlag flag(order == CblasRowMajor);
-  if (!valid_layout(order, routine)) return;
-  const char ta = trans_char(trans_a), tb = trans_char(trans_b);
-  if (ta == 0) return bad_enum(2, routine, "TransA", trans_a);
-  if (tb == 0) return bad_enum(3, routine, "TransB", trans_b);
-  // The Fortran routine's checks, on the arguments the reference passes it.
+  char ta, tb;
+  if (!gemm_call_ok(routine, order, trans_a, trans_b, m, n, k, lda, ldb, ldc, &ta, &tb)) return;
   const bool row = order == CblasRowMajor;
-  const int info = row ? gemm_argument_error(tb, ta, n, m, k, ldb, lda, ldc)
-                       : gemm_argument_error(ta, tb, m, n, k, lda, ldb, ldc);
-  if (fortran_check_failed(info, routine)) return;
   if (m == 0 || n == 0) return;
   const Transpose ota = checked_transpose(ta), otb = checked_transpose(tb);
   Status s = gemm_disjoint(row ? Layout::kRowMajor : Layout::kColMajor, ota, otb, m, n, k, alpha,

@@ -27,6 +27,21 @@ TESSERA_BLAS_API void cblas_xerbla(int info, const char* routine, const char* fo
 
 namespace tessera::blas {
 
+// CBLAS passes complex scalars and arrays as void*: the value of a
+// scalar, and an array typed (const in, mutable out).
+template <class T>
+T cblas_scalar(const void* p) {
+  return *static_cast<const T*>(p);
+}
+template <class T>
+const T* cblas_array(const void* p) {
+  return static_cast<const T*>(p);
+}
+template <class T>
+T* cblas_array(void* p) {
+  return static_cast<T*>(p);
+}
+
 // Raises RowMajorStrg for a row-major call and clears it on return, as the
 // reference does.
 struct RowMajorFlag {
@@ -98,6 +113,29 @@ inline SidedShape column_major_shape(int order, char side, char uplo, std::int64
                                      std::int64_t n) {
   if (order != CblasRowMajor) return {side, uplo, m, n};
   return {flip_side(side), flip_uplo(uplo), n, m};
+}
+
+// The checks of a cblas_?gemm call, in the reference CBLAS's order: the
+// layout, TransA (2) and TransB (3), then the Fortran routine's checks on
+// the arguments the reference passes it (A with B and M with N swapped in
+// row-major). False once one failed (reported); else *ta and *tb hold the
+// transposes as option characters. The caller holds the RowMajorFlag.
+inline bool gemm_call_ok(const char* routine, int order, int trans_a, int trans_b, int m, int n,
+                         int k, int lda, int ldb, int ldc, char* ta, char* tb) {
+  if (!valid_layout(order, routine)) return false;
+  *ta = trans_char(trans_a), *tb = trans_char(trans_b);
+  if (*ta == 0) {
+    bad_enum(2, routine, "TransA", trans_a);
+    return false;
+  }
+  if (*tb == 0) {
+    bad_enum(3, routine, "TransB", trans_b);
+    return false;
+  }
+  const int info = order == CblasRowMajor
+                       ? gemm_argument_error(*tb, *ta, n, m, k, ldb, lda, ldc)
+                       : gemm_argument_error(*ta, *tb, m, n, k, lda, ldb, ldc);
+  return !fortran_check_failed(info, routine);
 }
 
 }  // namespace tessera::blas

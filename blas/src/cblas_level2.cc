@@ -297,42 +297,28 @@ void spr2(const char* routine, bool hermitian, int order, int uplo_e, int n, T a
   });
 }
 
-// A complex scalar passed by address, as CBLAS passes them.
-template <class T>
-T scalar_at(const void* p) {
-  return *static_cast<const T*>(p);
-}
-template <class T>
-const T* array(const void* p) {
-  return static_cast<const T*>(p);
-}
-template <class T>
-T* array(void* p) {
-  return static_cast<T*>(p);
-}
-
 }  // namespace tessera::blas::cblas2
 
 using tessera::blas::c32;
 using tessera::blas::c64;
-using tessera::blas::cblas2::array;
-using tessera::blas::cblas2::scalar_at;
+using tessera::blas::cblas_array;
+using tessera::blas::cblas_scalar;
 
 extern "C" {
 TESSERA_BLAS_API void cblas_cgemv(int order, int trans, int m, int n, const void* alpha,
                                   const void* a, int lda, const void* x, int incx, const void* beta,
                                   void* y, int incy) {
-  tessera::blas::cblas2::gemv("cblas_cgemv", order, trans, m, n, scalar_at<c32>(alpha),
-                              array<c32>(a), lda, array<c32>(x), incx, scalar_at<c32>(beta),
-                              array<c32>(y), incy);
+  tessera::blas::cblas2::gemv("cblas_cgemv", order, trans, m, n, cblas_scalar<c32>(alpha),
+                              cblas_array<c32>(a), lda, cblas_array<c32>(x), incx,
+                              cblas_scalar<c32>(beta), cblas_array<c32>(y), incy);
 }
 
 TESSERA_BLAS_API void cblas_zgemv(int order, int trans, int m, int n, const void* alpha,
                                   const void* a, int lda, const void* x, int incx, const void* beta,
                                   void* y, int incy) {
-  tessera::blas::cblas2::gemv("cblas_zgemv", order, trans, m, n, scalar_at<c64>(alpha),
-                              array<c64>(a), lda, array<c64>(x), incx, scalar_at<c64>(beta),
-                              array<c64>(y), incy);
+  tessera::blas::cblas2::gemv("cblas_zgemv", order, trans, m, n, cblas_scalar<c64>(alpha),
+                              cblas_array<c64>(a), lda, cblas_array<c64>(x), incx,
+                              cblas_scalar<c64>(beta), cblas_array<c64>(y), incy);
 }
 
 TESSERA_BLAS_API void cblas_sgbmv(int order, int trans, int m, int n, int kl, int ku, float alpha,
@@ -352,17 +338,17 @@ TESSERA_BLAS_API void cblas_dgbmv(int order, int trans, int m, int n, int kl, in
 TESSERA_BLAS_API void cblas_cgbmv(int order, int trans, int m, int n, int kl, int ku,
                                   const void* alpha, const void* a, int lda, const void* x,
                                   int incx, const void* beta, void* y, int incy) {
-  tessera::blas::cblas2::gbmv("cblas_cgbmv", order, trans, m, n, kl, ku, scalar_at<c32>(alpha),
-                              array<c32>(a), lda, array<c32>(x), incx, scalar_at<c32>(beta),
-                              array<c32>(y), incy);
+  tessera::blas::cblas2::gbmv("cblas_cgbmv", order, trans, m, n, kl, ku, cblas_scalar<c32>(alpha),
+                              cblas_array<c32>(a), lda, cblas_array<c32>(x), incx,
+                              cblas_scalar<c32>(beta), cblas_array<c32>(y), incy);
 }
 
 TESSERA_BLAS_API void cblas_zgbmv(int order, int trans, int m, int n, int kl, int ku,
                                   const void* alpha, const void* a, int lda, const void* x,
                                   int incx, const void* beta, void* y, int incy) {
-  tessera::blas::cblas2::gbmv("cblas_zgbmv", order, trans, m, n, kl, ku, scalar_at<c64>(alpha),
-                              array<c64>(a), lda, array<c64>(x), incx, scalar_at<c64>(beta),
-                              array<c64>(y), incy);
+  tessera::blas::cblas2::gbmv("cblas_zgbmv", order, trans, m, n, kl, ku, cblas_scalar<c64>(alpha),
+                              cblas_array<c64>(a), lda, cblas_array<c64>(x), incx,
+                              cblas_scalar<c64>(beta), cblas_array<c64>(y), incy);
 }
 
 TESSERA_BLAS_API void cblas_ssymv(int order, int uplo, int n, float alpha, const float* a, int lda,
@@ -407,47 +393,47 @@ TESSERA_BLAS_API void cblas_dspmv(int order, int uplo, int n, double alpha, cons
 TESSERA_BLAS_API void cblas_chemv(int order, int uplo, int n, const void* alpha, const void* a,
                                   int lda, const void* x, int incx, const void* beta, void* y,
                                   int incy) {
-  tessera::blas::cblas2::symv("cblas_chemv", true, order, uplo, n, scalar_at<c32>(alpha),
-                              array<c32>(a), lda, array<c32>(x), incx, scalar_at<c32>(beta),
-                              array<c32>(y), incy);
+  tessera::blas::cblas2::symv("cblas_chemv", true, order, uplo, n, cblas_scalar<c32>(alpha),
+                              cblas_array<c32>(a), lda, cblas_array<c32>(x), incx,
+                              cblas_scalar<c32>(beta), cblas_array<c32>(y), incy);
 }
 
 TESSERA_BLAS_API void cblas_chbmv(int order, int uplo, int n, int k, const void* alpha,
                                   const void* a, int lda, const void* x, int incx, const void* beta,
                                   void* y, int incy) {
-  tessera::blas::cblas2::sbmv("cblas_chbmv", true, order, uplo, n, k, scalar_at<c32>(alpha),
-                              array<c32>(a), lda, array<c32>(x), incx, scalar_at<c32>(beta),
-                              array<c32>(y), incy);
+  tessera::blas::cblas2::sbmv("cblas_chbmv", true, order, uplo, n, k, cblas_scalar<c32>(alpha),
+                              cblas_array<c32>(a), lda, cblas_array<c32>(x), incx,
+                              cblas_scalar<c32>(beta), cblas_array<c32>(y), incy);
 }
 
 TESSERA_BLAS_API void cblas_chpmv(int order, int uplo, int n, const void* alpha, const void* ap,
                                   const void* x, int incx, const void* beta, void* y, int incy) {
-  tessera::blas::cblas2::spmv("cblas_chpmv", true, order, uplo, n, scalar_at<c32>(alpha),
-                              array<c32>(ap), array<c32>(x), incx, scalar_at<c32>(beta),
-                              array<c32>(y), incy);
+  tessera::blas::cblas2::spmv("cblas_chpmv", true, order, uplo, n, cblas_scalar<c32>(alpha),
+                              cblas_array<c32>(ap), cblas_array<c32>(x), incx,
+                              cblas_scalar<c32>(beta), cblas_array<c32>(y), incy);
 }
 
 TESSERA_BLAS_API void cblas_zhemv(int order, int uplo, int n, const void* alpha, const void* a,
                                   int lda, const void* x, int incx, const void* beta, void* y,
                                   int incy) {
-  tessera::blas::cblas2::symv("cblas_zhemv", true, order, uplo, n, scalar_at<c64>(alpha),
-                              array<c64>(a), lda, array<c64>(x), incx, scalar_at<c64>(beta),
-                              array<c64>(y), incy);
+  tessera::blas::cblas2::symv("cblas_zhemv", true, order, uplo, n, cblas_scalar<c64>(alpha),
+                              cblas_array<c64>(a), lda, cblas_array<c64>(x), incx,
+                              cblas_scalar<c64>(beta), cblas_array<c64>(y), incy);
 }
 
 TESSERA_BLAS_API void cblas_zhbmv(int order, int uplo, int n, int k, const void* alpha,
                                   const void* a, int lda, const void* x, int incx, const void* beta,
                                   void* y, int incy) {
-  tessera::blas::cblas2::sbmv("cblas_zhbmv", true, order, uplo, n, k, scalar_at<c64>(alpha),
-                              array<c64>(a), lda, array<c64>(x), incx, scalar_at<c64>(beta),
-                              array<c64>(y), incy);
+  tessera::blas::cblas2::sbmv("cblas_zhbmv", true, order, uplo, n, k, cblas_scalar<c64>(alpha),
+                              cblas_array<c64>(a), lda, cblas_array<c64>(x), incx,
+                              cblas_scalar<c64>(beta), cblas_array<c64>(y), incy);
 }
 
 TESSERA_BLAS_API void cblas_zhpmv(int order, int uplo, int n, const void* alpha, const void* ap,
                                   const void* x, int incx, const void* beta, void* y, int incy) {
-  tessera::blas::cblas2::spmv("cblas_zhpmv", true, order, uplo, n, scalar_at<c64>(alpha),
-                              array<c64>(ap), array<c64>(x), incx, scalar_at<c64>(beta),
-                              array<c64>(y), incy);
+  tessera::blas::cblas2::spmv("cblas_zhpmv", true, order, uplo, n, cblas_scalar<c64>(alpha),
+                              cblas_array<c64>(ap), cblas_array<c64>(x), incx,
+                              cblas_scalar<c64>(beta), cblas_array<c64>(y), incy);
 }
 
 TESSERA_BLAS_API void cblas_strmv(int order, int uplo, int trans, int diag, int n, const float* a,
@@ -484,38 +470,38 @@ TESSERA_BLAS_API void cblas_dtpmv(int order, int uplo, int trans, int diag, int 
 
 TESSERA_BLAS_API void cblas_ctrmv(int order, int uplo, int trans, int diag, int n, const void* a,
                                   int lda, void* x, int incx) {
-  tessera::blas::cblas2::trmv("cblas_ctrmv", false, order, uplo, trans, diag, n, array<c32>(a), lda,
-                              array<c32>(x), incx);
+  tessera::blas::cblas2::trmv("cblas_ctrmv", false, order, uplo, trans, diag, n,
+                              cblas_array<c32>(a), lda, cblas_array<c32>(x), incx);
 }
 
 TESSERA_BLAS_API void cblas_ctbmv(int order, int uplo, int trans, int diag, int n, int k,
                                   const void* a, int lda, void* x, int incx) {
-  tessera::blas::cblas2::tbmv("cblas_ctbmv", false, order, uplo, trans, diag, n, k, array<c32>(a),
-                              lda, array<c32>(x), incx);
+  tessera::blas::cblas2::tbmv("cblas_ctbmv", false, order, uplo, trans, diag, n, k,
+                              cblas_array<c32>(a), lda, cblas_array<c32>(x), incx);
 }
 
 TESSERA_BLAS_API void cblas_ctpmv(int order, int uplo, int trans, int diag, int n, const void* ap,
                                   void* x, int incx) {
-  tessera::blas::cblas2::tpmv("cblas_ctpmv", false, order, uplo, trans, diag, n, array<c32>(ap),
-                              array<c32>(x), incx);
+  tessera::blas::cblas2::tpmv("cblas_ctpmv", false, order, uplo, trans, diag, n,
+                              cblas_array<c32>(ap), cblas_array<c32>(x), incx);
 }
 
 TESSERA_BLAS_API void cblas_ztrmv(int order, int uplo, int trans, int diag, int n, const void* a,
                                   int lda, void* x, int incx) {
-  tessera::blas::cblas2::trmv("cblas_ztrmv", false, order, uplo, trans, diag, n, array<c64>(a), lda,
-                              array<c64>(x), incx);
+  tessera::blas::cblas2::trmv("cblas_ztrmv", false, order, uplo, trans, diag, n,
+                              cblas_array<c64>(a), lda, cblas_array<c64>(x), incx);
 }
 
 TESSERA_BLAS_API void cblas_ztbmv(int order, int uplo, int trans, int diag, int n, int k,
                                   const void* a, int lda, void* x, int incx) {
-  tessera::blas::cblas2::tbmv("cblas_ztbmv", false, order, uplo, trans, diag, n, k, array<c64>(a),
-                              lda, array<c64>(x), incx);
+  tessera::blas::cblas2::tbmv("cblas_ztbmv", false, order, uplo, trans, diag, n, k,
+                              cblas_array<c64>(a), lda, cblas_array<c64>(x), incx);
 }
 
 TESSERA_BLAS_API void cblas_ztpmv(int order, int uplo, int trans, int diag, int n, const void* ap,
                                   void* x, int incx) {
-  tessera::blas::cblas2::tpmv("cblas_ztpmv", false, order, uplo, trans, diag, n, array<c64>(ap),
-                              array<c64>(x), incx);
+  tessera::blas::cblas2::tpmv("cblas_ztpmv", false, order, uplo, trans, diag, n,
+                              cblas_array<c64>(ap), cblas_array<c64>(x), incx);
 }
 
 TESSERA_BLAS_API void cblas_strsv(int order, int uplo, int trans, int diag, int n, const float* a,
@@ -550,38 +536,38 @@ TESSERA_BLAS_API void cblas_dtpsv(int order, int uplo, int trans, int diag, int 
 
 TESSERA_BLAS_API void cblas_ctrsv(int order, int uplo, int trans, int diag, int n, const void* a,
                                   int lda, void* x, int incx) {
-  tessera::blas::cblas2::trmv("cblas_ctrsv", true, order, uplo, trans, diag, n, array<c32>(a), lda,
-                              array<c32>(x), incx);
+  tessera::blas::cblas2::trmv("cblas_ctrsv", true, order, uplo, trans, diag, n, cblas_array<c32>(a),
+                              lda, cblas_array<c32>(x), incx);
 }
 
 TESSERA_BLAS_API void cblas_ctbsv(int order, int uplo, int trans, int diag, int n, int k,
                                   const void* a, int lda, void* x, int incx) {
-  tessera::blas::cblas2::tbmv("cblas_ctbsv", true, order, uplo, trans, diag, n, k, array<c32>(a),
-                              lda, array<c32>(x), incx);
+  tessera::blas::cblas2::tbmv("cblas_ctbsv", true, order, uplo, trans, diag, n, k,
+                              cblas_array<c32>(a), lda, cblas_array<c32>(x), incx);
 }
 
 TESSERA_BLAS_API void cblas_ctpsv(int order, int uplo, int trans, int diag, int n, const void* ap,
                                   void* x, int incx) {
-  tessera::blas::cblas2::tpmv("cblas_ctpsv", true, order, uplo, trans, diag, n, array<c32>(ap),
-                              array<c32>(x), incx);
+  tessera::blas::cblas2::tpmv("cblas_ctpsv", true, order, uplo, trans, diag, n,
+                              cblas_array<c32>(ap), cblas_array<c32>(x), incx);
 }
 
 TESSERA_BLAS_API void cblas_ztrsv(int order, int uplo, int trans, int diag, int n, const void* a,
                                   int lda, void* x, int incx) {
-  tessera::blas::cblas2::trmv("cblas_ztrsv", true, order, uplo, trans, diag, n, array<c64>(a), lda,
-                              array<c64>(x), incx);
+  tessera::blas::cblas2::trmv("cblas_ztrsv", true, order, uplo, trans, diag, n, cblas_array<c64>(a),
+                              lda, cblas_array<c64>(x), incx);
 }
 
 TESSERA_BLAS_API void cblas_ztbsv(int order, int uplo, int trans, int diag, int n, int k,
                                   const void* a, int lda, void* x, int incx) {
-  tessera::blas::cblas2::tbmv("cblas_ztbsv", true, order, uplo, trans, diag, n, k, array<c64>(a),
-                              lda, array<c64>(x), incx);
+  tessera::blas::cblas2::tbmv("cblas_ztbsv", true, order, uplo, trans, diag, n, k,
+                              cblas_array<c64>(a), lda, cblas_array<c64>(x), incx);
 }
 
 TESSERA_BLAS_API void cblas_ztpsv(int order, int uplo, int trans, int diag, int n, const void* ap,
                                   void* x, int incx) {
-  tessera::blas::cblas2::tpmv("cblas_ztpsv", true, order, uplo, trans, diag, n, array<c64>(ap),
-                              array<c64>(x), incx);
+  tessera::blas::cblas2::tpmv("cblas_ztpsv", true, order, uplo, trans, diag, n,
+                              cblas_array<c64>(ap), cblas_array<c64>(x), incx);
 }
 
 TESSERA_BLAS_API void cblas_sger(int order, int m, int n, float alpha, const float* x, int incx,
@@ -596,26 +582,30 @@ TESSERA_BLAS_API void cblas_dger(int order, int m, int n, double alpha, const do
 
 TESSERA_BLAS_API void cblas_cgeru(int order, int m, int n, const void* alpha, const void* x,
                                   int incx, const void* y, int incy, void* a, int lda) {
-  tessera::blas::cblas2::ger("cblas_cgeru", false, order, m, n, scalar_at<c32>(alpha),
-                             array<c32>(x), incx, array<c32>(y), incy, array<c32>(a), lda);
+  tessera::blas::cblas2::ger("cblas_cgeru", false, order, m, n, cblas_scalar<c32>(alpha),
+                             cblas_array<c32>(x), incx, cblas_array<c32>(y), incy,
+                             cblas_array<c32>(a), lda);
 }
 
 TESSERA_BLAS_API void cblas_cgerc(int order, int m, int n, const void* alpha, const void* x,
                                   int incx, const void* y, int incy, void* a, int lda) {
-  tessera::blas::cblas2::ger("cblas_cgerc", true, order, m, n, scalar_at<c32>(alpha), array<c32>(x),
-                             incx, array<c32>(y), incy, array<c32>(a), lda);
+  tessera::blas::cblas2::ger("cblas_cgerc", true, order, m, n, cblas_scalar<c32>(alpha),
+                             cblas_array<c32>(x), incx, cblas_array<c32>(y), incy,
+                             cblas_array<c32>(a), lda);
 }
 
 TESSERA_BLAS_API void cblas_zgeru(int order, int m, int n, const void* alpha, const void* x,
                                   int incx, const void* y, int incy, void* a, int lda) {
-  tessera::blas::cblas2::ger("cblas_zgeru", false, order, m, n, scalar_at<c64>(alpha),
-                             array<c64>(x), incx, array<c64>(y), incy, array<c64>(a), lda);
+  tessera::blas::cblas2::ger("cblas_zgeru", false, order, m, n, cblas_scalar<c64>(alpha),
+                             cblas_array<c64>(x), incx, cblas_array<c64>(y), incy,
+                             cblas_array<c64>(a), lda);
 }
 
 TESSERA_BLAS_API void cblas_zgerc(int order, int m, int n, const void* alpha, const void* x,
                                   int incx, const void* y, int incy, void* a, int lda) {
-  tessera::blas::cblas2::ger("cblas_zgerc", true, order, m, n, scalar_at<c64>(alpha), array<c64>(x),
-                             incx, array<c64>(y), incy, array<c64>(a), lda);
+  tessera::blas::cblas2::ger("cblas_zgerc", true, order, m, n, cblas_scalar<c64>(alpha),
+                             cblas_array<c64>(x), incx, cblas_array<c64>(y), incy,
+                             cblas_array<c64>(a), lda);
 }
 
 TESSERA_BLAS_API void cblas_ssyr(int order, int uplo, int n, float alpha, const float* x, int incx,
@@ -662,50 +652,54 @@ TESSERA_BLAS_API void cblas_dspr2(int order, int uplo, int n, double alpha, cons
 
 TESSERA_BLAS_API void cblas_cher(int order, int uplo, int n, float alpha, const void* x, int incx,
                                  void* a, int lda) {
-  tessera::blas::cblas2::syr("cblas_cher", true, order, uplo, n, c32(alpha), array<c32>(x), incx,
-                             array<c32>(a), lda);
+  tessera::blas::cblas2::syr("cblas_cher", true, order, uplo, n, c32(alpha), cblas_array<c32>(x),
+                             incx, cblas_array<c32>(a), lda);
 }
 
 TESSERA_BLAS_API void cblas_chpr(int order, int uplo, int n, float alpha, const void* x, int incx,
                                  void* ap) {
-  tessera::blas::cblas2::spr("cblas_chpr", true, order, uplo, n, c32(alpha), array<c32>(x), incx,
-                             array<c32>(ap));
+  tessera::blas::cblas2::spr("cblas_chpr", true, order, uplo, n, c32(alpha), cblas_array<c32>(x),
+                             incx, cblas_array<c32>(ap));
 }
 
 TESSERA_BLAS_API void cblas_cher2(int order, int uplo, int n, const void* alpha, const void* x,
                                   int incx, const void* y, int incy, void* a, int lda) {
-  tessera::blas::cblas2::syr2("cblas_cher2", true, order, uplo, n, scalar_at<c32>(alpha),
-                              array<c32>(x), incx, array<c32>(y), incy, array<c32>(a), lda);
+  tessera::blas::cblas2::syr2("cblas_cher2", true, order, uplo, n, cblas_scalar<c32>(alpha),
+                              cblas_array<c32>(x), incx, cblas_array<c32>(y), incy,
+                              cblas_array<c32>(a), lda);
 }
 
 TESSERA_BLAS_API void cblas_chpr2(int order, int uplo, int n, const void* alpha, const void* x,
                                   int incx, const void* y, int incy, void* ap) {
-  tessera::blas::cblas2::spr2("cblas_chpr2", true, order, uplo, n, scalar_at<c32>(alpha),
-                              array<c32>(x), incx, array<c32>(y), incy, array<c32>(ap));
+  tessera::blas::cblas2::spr2("cblas_chpr2", true, order, uplo, n, cblas_scalar<c32>(alpha),
+                              cblas_array<c32>(x), incx, cblas_array<c32>(y), incy,
+                              cblas_array<c32>(ap));
 }
 
 TESSERA_BLAS_API void cblas_zher(int order, int uplo, int n, double alpha, const void* x, int incx,
                                  void* a, int lda) {
-  tessera::blas::cblas2::syr("cblas_zher", true, order, uplo, n, c64(alpha), array<c64>(x), incx,
-                             array<c64>(a), lda);
+  tessera::blas::cblas2::syr("cblas_zher", true, order, uplo, n, c64(alpha), cblas_array<c64>(x),
+                             incx, cblas_array<c64>(a), lda);
 }
 
 TESSERA_BLAS_API void cblas_zhpr(int order, int uplo, int n, double alpha, const void* x, int incx,
                                  void* ap) {
-  tessera::blas::cblas2::spr("cblas_zhpr", true, order, uplo, n, c64(alpha), array<c64>(x), incx,
-                             array<c64>(ap));
+  tessera::blas::cblas2::spr("cblas_zhpr", true, order, uplo, n, c64(alpha), cblas_array<c64>(x),
+                             incx, cblas_array<c64>(ap));
 }
 
 TESSERA_BLAS_API void cblas_zher2(int order, int uplo, int n, const void* alpha, const void* x,
                                   int incx, const void* y, int incy, void* a, int lda) {
-  tessera::blas::cblas2::syr2("cblas_zher2", true, order, uplo, n, scalar_at<c64>(alpha),
-                              array<c64>(x), incx, array<c64>(y), incy, array<c64>(a), lda);
+  tessera::blas::cblas2::syr2("cblas_zher2", true, order, uplo, n, cblas_scalar<c64>(alpha),
+                              cblas_array<c64>(x), incx, cblas_array<c64>(y), incy,
+                              cblas_array<c64>(a), lda);
 }
 
 TESSERA_BLAS_API void cblas_zhpr2(int order, int uplo, int n, const void* alpha, const void* x,
                                   int incx, const void* y, int incy, void* ap) {
-  tessera::blas::cblas2::spr2("cblas_zhpr2", true, order, uplo, n, scalar_at<c64>(alpha),
-                              array<c64>(x), incx, array<c64>(y), incy, array<c64>(ap));
+  tessera::blas::cblas2::spr2("cblas_zhpr2", true, order, uplo, n, cblas_scalar<c64>(alpha),
+                              cblas_array<c64>(x), incx, cblas_array<c64>(y), incy,
+                              cblas_array<c64>(ap));
 }
 
 }  // extern "C"

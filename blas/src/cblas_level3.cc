@@ -20,17 +20,6 @@
 // source into one translation unit.
 namespace tessera::blas::cblas3 {
 
-// The transposes a rank-k routine takes (as fortran_level3.cc).
-template <class T>
-const char* rank_k_transes(bool hermitian) {
-  if constexpr (kIsComplex<T>) {
-    return hermitian ? "NC" : "NT";
-  } else {
-    (void)hermitian;
-    return "NTC";
-  }
-}
-
 // A rank-k routine's transpose on the row-major (transposed) view: N and
 // the routine's other transpose swap; the one it does not take stays, to
 // be rejected by the Fortran checks as in column-major.
@@ -105,24 +94,12 @@ void trsm(const char* routine, bool multiply, int order, int side_e, int uplo_e,
   run(routine, s.side, s.uplo, trans, diag, s.m, s.n, alpha, a, lda, b, ldb);
 }
 
-// A complex scalar or array passed by address, as CBLAS passes them.
-template <class T>
-T scalar(const void* p) {
-  return *static_cast<const T*>(p);
-}
-template <class T>
-const T* in(const void* p) {
-  return static_cast<const T*>(p);
-}
-template <class T>
-T* out(void* p) {
-  return static_cast<T*>(p);
-}
-
 }  // namespace tessera::blas::cblas3
 
 using tessera::blas::c32;
 using tessera::blas::c64;
+using tessera::blas::cblas_array;
+using tessera::blas::cblas_scalar;
 
 extern "C" {
 TESSERA_BLAS_API void cblas_ssymm(int order, int side, int uplo, int m, int n, float alpha,
@@ -143,44 +120,36 @@ TESSERA_BLAS_API void cblas_csymm(int order, int side, int uplo, int m, int n, c
                                   const void* a, int lda, const void* b, int ldb, const void* beta,
                                   void* c, int ldc) {
   tessera::blas::cblas3::symm("cblas_csymm", false, order, side, uplo, m, n,
-                              tessera::blas::cblas3::scalar<c32>(alpha),
-                              tessera::blas::cblas3::in<c32>(a), lda,
-                              tessera::blas::cblas3::in<c32>(b), ldb,
-                              tessera::blas::cblas3::scalar<c32>(beta),
-                              tessera::blas::cblas3::out<c32>(c), ldc);
+                              cblas_scalar<c32>(alpha), cblas_array<c32>(a), lda,
+                              cblas_array<c32>(b), ldb, cblas_scalar<c32>(beta),
+                              cblas_array<c32>(c), ldc);
 }
 
 TESSERA_BLAS_API void cblas_chemm(int order, int side, int uplo, int m, int n, const void* alpha,
                                   const void* a, int lda, const void* b, int ldb, const void* beta,
                                   void* c, int ldc) {
   tessera::blas::cblas3::symm("cblas_chemm", true, order, side, uplo, m, n,
-                              tessera::blas::cblas3::scalar<c32>(alpha),
-                              tessera::blas::cblas3::in<c32>(a), lda,
-                              tessera::blas::cblas3::in<c32>(b), ldb,
-                              tessera::blas::cblas3::scalar<c32>(beta),
-                              tessera::blas::cblas3::out<c32>(c), ldc);
+                              cblas_scalar<c32>(alpha), cblas_array<c32>(a), lda,
+                              cblas_array<c32>(b), ldb, cblas_scalar<c32>(beta),
+                              cblas_array<c32>(c), ldc);
 }
 
 TESSERA_BLAS_API void cblas_zsymm(int order, int side, int uplo, int m, int n, const void* alpha,
                                   const void* a, int lda, const void* b, int ldb, const void* beta,
                                   void* c, int ldc) {
   tessera::blas::cblas3::symm("cblas_zsymm", false, order, side, uplo, m, n,
-                              tessera::blas::cblas3::scalar<c64>(alpha),
-                              tessera::blas::cblas3::in<c64>(a), lda,
-                              tessera::blas::cblas3::in<c64>(b), ldb,
-                              tessera::blas::cblas3::scalar<c64>(beta),
-                              tessera::blas::cblas3::out<c64>(c), ldc);
+                              cblas_scalar<c64>(alpha), cblas_array<c64>(a), lda,
+                              cblas_array<c64>(b), ldb, cblas_scalar<c64>(beta),
+                              cblas_array<c64>(c), ldc);
 }
 
 TESSERA_BLAS_API void cblas_zhemm(int order, int side, int uplo, int m, int n, const void* alpha,
                                   const void* a, int lda, const void* b, int ldb, const void* beta,
                                   void* c, int ldc) {
   tessera::blas::cblas3::symm("cblas_zhemm", true, order, side, uplo, m, n,
-                              tessera::blas::cblas3::scalar<c64>(alpha),
-                              tessera::blas::cblas3::in<c64>(a), lda,
-                              tessera::blas::cblas3::in<c64>(b), ldb,
-                              tessera::blas::cblas3::scalar<c64>(beta),
-                              tessera::blas::cblas3::out<c64>(c), ldc);
+                              cblas_scalar<c64>(alpha), cblas_array<c64>(a), lda,
+                              cblas_array<c64>(b), ldb, cblas_scalar<c64>(beta),
+                              cblas_array<c64>(c), ldc);
 }
 
 TESSERA_BLAS_API void cblas_ssyrk(int order, int uplo, int trans, int n, int k, float alpha,
@@ -198,37 +167,31 @@ TESSERA_BLAS_API void cblas_dsyrk(int order, int uplo, int trans, int n, int k, 
 TESSERA_BLAS_API void cblas_csyrk(int order, int uplo, int trans, int n, int k, const void* alpha,
                                   const void* a, int lda, const void* beta, void* c, int ldc) {
   tessera::blas::cblas3::rank_k("cblas_csyrk", false, order, uplo, trans, n, k,
-                                tessera::blas::cblas3::scalar<c32>(alpha),
-                                tessera::blas::cblas3::in<c32>(a), lda,
-                                static_cast<const c32*>(nullptr), 0,
-                                tessera::blas::cblas3::scalar<c32>(beta),
-                                tessera::blas::cblas3::out<c32>(c), ldc);
+                                cblas_scalar<c32>(alpha), cblas_array<c32>(a), lda,
+                                static_cast<const c32*>(nullptr), 0, cblas_scalar<c32>(beta),
+                                cblas_array<c32>(c), ldc);
 }
 
 TESSERA_BLAS_API void cblas_cherk(int order, int uplo, int trans, int n, int k, float alpha,
                                   const void* a, int lda, float beta, void* c, int ldc) {
   tessera::blas::cblas3::rank_k("cblas_cherk", true, order, uplo, trans, n, k, c32(alpha),
-                                tessera::blas::cblas3::in<c32>(a), lda,
-                                static_cast<const c32*>(nullptr), 0, c32(beta),
-                                tessera::blas::cblas3::out<c32>(c), ldc);
+                                cblas_array<c32>(a), lda, static_cast<const c32*>(nullptr), 0,
+                                c32(beta), cblas_array<c32>(c), ldc);
 }
 
 TESSERA_BLAS_API void cblas_zsyrk(int order, int uplo, int trans, int n, int k, const void* alpha,
                                   const void* a, int lda, const void* beta, void* c, int ldc) {
   tessera::blas::cblas3::rank_k("cblas_zsyrk", false, order, uplo, trans, n, k,
-                                tessera::blas::cblas3::scalar<c64>(alpha),
-                                tessera::blas::cblas3::in<c64>(a), lda,
-                                static_cast<const c64*>(nullptr), 0,
-                                tessera::blas::cblas3::scalar<c64>(beta),
-                                tessera::blas::cblas3::out<c64>(c), ldc);
+                                cblas_scalar<c64>(alpha), cblas_array<c64>(a), lda,
+                                static_cast<const c64*>(nullptr), 0, cblas_scalar<c64>(beta),
+                                cblas_array<c64>(c), ldc);
 }
 
 TESSERA_BLAS_API void cblas_zherk(int order, int uplo, int trans, int n, int k, double alpha,
                                   const void* a, int lda, double beta, void* c, int ldc) {
   tessera::blas::cblas3::rank_k("cblas_zherk", true, order, uplo, trans, n, k, c64(alpha),
-                                tessera::blas::cblas3::in<c64>(a), lda,
-                                static_cast<const c64*>(nullptr), 0, c64(beta),
-                                tessera::blas::cblas3::out<c64>(c), ldc);
+                                cblas_array<c64>(a), lda, static_cast<const c64*>(nullptr), 0,
+                                c64(beta), cblas_array<c64>(c), ldc);
 }
 
 TESSERA_BLAS_API void cblas_ssyr2k(int order, int uplo, int trans, int n, int k, float alpha,
@@ -249,42 +212,34 @@ TESSERA_BLAS_API void cblas_csyr2k(int order, int uplo, int trans, int n, int k,
                                    const void* a, int lda, const void* b, int ldb, const void* beta,
                                    void* c, int ldc) {
   tessera::blas::cblas3::rank_k("cblas_csyr2k", false, order, uplo, trans, n, k,
-                                tessera::blas::cblas3::scalar<c32>(alpha),
-                                tessera::blas::cblas3::in<c32>(a), lda,
-                                tessera::blas::cblas3::in<c32>(b), ldb,
-                                tessera::blas::cblas3::scalar<c32>(beta),
-                                tessera::blas::cblas3::out<c32>(c), ldc);
+                                cblas_scalar<c32>(alpha), cblas_array<c32>(a), lda,
+                                cblas_array<c32>(b), ldb, cblas_scalar<c32>(beta),
+                                cblas_array<c32>(c), ldc);
 }
 
 TESSERA_BLAS_API void cblas_cher2k(int order, int uplo, int trans, int n, int k, const void* alpha,
                                    const void* a, int lda, const void* b, int ldb, float beta,
                                    void* c, int ldc) {
   tessera::blas::cblas3::rank_k("cblas_cher2k", true, order, uplo, trans, n, k,
-                                tessera::blas::cblas3::scalar<c32>(alpha),
-                                tessera::blas::cblas3::in<c32>(a), lda,
-                                tessera::blas::cblas3::in<c32>(b), ldb, c32(beta),
-                                tessera::blas::cblas3::out<c32>(c), ldc);
+                                cblas_scalar<c32>(alpha), cblas_array<c32>(a), lda,
+                                cblas_array<c32>(b), ldb, c32(beta), cblas_array<c32>(c), ldc);
 }
 
 TESSERA_BLAS_API void cblas_zsyr2k(int order, int uplo, int trans, int n, int k, const void* alpha,
                                    const void* a, int lda, const void* b, int ldb, const void* beta,
                                    void* c, int ldc) {
   tessera::blas::cblas3::rank_k("cblas_zsyr2k", false, order, uplo, trans, n, k,
-                                tessera::blas::cblas3::scalar<c64>(alpha),
-                                tessera::blas::cblas3::in<c64>(a), lda,
-                                tessera::blas::cblas3::in<c64>(b), ldb,
-                                tessera::blas::cblas3::scalar<c64>(beta),
-                                tessera::blas::cblas3::out<c64>(c), ldc);
+                                cblas_scalar<c64>(alpha), cblas_array<c64>(a), lda,
+                                cblas_array<c64>(b), ldb, cblas_scalar<c64>(beta),
+                                cblas_array<c64>(c), ldc);
 }
 
 TESSERA_BLAS_API void cblas_zher2k(int order, int uplo, int trans, int n, int k, const void* alpha,
                                    const void* a, int lda, const void* b, int ldb, double beta,
                                    void* c, int ldc) {
   tessera::blas::cblas3::rank_k("cblas_zher2k", true, order, uplo, trans, n, k,
-                                tessera::blas::cblas3::scalar<c64>(alpha),
-                                tessera::blas::cblas3::in<c64>(a), lda,
-                                tessera::blas::cblas3::in<c64>(b), ldb, c64(beta),
-                                tessera::blas::cblas3::out<c64>(c), ldc);
+                                cblas_scalar<c64>(alpha), cblas_array<c64>(a), lda,
+                                cblas_array<c64>(b), ldb, c64(beta), cblas_array<c64>(c), ldc);
 }
 
 TESSERA_BLAS_API void cblas_strsm(int order, int side, int uplo, int trans, int diag, int m, int n,
@@ -302,17 +257,15 @@ TESSERA_BLAS_API void cblas_dtrsm(int order, int side, int uplo, int trans, int 
 TESSERA_BLAS_API void cblas_ctrsm(int order, int side, int uplo, int trans, int diag, int m, int n,
                                   const void* alpha, const void* a, int lda, void* b, int ldb) {
   tessera::blas::cblas3::trsm("cblas_ctrsm", false, order, side, uplo, trans, diag, m, n,
-                              tessera::blas::cblas3::scalar<c32>(alpha),
-                              tessera::blas::cblas3::in<c32>(a), lda,
-                              tessera::blas::cblas3::out<c32>(b), ldb);
+                              cblas_scalar<c32>(alpha), cblas_array<c32>(a), lda,
+                              cblas_array<c32>(b), ldb);
 }
 
 TESSERA_BLAS_API void cblas_ztrsm(int order, int side, int uplo, int trans, int diag, int m, int n,
                                   const void* alpha, const void* a, int lda, void* b, int ldb) {
   tessera::blas::cblas3::trsm("cblas_ztrsm", false, order, side, uplo, trans, diag, m, n,
-                              tessera::blas::cblas3::scalar<c64>(alpha),
-                              tessera::blas::cblas3::in<c64>(a), lda,
-                              tessera::blas::cblas3::out<c64>(b), ldb);
+                              cblas_scalar<c64>(alpha), cblas_array<c64>(a), lda,
+                              cblas_array<c64>(b), ldb);
 }
 
 TESSERA_BLAS_API void cblas_strmm(int order, int side, int uplo, int trans, int diag, int m, int n,
@@ -330,17 +283,15 @@ TESSERA_BLAS_API void cblas_dtrmm(int order, int side, int uplo, int trans, int 
 TESSERA_BLAS_API void cblas_ctrmm(int order, int side, int uplo, int trans, int diag, int m, int n,
                                   const void* alpha, const void* a, int lda, void* b, int ldb) {
   tessera::blas::cblas3::trsm("cblas_ctrmm", true, order, side, uplo, trans, diag, m, n,
-                              tessera::blas::cblas3::scalar<c32>(alpha),
-                              tessera::blas::cblas3::in<c32>(a), lda,
-                              tessera::blas::cblas3::out<c32>(b), ldb);
+                              cblas_scalar<c32>(alpha), cblas_array<c32>(a), lda,
+                              cblas_array<c32>(b), ldb);
 }
 
 TESSERA_BLAS_API void cblas_ztrmm(int order, int side, int uplo, int trans, int diag, int m, int n,
                                   const void* alpha, const void* a, int lda, void* b, int ldb) {
   tessera::blas::cblas3::trsm("cblas_ztrmm", true, order, side, uplo, trans, diag, m, n,
-                              tessera::blas::cblas3::scalar<c64>(alpha),
-                              tessera::blas::cblas3::in<c64>(a), lda,
-                              tessera::blas::cblas3::out<c64>(b), ldb);
+                              cblas_scalar<c64>(alpha), cblas_array<c64>(a), lda,
+                              cblas_array<c64>(b), ldb);
 }
 
 }  // extern "C"

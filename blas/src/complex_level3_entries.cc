@@ -33,18 +33,13 @@ void cblas_gemm(const char* routine, int order, int trans_a, int trans_b, int m,
                 const void* beta, void* c, int ldc) {
   using C = std::complex<R>;
   RowMajorFlag flag(order == CblasRowMajor);
-  if (!valid_layout(order, routine)) return;
-  const char ta = trans_char(trans_a), tb = trans_char(trans_b);
-  if (ta == 0) return bad_enum(2, routine, "TransA", trans_a);
-  if (tb == 0) return bad_enum(3, routine, "TransB", trans_b);
+  char ta, tb;
+  if (!gemm_call_ok(routine, order, trans_a, trans_b, m, n, k, lda, ldb, ldc, &ta, &tb)) return;
   const bool row = order == CblasRowMajor;
-  const int info = row ? gemm_argument_error(tb, ta, n, m, k, ldb, lda, ldc)
-                       : gemm_argument_error(ta, tb, m, n, k, lda, ldb, ldc);
-  if (fortran_check_failed(info, routine)) return;
-  const C al = *static_cast<const C*>(alpha), be = *static_cast<const C*>(beta);
-  const C* ap = static_cast<const C*>(a);
-  const C* bp = static_cast<const C*>(b);
-  C* cp = static_cast<C*>(c);
+  const C al = cblas_scalar<C>(alpha), be = cblas_scalar<C>(beta);
+  const C* ap = cblas_array<C>(a);
+  const C* bp = cblas_array<C>(b);
+  C* cp = cblas_array<C>(c);
   const Status s = row ? complex_gemm_colmajor(tb, ta, n, m, k, al, bp, ldb, ap, lda, be, cp, ldc)
                        : complex_gemm_colmajor(ta, tb, m, n, k, al, ap, lda, bp, ldb, be, cp, ldc);
   if (!s.ok()) report_failure(routine, s);

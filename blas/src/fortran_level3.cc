@@ -15,18 +15,6 @@
 // source into one translation unit.
 namespace tessera::blas::fortran3 {
 
-// The transposes a rank-k routine takes: all three on real data, N/T for
-// the complex symmetric forms, N/C for the Hermitian ones.
-template <class T>
-const char* rank_k_transes(bool hermitian) {
-  if constexpr (kIsComplex<T>) {
-    return hermitian ? "NC" : "NT";
-  } else {
-    (void)hermitian;
-    return "NTC";
-  }
-}
-
 template <class T>
 void symm(const char* routine, bool hermitian, const char* side, const char* uplo, const int* m,
           const int* n, const T* alpha, const T* a, const int* lda, const T* b, const int* ldb,

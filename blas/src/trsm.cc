@@ -145,24 +145,20 @@ struct TriangularBlocks {
     if (h <= kBase) return base_gemm(r0, r1);
     // Split at a multiple of kBase, so every base block but the last is full.
     const std::int64_t mid = r0 + std::max<std::int64_t>(kBase, (h / 2) / kBase * kBase);
-    if (multiply) {
-      // The half that reads the other's original rows goes first.
-      if (e_lower) {
-        TESSERA_RETURN_IF_ERROR(solve(mid, r1));
-        TESSERA_RETURN_IF_ERROR(update(mid, r1 - mid, r0, mid - r0));
-        return solve(r0, mid);
-      }
+    // E's off-diagonal block feeds the bottom half from the top (E lower)
+    // or the top from the bottom. TRSM solves the feeding half first; TRMM
+    // does it last, after the fed half has read its original rows.
+    const bool top_first = e_lower != multiply;
+    const auto fed_update = [&] {
+      return e_lower ? update(mid, r1 - mid, r0, mid - r0) : update(r0, mid - r0, mid, r1 - mid);
+    };
+    if (top_first) {
       TESSERA_RETURN_IF_ERROR(solve(r0, mid));
-      TESSERA_RETURN_IF_ERROR(update(r0, mid - r0, mid, r1 - mid));
-      return solve(mid, r1);
-    }
-    if (e_lower) {
-      TESSERA_RETURN_IF_ERROR(solve(r0, mid));
-      TESSERA_RETURN_IF_ERROR(update(mid, r1 - mid, r0, mid - r0));
+      TESSERA_RETURN_IF_ERROR(fed_update());
       return solve(mid, r1);
     }
     TESSERA_RETURN_IF_ERROR(solve(mid, r1));
-    TESSERA_RETURN_IF_ERROR(update(r0, mid - r0, mid, r1 - mid));
+    TESSERA_RETURN_IF_ERROR(fed_update());
     return solve(r0, mid);
   }
 };
