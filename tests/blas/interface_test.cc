@@ -49,6 +49,11 @@ void zhbmv_(const char*, const int*, const int*, const c64*, const c64*, const i
             const int*, const c64*, c64*, const int*);
 void zhpmv_(const char*, const int*, const c64*, const c64*, const c64*, const int*, const c64*,
             c64*, const int*);
+void dgemm_(const char*, const char*, const int*, const int*, const int*, const double*,
+            const double*, const int*, const double*, const int*, const double*, double*,
+            const int*);
+void dgemv_(const char*, const int*, const int*, const double*, const double*, const int*,
+            const double*, const int*, const double*, double*, const int*);
 void zhemv_(const char*, const int*, const c64*, const c64*, const int*, const c64*, const int*,
             const c64*, c64*, const int*);
 }
@@ -217,6 +222,36 @@ TEST_CASE("zhemv, zhbmv (k = n-1) and zhpmv agree past the testers' sizes, both 
         CHECK(y2[i] == y1[i]);
         CHECK(y3[i] == y1[i]);
       }
+    }
+  }
+}
+
+TEST_CASE("dgemm and dgemv take blocks of one array whose address ranges interleave") {
+  // C, A and B are row blocks of the same columns (ld 8), as LAPACK passes
+  // them: disjoint elements, interleaved address ranges; alpha 0 and 1.
+  for (const double alpha : {0.0, 1.0}) {
+    CAPTURE(alpha);
+    std::vector<double> w(64);
+    for (int i = 0; i < 64; ++i) w[i] = i;
+    const std::vector<double> w0 = w;
+    const int m = 2, n = 2, k = 2, ld = 8, one = 1;
+    const double beta = 0.5;
+    dgemm_("N", "N", &m, &n, &k, &alpha, w.data() + 2, &ld, w.data() + 4, &ld, &beta, w.data(),
+           &ld);
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < m; ++i) {
+        double want = beta * w0[i + j * ld];
+        for (int p = 0; p < k; ++p) want += alpha * w0[2 + i + p * ld] * w0[4 + p + j * ld];
+        CHECK(w[i + j * ld] == want);  // small integers and halves: exact
+      }
+    }
+    // y = rows 0-1 of column 3, A = rows 2-3 of columns 0-1: interleaved.
+    dgemv_("N", &m, &n, &alpha, w.data() + 2, &ld, w.data() + 16, &one, &beta, w.data() + 24,
+           &one);
+    for (int i = 0; i < m; ++i) {
+      double want = beta * w0[24 + i];
+      for (int p = 0; p < n; ++p) want += alpha * w0[2 + i + p * ld] * w0[16 + p];
+      CHECK(w[24 + i] == want);
     }
   }
 }
