@@ -182,10 +182,14 @@ async function runThread() {
   parentPort.close();
 }
 
+// No top-level await here: a module with one is evaluated asynchronously, and
+// V8 (Node 18 and 20) aborts the whole process ("Check failed: (location_) !=
+// nullptr" in SourceTextModule::ExecuteAsyncModule) when a Worker is
+// terminated while such an evaluation is under way. Idle pool threads are
+// terminated that way whenever the main thread exits first, which is the
+// normal end of every run. The thread runs in a promise job instead.
 if (!isMainThread && workerData?.kind === kWorkerKind) {
-  try {
-    await runThread();
-  } catch (error) {
+  runThread().catch((error) => {
     endProcessFromThread(1, `run-wasi: thread ${workerData.tid}: ${error?.stack ?? error}\n`);
-  }
+  });
 }
