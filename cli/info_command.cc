@@ -37,6 +37,11 @@ const Flag kFlags[] = {
 };
 
 std::string selection_reason(const Context& context) {
+  for (const std::string& fallback : context.resolved_policy().fallbacks) {
+    if (fallback.rfind("load self-test:", 0) == 0) {
+      return "the load self-test dropped a level above it (see fallbacks)";
+    }
+  }
   if (context.knobs().isa) return "forced by TESSERA_ISA";
   return "highest level built and supported by this CPU";
 }

@@ -67,6 +67,7 @@ set(_core_floors
   "base"                              # what every driver reads: context state, checks, splits
   "elementwise blas1 reduce gemm qgemm quantize half"  # the operation drivers and kernel bodies
   "isa"                               # the tables: bodies instantiated per ISA, the naive family
+  "selftest"                          # the load-time check of a level, through the public calls
   "api")                              # the C++ and C entry points, context, knobs, inventory
 set(_floor 0)
 foreach(_entry IN LISTS _core_floors)

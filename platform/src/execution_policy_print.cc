@@ -58,6 +58,7 @@ std::string ResolvedExecutionPolicy::to_string() const {
           (allow_nested_parallelism ? "allowed" : "serial") + "\n";
   text += std::string("counters:          ") + (counters ? "on" : "off") + "\n";
   text += "pool tiers:        " + std::to_string(pool_classes) + " below full width\n";
+  if (!load_selftest.empty()) text += "load self-test:    " + load_selftest + "\n";
   text += fallbacks.empty() ? "fallbacks:         none" : "fallbacks:";
   for (const std::string& f : fallbacks) text += "\n  - " + f;
   text += "\n";
@@ -95,6 +96,7 @@ std::string ResolvedExecutionPolicy::to_json() const {
   json.key("fallbacks").begin_array();
   for (const std::string& f : fallbacks) json.value(f);
   json.end_array();
+  json.key("load_selftest").value(load_selftest);
   json.end_object();
   return json.str();
 }

@@ -54,6 +54,7 @@ TEST_CASE("bad knob values are errors naming the variable") {
       {"TESSERA_WASM_THREADS", "0"},
       {"TESSERA_GEMV_TIER_STEP", "1"},
       {"TESSERA_NUM_THREADS", ""},
+      {"TESSERA_SELFTEST", "2"},                     // 0 or 1
       {"TESSERA_ISA", "avx9000"},
   };
   for (auto& c : cases) {

@@ -33,6 +33,11 @@ struct Knobs {
   std::optional<std::uint32_t> wasm_threads;         // TESSERA_WASM_THREADS
   std::optional<Isa> isa;                            // TESSERA_ISA
   std::optional<std::uint32_t> num_threads;          // TESSERA_NUM_THREADS
+  // 1: check the selected ISA level's kernels when the first context on it
+  // is made, and take the next level down if they fail (design.md
+  // §Load-time self-test); 0: do not. Default 1 on wasm targets (the JS
+  // package, WASI), 0 natively.
+  std::optional<std::uint32_t> selftest;             // TESSERA_SELFTEST
 };
 
 // Describes one knob for documentation and `tessera-cli info`.

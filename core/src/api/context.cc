@@ -1,11 +1,13 @@
 #include "tessera/context.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "core/src/base/context_state.hpp"
 #include "core/src/parallel/cache_facts.hpp"
 #include "core/src/registry/kernel_registry.hpp"
+#include "core/src/selftest/load_selftest.hpp"
 #include "tessera/platform/cpu_features.hpp"
 #include "tessera/platform/pool_provider.hpp"
 #include "tessera/platform/pool_tiers.hpp"
@@ -31,6 +33,7 @@ Knobs merge(Knobs base, const Knobs& top) {
   over(base.wasm_threads, top.wasm_threads);
   over(base.isa, top.isa);
   over(base.num_threads, top.num_threads);
+  over(base.selftest, top.selftest);
   return base;
 }
 
@@ -78,6 +81,66 @@ Status resolve_execution(const ContextOptions& options, detail::ContextState* st
   return {};
 }
 
+std::string milliseconds_text(double ms) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f ms", ms);
+  return text;
+}
+
+// The load-time self-test (core/src/selftest/load_selftest.hpp), on where
+// TESSERA_SELFTEST (or Knobs::selftest) says so, else where the platform
+// has it on by default. A level that fails gives way to the next one down,
+// each failure a fallback; below scalar only the naive family is left.
+void check_level(const ContextOptions& options, detail::ContextState* state) {
+  platform::ResolvedExecutionPolicy& resolved = state->resolved;
+  if (state->table->family == KernelFamily::kNaive) {
+    resolved.load_selftest = "not run: the naive family is the reference it checks against";
+    return;
+  }
+  const char* source = options.knobs.selftest ? "Knobs::selftest" : "TESSERA_SELFTEST";
+  if (state->knobs.selftest && *state->knobs.selftest == 0) {
+    resolved.load_selftest = std::string("off (") + source + " = 0)";
+    return;
+  }
+  if (!state->knobs.selftest && !platform::platform_facts().load_selftest_default) {
+    resolved.load_selftest = "off (the native default; TESSERA_SELFTEST=1 turns it on)";
+    return;
+  }
+  const platform::CpuFeatures& cpu = platform::cpu_features();
+  const std::vector<Isa> levels = core::supported_isas(cpu);  // ascending
+  Isa level = state->table->isa;
+  for (;;) {
+    const core::LoadSelftestOutcome outcome = core::load_selftest(level, state->topology);
+    if (outcome.passed) {
+      if (level != state->table->isa) {
+        // select_table cannot fail here: `level` is one of supported_isas.
+        const core::KernelTable* table = nullptr;
+        if (!core::select_table(KernelFamily::kOptimized, &level, "the load self-test", cpu,
+                                &table)
+                 .ok()) {
+          break;
+        }
+        state->table = core::table_in_use(table);
+      }
+      resolved.load_selftest = std::string("passed on ") + isa_name(level) +
+                               " (sgemm, dgemm, sdot, ddot and exp against double-precision "
+                               "loops; " + milliseconds_text(outcome.milliseconds) +
+                               " when first run in this process)";
+      return;
+    }
+    const auto below = std::find(levels.begin(), levels.end(), level);
+    const bool lower_left = below != levels.end() && below != levels.begin();
+    resolved.fallbacks.push_back(
+        std::string("load self-test: ") + isa_name(level) + " failed (" + outcome.failure +
+        "): " + (lower_left ? std::string("trying ") + isa_name(*(below - 1))
+                            : std::string("no level below it, so the naive family runs")));
+    if (!lower_left) break;
+    level = *(below - 1);
+  }
+  static_cast<void>(core::select_table(KernelFamily::kNaive, nullptr, "", cpu, &state->table));
+  resolved.load_selftest = "failed on every level checked: the naive family runs";
+}
+
 Status make_state(const ContextOptions& options,
                   std::shared_ptr<detail::ContextState>* out) {
   auto state = std::make_shared<detail::ContextState>();
@@ -104,7 +167,9 @@ Status make_state(const ContextOptions& options,
   TESSERA_RETURN_IF_ERROR(core::select_table(options.family, forced, source,
                                              platform::cpu_features(),
                                              &state->table));
+  state->table = core::table_in_use(state->table);
   TESSERA_RETURN_IF_ERROR(resolve_execution(options, state.get()));
+  check_level(options, state.get());
   core::BandwidthFacts& facts = state->parallel_facts;
   facts.width = state->kernel_width();
   facts.pool_width = state->executor->width();

@@ -52,6 +52,10 @@ const std::vector<NumericKnob>& numeric_knobs() {
       {{"TESSERA_NUM_THREADS", 0, platform::kMaxNumThreads,
         "participants of a context (0 = topology default)"},
        nullptr, &Knobs::num_threads},
+      {{"TESSERA_SELFTEST", 0, 1,
+        "1: check the selected ISA level when a context is first made on it "
+        "(default 1 on wasm, 0 natively)"},
+       nullptr, &Knobs::selftest},
   };
   return knobs;
 }

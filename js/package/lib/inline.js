@@ -62,7 +62,7 @@ export async function loadInline(o, mode) {
     const settings = {
       ...platform.moduleSettings(moduleUrl, build === 'threads' ? packageFile(build, 'pthreadWorker', o.packageUrl) : null),
       wasmBinary: bytes,
-      tesseraEnv: { TESSERA_WASM_THREADS: String(choice.threads) },
+      tesseraEnv: { TESSERA_WASM_THREADS: String(choice.threads), TESSERA_SELFTEST: o.selftest ? '1' : '0' },
       print: () => {},
       printErr: (text) => { if (typeof console === 'object') console.warn(`tessera: ${text}`); },
     };
@@ -157,6 +157,7 @@ export async function loadInline(o, mode) {
     zeroCopy: true,
     fallbacks: [...fallbacks, ...policy.fallbacks],
     loadMs: Date.now() - started,
+    selftest: policy.load_selftest,
     policy,
   };
   return tessera;

@@ -17,6 +17,7 @@ const defaults = {
   maxThreadsPerKernel: 0,
   oversubscribe: false,
   pool: 'auto',
+  selftest: true,
 };
 
 const isUrlLike = (v) => typeof v === 'string' || (typeof URL === 'function' && v instanceof URL);
@@ -67,6 +68,9 @@ export function validateOptions(options) {
   }
   if (!['auto', 'shared', 'messages'].includes(o.pool)) {
     throw invalid(`load(options): pool must be 'auto', 'shared' or 'messages' (got ${String(o.pool)})`);
+  }
+  if (typeof o.selftest !== 'boolean') {
+    throw invalid(`load(options): selftest must be a boolean (got ${String(o.selftest)})`);
   }
   if (typeof o.oversubscribe !== 'boolean') {
     throw invalid(`load(options): oversubscribe must be a boolean (got ${String(o.oversubscribe)})`);

@@ -69,6 +69,9 @@ test('an isolated page gets the threaded build in a worker: correct results and 
   if (r.cpus < 4) assert.ok(r.info.fallbacks.some((f) => f.includes(`threads: 4 capped at ${r.cpus}`)), r.info.fallbacks.join('; '));
   assert.equal(r.hash, 'cd9b655a72a80ea5');
   assert.deepEqual(r.small, [4, 6]);
+  // The load-time self-test ran in Chromium's worker and passed on SIMD128.
+  assert.match(r.info.selftest, /^passed on simd128 \(.*; [0-9.]+ ms when first run/);
+  console.log(`load self-test in Chromium (threaded build, worker): ${r.info.selftest.match(/[0-9.]+ ms/)[0]}`);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -221,6 +224,8 @@ test('a page without COOP/COEP gets the single-threaded build and a message-pass
   assert.equal(r.info.build, 'single');
   assert.equal(r.info.mode, 'worker');
   assert.equal(r.info.zeroCopy, false);
+  assert.match(r.info.selftest, /^passed on simd128 \(.*; [0-9.]+ ms when first run/);
+  console.log(`load self-test in Chromium (single-threaded build, worker): ${r.info.selftest.match(/[0-9.]+ ms/)[0]}`);
   assert.ok(r.info.fallbacks.some((f) => /cross-origin isolated|SharedArrayBuffer/.test(f)), r.info.fallbacks.join('; '));
   assert.deepEqual(r.c, [1, 2, 3, 4]);
   const participants = Math.min(4, r.cpus);

@@ -32,6 +32,7 @@ test('bad load() options reject with the option named, never a synchronous throw
     [{ isa: 'avx2' }, /isa must be/],
     [{ initTimeoutMs: -1 }, /initTimeoutMs/],
     [{ counters: 'yes' }, /counters must be a boolean/],
+    [{ selftest: 'no' }, /selftest must be a boolean/],
     [{ oversubscribe: 1 }, /oversubscribe must be a boolean/],
     [{ pool: 'threads' }, /pool must be 'auto', 'shared' or 'messages'/],
     [{ maxThreadsPerKernel: -1 }, /maxThreadsPerKernel/],
@@ -42,6 +43,26 @@ test('bad load() options reject with the option named, never a synchronous throw
     assert.doesNotThrow(() => { promise = load(options); });
     await rejectsWith(promise, 'invalid-argument', pattern);
   }
+});
+
+test('the load-time self-test runs by default on both builds and in both modes, and selftest: false turns it off', async () => {
+  for (const options of [{ threads: 1, mode: 'inline' }, { threads: 2, mode: 'inline', oversubscribe: true }, { threads: 1, mode: 'worker' }]) {
+    const t = await load(options);
+    try {
+      assert.match(t.info.selftest, /^passed on simd128 \(sgemm, dgemm, sdot, ddot and exp .*; [0-9.]+ ms when first run/, JSON.stringify(options));
+      assert.equal(t.info.selftest, t.info.policy.load_selftest);
+      assert.ok(!t.info.fallbacks.some((f) => f.startsWith('load self-test')), t.info.fallbacks.join('; '));
+      // isa: 'scalar' is checked on its own level.
+      const s = await load({ ...options, isa: 'scalar' });
+      assert.match(s.info.selftest, /^passed on scalar /);
+      await s.dispose();
+    } finally {
+      await t.dispose();
+    }
+  }
+  const off = await load({ threads: 1, mode: 'inline', selftest: false });
+  assert.equal(off.info.selftest, 'off (TESSERA_SELFTEST = 0)');
+  await off.dispose();
 });
 
 // A local server for the loader's failure modes: 404, an HTML page instead

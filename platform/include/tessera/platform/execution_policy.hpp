@@ -141,6 +141,10 @@ struct PlatformFacts {
   // MPI_LOCALRANKID, read only when no affinity mask narrows the process,
   // since a binding launcher already gave each process its own CPUs).
   NodeShare node_share;
+  // Contexts check their ISA level's kernels when first made on it unless
+  // TESSERA_SELFTEST says otherwise (core: design.md §Load-time self-test):
+  // on wasm, where the engine's SIMD lowering is outside tessera's tests.
+  bool load_selftest_default = false;
 };
 
 // TESSERA_WASM_THREADS: its default and range, from the one definition
@@ -214,6 +218,10 @@ struct ResolvedExecutionPolicy {
   // Every fallback taken, each with its reason ("cgroup quota limits to 2
   // CPUs", "affinity not supported on this platform", ...).
   std::vector<std::string> fallbacks;
+  // How the context's ISA level was checked at creation ("passed: ...",
+  // "off: ..."). Filled by the context (core), not by the resolver; a level
+  // that failed is also a fallback.
+  std::string load_selftest;
 
   // Several lines for people, fallbacks included.
   std::string to_string() const;
