@@ -123,6 +123,10 @@ std::optional<tessera::AffinityPolicy> g_affinity;
 // Work per timing, in seconds at 100 GFLOP/s per thread (--timing-ms).
 double g_timing_seconds = 2e-3;
 
+// --profile: a tuned profile (tessera-tune) whose context runs beside the
+// default one, alternated in the same rounds ("tuned" rows).
+std::optional<tessera::Profile> g_profile;
+
 tessera::ContextOptions bench_context_options() {
   tessera::ContextOptions options;
   options.policy.affinity_policy = g_affinity;
@@ -136,6 +140,7 @@ struct Result {
   const Measured* best_peer() const {
     const Measured* best = nullptr;
     for (std::size_t i = 1; i < libs.size(); ++i) {
+      if (libs[i].name == "tuned") continue;  // tessera itself, not a peer
       if (best == nullptr || libs[i].gflops.median > best->gflops.median) best = &libs[i];
     }
     return best;
@@ -175,6 +180,13 @@ Result measure(const Shape& s, int threads, int rounds, int per_round) {
       threads == 1 ? tessera::Parallelism::serial() : tessera::Parallelism::threads(threads);
   std::vector<Library> libs;
   libs.push_back({"tessera", [&] { return run_tessera(context, s, o, par); }});
+  tessera::Context tuned;
+  if (g_profile) {
+    tessera::ContextOptions options = bench_context_options();
+    options.profile = g_profile;
+    if (!tessera::Context::create(options, &tuned).ok()) tuned = tessera::Context();
+    libs.push_back({"tuned", [&] { return run_tessera(tuned, s, o, par); }});
+  }
 #if defined(TESSERA_BENCH_HAVE_OPENBLAS)
   libs.push_back({"OpenBLAS", [&] {
                     openblas_set_num_threads(threads);
@@ -459,7 +471,7 @@ int main(int argc, char** argv) {
   const char* usage =
       "usage: bench-gemm [--quick] [--csv FILE] [--threads 1,2] [--dtype f32|f64|both] "
       "[--shapes N|MxNxK,...] [--rounds R] [--affinity POLICY] [--sweep-blocking] "
-      "[--check-scaling] [--timing-ms MS]\n";
+      "[--check-scaling] [--timing-ms MS] [--profile PROFILE.json]\n";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--quick") {
@@ -475,6 +487,17 @@ int main(int argc, char** argv) {
         return 2;
       }
       g_affinity = policy;
+    } else if (a == "--profile" && i + 1 < argc) {
+      tessera::Profile profile;
+      const tessera::Status read = tessera::read_profile_file(argv[++i], &profile);
+      if (!read.ok()) {
+        std::fprintf(stderr, "bench-gemm: %s\n", read.to_string().c_str());
+        return 2;
+      }
+      g_profile = profile;
+      // The "tessera" rows are the defaults: a profile in the environment
+      // would make them the profile's too.
+      unsetenv("TESSERA_PROFILE");
     } else if (a == "--csv" && i + 1 < argc) {
       csv_path = argv[++i];
     } else if (a == "--rounds" && i + 1 < argc) {
@@ -532,6 +555,17 @@ int main(int argc, char** argv) {
     if (do_f32) sweep_blocking<float>(sweep_shapes, rounds > 0 ? rounds : 3);
     if (do_f64) sweep_blocking<double>(sweep_shapes, rounds > 0 ? rounds : 3);
     return 0;
+  }
+  if (g_profile) {
+    tessera::ContextOptions options = bench_context_options();
+    options.profile = g_profile;
+    tessera::Context tuned;
+    const tessera::Status made = tessera::Context::create(options, &tuned);
+    std::printf("tuned rows: %s\n", made.ok() ? tuned.resolved_policy().profile.c_str()
+                                               : made.to_string().c_str());
+    for (const std::string& f : tuned.resolved_policy().fallbacks) {
+      if (f.rfind("profile", 0) == 0) std::printf("  %s\n", f.c_str());
+    }
   }
   std::printf("%s\n", tessera::bench::openblas_report().c_str());
   std::printf("%s\n", tessera::bench::onednn_peer::describe().c_str());
@@ -595,6 +629,11 @@ int main(int argc, char** argv) {
                     cell("OpenBLAS").c_str(), cell("oneDNN").c_str(), cell("Eigen").c_str(),
                     vs_best, best != nullptr ? best->name.c_str() : "-", 100 * share, speed,
                     r.plan.c_str());
+        if (const Measured* tuned = r.find("tuned")) {
+          std::printf("%-4s %-11s %16s %3d | tuned profile %.1f (%.1f..%.1f) = %.3fx the defaults\n",
+                      "", "", "", threads, tuned->gflops.median, tuned->gflops.min,
+                      tuned->gflops.max, tuned->gflops.median / t);
+        }
         std::fflush(stdout);
         if (csv != nullptr) {
           for (const Measured& m : r.libs) {

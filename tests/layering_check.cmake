@@ -39,7 +39,7 @@ endif()
 
 # Folder (relative to ROOT) -> the include path prefixes it may name. A file
 # follows the rule of the most specific folder that holds it.
-set(_folders core/include core platform native wasm mpi cli js bench examples blas)
+set(_folders core/include core platform native wasm mpi cli tune js bench examples blas)
 set(_allow_core/include tessera/)
 set(_allow_core tessera/ core/)
 set(_allow_platform tessera/platform/)
@@ -47,12 +47,13 @@ set(_allow_native tessera/platform/ native/)
 set(_allow_wasm tessera/platform/ wasm/)
 set(_allow_mpi tessera/ mpi/)
 set(_allow_cli tessera/)
+set(_allow_tune tessera/)
 set(_allow_js tessera/)
 set(_allow_bench tessera/ core/src/ native/src/ wasm/src/)
 set(_allow_examples tessera/)
 set(_allow_blas tessera/ blas/)
 # Folders whose files may include their neighbours by bare name.
-set(_local_ok cli bench examples)
+set(_local_ok cli tune bench examples)
 # Include paths that name a part of the project (anything else in <...> is a
 # standard or system header).
 set(_project_prefix "^(tessera|core|platform|native|wasm|mpi|cli|js|tests|bench|examples|toolchains|blas)/")

@@ -75,10 +75,26 @@ CpuFeatures detect_cpu_features() noexcept {
   CpuFeatures f;
   f.arch = CpuArch::kX86_64;
   f.brand = read_brand();
-  const uint32_t max_leaf = cpuid(0, 0).eax;
+  const Regs leaf0 = cpuid(0, 0);
+  const uint32_t max_leaf = leaf0.eax;
+  char vendor[13] = {};
+  std::memcpy(vendor, &leaf0.ebx, 4);
+  std::memcpy(vendor + 4, &leaf0.edx, 4);
+  std::memcpy(vendor + 8, &leaf0.ecx, 4);
+  f.vendor = vendor;
   if (max_leaf < 1) return f;
 
   const Regs leaf1 = cpuid(1, 0);
+  // The display family and model (Intel SDM vol. 2, CPUID leaf 1): the
+  // extended family adds in only at base family 15, the extended model
+  // prefixes the model at families 6 and 15 and above.
+  const int base_family = static_cast<int>((leaf1.eax >> 8) & 0xf);
+  const int base_model = static_cast<int>((leaf1.eax >> 4) & 0xf);
+  f.family = base_family == 15 ? base_family + static_cast<int>((leaf1.eax >> 20) & 0xff)
+                               : base_family;
+  f.model = base_family == 6 || base_family == 15
+                ? base_model | static_cast<int>(((leaf1.eax >> 16) & 0xf) << 4)
+                : base_model;
   f.sse2 = bit(leaf1.edx, 26);
   const bool osxsave = bit(leaf1.ecx, 27);
   const uint64_t xcr0 = osxsave ? read_xcr0() : 0;

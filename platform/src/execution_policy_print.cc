@@ -59,6 +59,7 @@ std::string ResolvedExecutionPolicy::to_string() const {
   text += std::string("counters:          ") + (counters ? "on" : "off") + "\n";
   text += "pool tiers:        " + std::to_string(pool_classes) + " below full width\n";
   if (!load_selftest.empty()) text += "load self-test:    " + load_selftest + "\n";
+  if (!profile.empty()) text += "profile:           " + profile + "\n";
   text += fallbacks.empty() ? "fallbacks:         none" : "fallbacks:";
   for (const std::string& f : fallbacks) text += "\n  - " + f;
   text += "\n";
@@ -97,6 +98,7 @@ std::string ResolvedExecutionPolicy::to_json() const {
   for (const std::string& f : fallbacks) json.value(f);
   json.end_array();
   json.key("load_selftest").value(load_selftest);
+  json.key("profile").value(profile);
   json.end_object();
   return json.str();
 }

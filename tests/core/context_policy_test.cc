@@ -33,26 +33,7 @@ ContextOptions injected(int cores) {
   return o;
 }
 
-// Sets an environment variable for one scope (the test binary's own
-// process; restored on exit).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old_.empty()) {
-      ::unsetenv(name_);
-    } else {
-      ::setenv(name_, old_.c_str(), 1);
-    }
-  }
-
- private:
-  const char* name_;
-  std::string old_;
-};
+using test::ScopedEnv;
 
 int executor_width(const Context& c) { return c.state()->executor->width(); }
 

@@ -10,29 +10,7 @@
 namespace tessera {
 namespace {
 
-// Sets a variable for one scope and restores the previous state.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) {
-      had_ = true;
-      old_ = old;
-    }
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (had_) {
-      setenv(name_, old_.c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  bool had_ = false;
-  std::string old_;
-};
+using test::ScopedEnv;
 
 TEST_CASE("numeric knobs are read from the environment") {
   ScopedEnv a("TESSERA_PAR_MNK_PER_WORKER", "123456");

@@ -18,6 +18,7 @@
 #include "tessera/execution.hpp"
 #include "tessera/isa.hpp"
 #include "tessera/knobs.hpp"
+#include "tessera/profile.hpp"
 #include "tessera/platform/executor.hpp"
 #include "tessera/platform/status.hpp"
 #include "tessera/platform/build_config.h"  // TESSERA_CXX_API_BEGIN
@@ -60,6 +61,15 @@ struct ContextOptions {
   // launcher's variables say (Open MPI's, when it did not bind); the MPI
   // component (tessera/mpi.hpp) sets it from the ranks' real CPU sets.
   std::optional<NodeShare> node_share;
+  // A tuned profile (tessera/profile.hpp, written by tessera-tune) to apply.
+  // Unset: the file TESSERA_PROFILE names, when read_environment. Its
+  // knobs fill those neither the environment nor `knobs` set; its GEMM
+  // blocking replaces the cache model's. One measured on another CPU, ISA
+  // level, cache sizes, CPU count or tessera version is not applied (a
+  // fallback says why) unless profile_portable (or
+  // TESSERA_PROFILE_PORTABLE=1): then it is, with a fallback warning.
+  std::optional<Profile> profile;
+  bool profile_portable = false;
 };
 
 class Context {

@@ -12,6 +12,7 @@
 #include "tessera/inventory.hpp"
 #include "tessera/isa.hpp"
 #include "tessera/knobs.hpp"
+#include "tessera/profile.hpp"
 #include "tessera/quantized.hpp"
 #include "tessera/reduce.hpp"
 #include "tessera/platform/build_config.h"

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "core/src/base/context_state.hpp"
 #include "core/src/parallel/cache_facts.hpp"
+#include "core/src/api/knobs_by_name.hpp"
+#include "core/src/gemm/gemm_blocking.hpp"
 #include "core/src/registry/kernel_registry.hpp"
 #include "core/src/selftest/load_selftest.hpp"
 #include "tessera/platform/cpu_features.hpp"
@@ -141,6 +144,92 @@ void check_level(const ContextOptions& options, detail::ContextState* state) {
   resolved.load_selftest = "failed on every level checked: the naive family runs";
 }
 
+// The tuned profile (tessera/profile.hpp): ContextOptions::profile, else
+// the file TESSERA_PROFILE names. Matched against this host on the level
+// the context finally runs (after the self-test), so it comes last; its
+// knobs fill those still unset, its blocking replaces the model's.
+Status apply_profile(const ContextOptions& options, detail::ContextState* state) {
+  platform::ResolvedExecutionPolicy& resolved = state->resolved;
+  std::optional<Profile> profile = options.profile;
+  std::string source = "ContextOptions::profile";
+  bool portable = options.profile_portable;
+  if (profile) {
+    TESSERA_RETURN_IF_ERROR(validate_profile(*profile));
+  } else if (options.read_environment) {
+    const char* path = std::getenv("TESSERA_PROFILE");
+    if (path != nullptr && *path != '\0') {
+      Profile from_file;
+      TESSERA_RETURN_IF_ERROR(read_profile_file(path, &from_file));
+      profile = std::move(from_file);
+      source = std::string("TESSERA_PROFILE='") + path + "'";
+    }
+  }
+  if (options.read_environment) {
+    if (const char* text = std::getenv("TESSERA_PROFILE_PORTABLE")) {
+      const std::string value = text;
+      if (value != "0" && value != "1") {
+        return Status::invalid_argument("TESSERA_PROFILE_PORTABLE=\"" + value +
+                                        "\" is not valid: expected 0 or 1");
+      }
+      portable = portable || value == "1";
+    }
+  }
+  if (!profile) {
+    resolved.profile = "none";
+    return {};
+  }
+  const std::string mismatch =
+      profile_key_mismatch(profile->measured_on, this_host_profile_key(state->table->isa));
+  if (!mismatch.empty() && !portable) {
+    resolved.fallbacks.push_back("profile " + source + " not applied: " + mismatch +
+                                 " (TESSERA_PROFILE_PORTABLE=1 applies it anyway)");
+    resolved.profile = "none (" + source + " was measured elsewhere: see fallbacks)";
+    return {};
+  }
+  if (!mismatch.empty()) {
+    resolved.fallbacks.push_back("profile " + source + " applied although " + mismatch +
+                                 " (profile_portable): its settings were measured elsewhere");
+  }
+  std::string applied;
+  for (const std::string& line : describe_knobs(profile->knobs)) {
+    const std::string name = line.substr(0, line.find('='));
+    const bool kept = core::numeric_knob(state->knobs, name).has_value();
+    applied += (applied.empty() ? "" : ", ") + line + (kept ? " (overridden by the setting in force)" : "");
+  }
+  state->knobs = merge(profile->knobs, state->knobs);
+  state->compute_knobs = core::compute_knobs(state->knobs, platform::cpu_features().arch);
+  const std::optional<GemmBlockingChoice>* blockings[2] = {&profile->gemm_f32, &profile->gemm_f64};
+  const core::CacheFacts& caches = core::host_cache_facts();
+  std::string bits;
+  for (int i = 0; i < 2; ++i) {
+    if (!*blockings[i]) continue;
+    const GemmBlockingChoice& b = **blockings[i];
+    state->tuned_blocking[i] = {b.kc, b.mc, b.nc};
+    // The model's kc on this level: a profile's kc that differs from it
+    // slices every sum otherwise (the file's changes_bits is the tuner's
+    // word for the same; this is the context's own check).
+    const auto* f32 = state->table->gemm.f32;
+    const auto* f64 = state->table->gemm.f64;
+    const std::int64_t model_kc =
+        i == 0 ? (f32 != nullptr ? core::gemm_blocking(f32->mr, f32->nr, 4, f32->blocking, caches).kc : 0)
+               : (f64 != nullptr ? core::gemm_blocking(f64->mr, f64->nr, 8, f64->blocking, caches).kc : 0);
+    if (model_kc != 0 && model_kc != b.kc) {
+      bits += std::string(bits.empty() ? "" : ", ") + (i == 0 ? "sgemm" : "dgemm") + " kc " +
+              std::to_string(b.kc) + " against the model's " + std::to_string(model_kc);
+    }
+    applied += std::string(applied.empty() ? "" : ", ") + (i == 0 ? "sgemm" : "dgemm") +
+               " kc " + std::to_string(b.kc) + " mc " + std::to_string(b.mc) + " nc " +
+               std::to_string(b.nc);
+  }
+  resolved.profile = "applied from " + source + ": " + (applied.empty() ? "no settings" : applied) +
+                     (!bits.empty()
+                          ? "; it changes results (" + bits +
+                                "): the same bits for every worker count with this profile, not "
+                                "those of the defaults"
+                          : "; results are those of the defaults");
+  return {};
+}
+
 Status make_state(const ContextOptions& options,
                   std::shared_ptr<detail::ContextState>* out) {
   auto state = std::make_shared<detail::ContextState>();
@@ -170,6 +259,7 @@ Status make_state(const ContextOptions& options,
   state->table = core::table_in_use(state->table);
   TESSERA_RETURN_IF_ERROR(resolve_execution(options, state.get()));
   check_level(options, state.get());
+  TESSERA_RETURN_IF_ERROR(apply_profile(options, state.get()));
   core::BandwidthFacts& facts = state->parallel_facts;
   facts.width = state->kernel_width();
   facts.pool_width = state->executor->width();

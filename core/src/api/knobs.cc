@@ -5,6 +5,7 @@
 
 #include "tessera/platform/execution_policy.hpp"
 #include "tessera/platform/pool_tiers.hpp"
+#include "core/src/api/knobs_by_name.hpp"
 #include "core/src/registry/isa_levels.hpp"
 
 namespace tessera {
@@ -168,4 +169,30 @@ std::vector<std::string> describe_knobs(const Knobs& knobs) {
   return lines;
 }
 
+namespace core {
+
+Status set_numeric_knob(Knobs* knobs, std::string_view variable, std::uint64_t value,
+                        std::string_view context) {
+  for (const NumericKnob& n : numeric_knobs()) {
+    if (variable != n.info.variable) continue;
+    if (value < n.info.min || value > n.info.max) {
+      return Status::invalid_argument(std::string(context) + std::string(variable) + " = " +
+                                      std::to_string(value) + " is out of range: expected " +
+                                      range_text(n.info));
+    }
+    set(*knobs, n, value);
+    return {};
+  }
+  return Status::invalid_argument(std::string(context) + std::string(variable) +
+                                  " is not a numeric knob");
+}
+
+std::optional<std::uint64_t> numeric_knob(const Knobs& knobs, std::string_view variable) {
+  for (const NumericKnob& n : numeric_knobs()) {
+    if (variable == n.info.variable) return get(knobs, n);
+  }
+  return std::nullopt;
+}
+
+}  // namespace core
 }  // namespace tessera

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 
 #include "core/src/parallel/bandwidth_resolver.hpp"
 #include "core/src/parallel/compute_resolver.hpp"
@@ -19,6 +20,13 @@ struct ContextState {
   // not per call.
   core::ComputeKnobs compute_knobs;
   const core::KernelTable* table = nullptr;
+  // GEMM blocking from the context's tuned profile, f32 and f64 (kc 0: none,
+  // the model's), as the profile gave it: gemm_call.hpp's context_blocking
+  // rounds it to the kernel set's tile.
+  struct TunedBlocking {
+    std::int64_t kc = 0, mc = 0, nc = 0;
+  };
+  TunedBlocking tuned_blocking[2];
   platform::Topology topology;
   platform::ResolvedExecutionPolicy resolved;
   // Keeps the executor alive: the pool lease from acquire_executor, the

@@ -89,6 +89,23 @@ TESSERA_QUICK_INLINE inline core::GemmBlocking cached_blocking(const core::Kerne
   return cache.by_isa[static_cast<int>(table.isa)];
 }
 
+// The blocking a context's calls use: its tuned profile's for this element
+// type (tessera/profile.hpp), rounded down to the set's tile, when it has
+// one; else the model's (cached per level).
+template <class T>
+TESSERA_QUICK_INLINE inline core::GemmBlocking context_blocking(
+    const detail::ContextState& state, const core::GemmKernelSet<T>& ks) {
+  const auto& tuned = state.tuned_blocking[sizeof(T) == 4 ? 0 : 1];
+  if (tuned.kc != 0) [[unlikely]] {
+    core::GemmBlocking b;
+    b.kc = tuned.kc;
+    b.mc = std::max<std::int64_t>(ks.mr, tuned.mc / ks.mr * ks.mr);
+    b.nc = std::max<std::int64_t>(ks.nr, tuned.nc / ks.nr * ks.nr);
+    return b;
+  }
+  return cached_blocking<T>(*state.table);
+}
+
 // The bytes one depth slice of A may take for the direct path
 // (core::direct_suits): a fixed kPortableDirectSliceBytes on the portable
 // levels, which have no cache facts in wasm (the choice never changes the
@@ -201,7 +218,7 @@ TESSERA_QUICK_INLINE inline Status execute(const detail::ContextState& state,
     return Status::internal(std::string("kernel table ") + isa_name(state.table->isa) +
                             " has no gemm " + dtype_name(dtype_of<T>()));
   }
-  return execute_on(state, *ks, cached_blocking<T>(*state.table), pr, parallelism, packed_a,
+  return execute_on(state, *ks, context_blocking<T>(state, *ks), pr, parallelism, packed_a,
                     packed_b);
 }
 

@@ -174,7 +174,7 @@ Status run_widened(const detail::ContextState& state, const core::GemmProblem<fl
     return Status::internal(std::string("kernel table ") + isa_name(state.table->isa) +
                             " has no gemm f32");
   }
-  const core::GemmBlocking blocking = cached_blocking<float>(*state.table);
+  const core::GemmBlocking blocking = context_blocking<float>(state, *ks);
   core::GemmRequest request = gemm_request(state, *ks, blocking, pr.m, pr.n, pr.k, parallelism,
                                            packed_a != nullptr, packed_b != nullptr, false);
   // The direct paths read A and B in place; a 16-bit side past the bound

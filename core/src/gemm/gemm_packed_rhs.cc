@@ -72,7 +72,7 @@ Status check_packed_rhs(const detail::ContextState& state, Layout layout, const 
   }
   const core::GemmKernelSet<T>* ks = kernel_set<T>(*state.table);
   if (ks == nullptr) return Status::internal("kernel table has no gemm kernels");
-  const std::int64_t kc = blocking_of(*ks).kc;
+  const std::int64_t kc = context_blocking(state, *ks).kc;
   if (kc != pb->kc) {
     return Status::invalid_argument("b was packed with depth blocking kc = " + core::str(pb->kc) +
                                     " but the context blocks with kc = " + core::str(kc) +
@@ -124,7 +124,7 @@ Status prepack_impl(const Context& context, Layout layout, Transpose tb,
   packed->n = n;
   packed->side_a = layout == Layout::kColMajor;
   packed->panel = packed->side_a ? ks->mr : ks->nr;
-  packed->kc = blocking_of(*ks).kc;
+  packed->kc = context_blocking(*state, *ks).kc;
   packed->table = state->table;
   const std::int64_t elements = core::packed_size(n, k, packed->panel);
   std::int64_t bytes = 0;

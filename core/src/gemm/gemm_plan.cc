@@ -97,7 +97,7 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
   auto fill = [&](auto* ks) {
     if (ks == nullptr) return Status::internal("kernel table has no gemm kernels");
     const core::GemmDecision d = core::decide_gemm(
-        gemm_detail::gemm_request(*state, *ks, gemm_detail::blocking_of(*ks), cm, cn, k,
+        gemm_detail::gemm_request(*state, *ks, gemm_detail::context_blocking(*state, *ks), cm, cn, k,
                                   parallelism, false, false, true));
     plan.mr = ks->mr, plan.nr = ks->nr;
     plan.mc = d.blocking.mc, plan.nc = d.blocking.nc, plan.kc = d.blocking.kc;
@@ -110,6 +110,9 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
     plan.cache_facts = ks->blocking == core::GemmBlockingRule::kFixedPortable
                            ? "not used (fixed portable blocking table)"
                            : core::host_cache_facts().source;
+    if (state->tuned_blocking[dtype == Dtype::kF32 ? 0 : 1].kc != 0) {
+      plan.cache_facts = "not used: the blocking comes from the context's tuned profile";
+    }
     return Status();
   };
   if (dtype == Dtype::kF32) {

@@ -45,6 +45,14 @@ struct CpuFeatures {
   bool relaxed_simd = false;
   // "AMD EPYC 9R14" or "" when the platform does not say.
   std::string brand;
+  // Who made the CPU and which one it is, as the hardware reports it: what
+  // a tuned profile is keyed by (tessera/profile.hpp). x86-64: cpuid's
+  // vendor string ("AuthenticAMD", "GenuineIntel") and its display family
+  // and model (family 25 model 17: Zen 4); aarch64: MIDR_EL1's implementer
+  // ("arm-0x41") and part number (family -1); "" and -1 where unknown.
+  std::string vendor;
+  int family = -1;
+  int model = -1;
 };
 
 const char* cpu_arch_name(CpuArch arch) noexcept;

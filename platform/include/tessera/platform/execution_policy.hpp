@@ -222,6 +222,9 @@ struct ResolvedExecutionPolicy {
   // "off: ..."). Filled by the context (core), not by the resolver; a level
   // that failed is also a fallback.
   std::string load_selftest;
+  // Which tuned profile the context applied and what it set ("none",
+  // "applied from p.json: ..."); filled by the context (core) as well.
+  std::string profile;
 
   // Several lines for people, fallbacks included.
   std::string to_string() const;

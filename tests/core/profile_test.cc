@@ -1,0 +1,243 @@
+// Tuned profiles (design.md §Profiles): the file round-trips, every
+// malformed key is an error naming it, a profile measured elsewhere is
+// rejected with the reason (or applied as portable with a warning), a
+// matching one sets its knobs and blocking where nothing else did, and a
+// profiled context keeps the reproducibility contract.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+namespace tessera {
+namespace {
+
+using test::ScopedEnv;
+
+Profile sample() {
+  Profile p;
+  p.measured_on = this_host_profile_key(Context().isa());
+  p.knobs.par_mnk_per_worker = 3000000;
+  p.knobs.gemv_parallel_bytes = 123456;
+  p.gemm_f32 = GemmBlockingChoice{136, 48, 1024};
+  p.changes_bits = true;
+  p.notes = {"sgemm kc 136: 1.0 GFLOP/s \"quoted\"", "second"};
+  return p;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+bool has_fallback(const Context& c, const std::string& part) {
+  for (const std::string& f : c.resolved_policy().fallbacks) {
+    if (contains(f, part)) return true;
+  }
+  return false;
+}
+
+Context with(const Profile& profile, bool portable = false, Knobs knobs = {}) {
+  ContextOptions options;
+  options.read_environment = false;
+  options.profile = profile;
+  options.profile_portable = portable;
+  options.knobs = knobs;
+  Context c;
+  REQUIRE(Context::create(options, &c).ok());
+  return c;
+}
+
+GemmPlan plan_of(const Context& c) {
+  GemmPlan plan;
+  REQUIRE(try_plan_gemm(c, Dtype::kF32, Layout::kRowMajor, 512, 512, 512, Parallelism::serial(),
+                        &plan)
+              .ok());
+  return plan;
+}
+
+TEST_CASE("a profile round-trips through its JSON file") {
+  const Profile p = sample();
+  const std::string json = profile_to_json(p);
+  Profile back;
+  REQUIRE(parse_profile(json, &back).ok());
+  CHECK(back.measured_on == p.measured_on);
+  CHECK(back.knobs.par_mnk_per_worker == p.knobs.par_mnk_per_worker);
+  CHECK(back.knobs.gemv_parallel_bytes == p.knobs.gemv_parallel_bytes);
+  CHECK_FALSE(back.knobs.parallel_threshold.has_value());
+  CHECK(back.gemm_f32 == p.gemm_f32);
+  CHECK_FALSE(back.gemm_f64.has_value());
+  CHECK(back.changes_bits);
+  CHECK(back.notes == p.notes);
+  CHECK(profile_to_json(back) == json);  // deterministic
+}
+
+TEST_CASE("every malformed key of a profile is an error naming it") {
+  const std::string good = profile_to_json(sample());
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    const std::size_t at = good.find(from);
+    REQUIRE(at != std::string::npos);
+    return good.substr(0, at) + to + good.substr(at + from.size());
+  };
+  const std::string family = "\"cpu_family\":" + std::to_string(sample().measured_on.cpu_family);
+  const struct {
+    std::string text;
+    const char* message;
+  } cases[] = {
+      {"{", "profile: not JSON"},
+      {"[1]", "one JSON object"},
+      {replaced("{", "{\"extra\":1,"), "profile: extra is not a key of a tessera profile"},
+      {replaced("\"tessera_profile\":1", "\"tessera_profile\":2"), "tessera_profile is 2"},
+      {replaced("\"changes_bits\":true", "\"changes_bits\":\"yes\""),
+       "changes_bits must be true or false"},
+      {replaced(family, "\"cpu_family\":\"x\""), "measured_on.cpu_family must be an integer"},
+      {replaced("\"isa\":", "\"isa\":\"avx9000\",\"was\":"), "measured_on.was is not a key"},
+      {replaced("\"tessera_version\":", "\"tessera_version\":1,\"x\":"), "measured_on.x"},
+      {replaced("\"settings\":{", "\"settings\":{\"TESSERA_NUM_THREADS\":2,"),
+       "settings.TESSERA_NUM_THREADS is not a setting a profile may hold"},
+      {replaced("\"TESSERA_PAR_MNK_PER_WORKER\":3000000", "\"TESSERA_PAR_MNK_PER_WORKER\":0"),
+       "TESSERA_PAR_MNK_PER_WORKER = 0 is out of range"},
+      {replaced("\"TESSERA_PAR_MNK_PER_WORKER\":3000000", "\"TESSERA_PAR_MNK_PER_WORKER\":-1"),
+       "settings.TESSERA_PAR_MNK_PER_WORKER must be a non-negative integer"},
+      {replaced("\"kc\":136", "\"kc\":0"), "settings.gemm_f32_blocking.kc must be an integer in"},
+      {replaced(",\"nc\":1024", ""), "settings.gemm_f32_blocking.nc is missing"},
+      {replaced("\"notes\":[", "\"notes\":[1,"), "notes must hold strings"},
+      {replaced(",\"notes\":[", ",\"notes\":{},\"n\":["), "profile: n is not a key"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.text);
+    Profile p;
+    const Status s = parse_profile(c.text, &p);
+    CHECK(s.code() == StatusCode::kInvalidArgument);
+    CHECK(contains(s.message(), c.message));
+  }
+  // A profile's isa must name a level.
+  Profile p;
+  const Status isa = parse_profile(replaced("\"isa\":\"", "\"isa\":\"x"), &p);
+  CHECK(contains(isa.message(), "measured_on.isa is not an ISA level"));
+}
+
+TEST_CASE("a matching profile sets its knobs and GEMM blocking; settings in force win") {
+  const Context c = with(sample());
+  CHECK(c.knobs().par_mnk_per_worker == 3000000u);
+  CHECK(contains(c.resolved_policy().profile, "applied from ContextOptions::profile"));
+  CHECK_FALSE(has_fallback(c, "profile"));
+  const GemmPlan plan = plan_of(c);
+  CHECK(plan.kc == 136);
+  CHECK(plan.mc == 48 / plan.mr * plan.mr);
+  CHECK(contains(plan.cache_facts, "tuned profile"));
+
+  Knobs mine;
+  mine.par_mnk_per_worker = 5;
+  const Context overridden = with(sample(), false, mine);
+  CHECK(overridden.knobs().par_mnk_per_worker == 5u);
+  CHECK(overridden.knobs().gemv_parallel_bytes == 123456u);
+  CHECK(contains(overridden.resolved_policy().profile,
+                 "TESSERA_PAR_MNK_PER_WORKER=3000000 (overridden by the setting in force)"));
+}
+
+TEST_CASE("a profile measured elsewhere is not applied, and says why; portable applies it") {
+  Profile foreign = sample();
+  foreign.measured_on.cpu_model += 1;
+  const Context c = with(foreign);
+  CHECK(has_fallback(c, "profile ContextOptions::profile not applied: measured on "));
+  CHECK(contains(c.resolved_policy().profile, "none"));
+  CHECK_FALSE(c.knobs().par_mnk_per_worker.has_value());
+  CHECK(plan_of(c).kc != 136);
+
+  Profile old_version = sample();
+  old_version.measured_on.tessera_version = "0.0.1";
+  CHECK(has_fallback(with(old_version), "measured with tessera 0.0.1"));
+
+  const Context portable = with(foreign, true);
+  CHECK(has_fallback(portable, "applied although measured on"));
+  CHECK(plan_of(portable).kc == 136);
+}
+
+TEST_CASE("a profile made in code holds speed knobs only") {
+  Profile p = sample();
+  p.knobs.num_threads = 2;
+  ContextOptions options;
+  options.read_environment = false;
+  options.profile = p;
+  Context c;
+  const Status s = Context::create(options, &c);
+  CHECK(s.code() == StatusCode::kInvalidArgument);
+  CHECK(contains(s.message(), "TESSERA_NUM_THREADS is not a setting a profile may hold"));
+  p = sample();
+  p.gemm_f64 = GemmBlockingChoice{0, 8, 8};
+  options.profile = p;
+  CHECK(contains(Context::create(options, &c).message(), "gemm_f64_blocking.kc"));
+}
+
+TEST_CASE("TESSERA_PROFILE names the file; a bad file or path fails the context naming it") {
+  const char* path = "tessera-profile-test.json";
+  {
+    std::FILE* f = std::fopen(path, "wb");
+    REQUIRE(f != nullptr);
+    const std::string json = profile_to_json(sample());
+    REQUIRE(std::fwrite(json.data(), 1, json.size(), f) == json.size());
+    std::fclose(f);
+  }
+  {
+    ScopedEnv env("TESSERA_PROFILE", path);
+    Context c;
+    REQUIRE(Context::create(ContextOptions{}, &c).ok());
+    CHECK(contains(c.resolved_policy().profile, std::string("TESSERA_PROFILE='") + path + "'"));
+    CHECK(c.knobs().par_mnk_per_worker == 3000000u);
+  }
+  {
+    std::FILE* f = std::fopen(path, "wb");
+    REQUIRE(f != nullptr);
+    std::fputs("{\"tessera_profile\":1}", f);
+    std::fclose(f);
+    ScopedEnv env("TESSERA_PROFILE", path);
+    Context c;
+    const Status s = Context::create(ContextOptions{}, &c);
+    CHECK(s.code() == StatusCode::kInvalidArgument);
+    CHECK(contains(s.message(), "profile: changes_bits is missing"));
+    CHECK(contains(s.message(), path));
+  }
+  std::remove(path);
+  {
+    ScopedEnv env("TESSERA_PROFILE", "no-such-dir/profile.json");
+    Context c;
+    CHECK(contains(Context::create(ContextOptions{}, &c).message(),
+                   "cannot open 'no-such-dir/profile.json'"));
+  }
+  {
+    ScopedEnv env("TESSERA_PROFILE_PORTABLE", "yes");
+    Context c;
+    CHECK(contains(Context::create(ContextOptions{}, &c).message(), "TESSERA_PROFILE_PORTABLE"));
+  }
+}
+
+TEST_CASE("with a profile whose kc differs, results are the same for every worker count") {
+  const Profile p = sample();
+  const std::int64_t m = 203, n = 190, k = 517;
+  std::vector<float> a(m * k), b(k * n);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>((i * 37) % 101) / 50.f - 1;
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>((i * 53) % 97) / 48.f - 1;
+  std::vector<std::vector<float>> results;
+  for (int threads : {1, 2, 3}) {
+    ContextOptions options;
+    options.read_environment = false;
+    options.profile = p;
+    options.policy.num_threads = threads;
+    Context c;
+    REQUIRE(Context::create(options, &c).ok());
+    CHECK(contains(c.resolved_policy().profile, "it changes results"));
+    std::vector<float> out(m * n);
+    REQUIRE(try_gemm(c, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, m, n, k, 1.f, a.data(),
+                     k, b.data(), n, 0.f, out.data(), n, Parallelism::threads(threads))
+                .ok());
+    results.push_back(out);
+  }
+  CHECK(std::memcmp(results[0].data(), results[1].data(), results[0].size() * 4) == 0);
+  CHECK(std::memcmp(results[0].data(), results[2].data(), results[0].size() * 4) == 0);
+}
+
+}  // namespace
+}  // namespace tessera
