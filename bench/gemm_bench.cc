@@ -630,7 +630,8 @@ int main(int argc, char** argv) {
                     vs_best, best != nullptr ? best->name.c_str() : "-", 100 * share, speed,
                     r.plan.c_str());
         if (const Measured* tuned = r.find("tuned")) {
-          std::printf("%-4s %-11s %16s %3d | tuned profile %.1f (%.1f..%.1f) = %.3fx the defaults\n",
+          std::printf("%-4s %-11s %16s %3d | tuned profile %.1f (%.1f..%.1f) = %.3fx the "
+                      "defaults\n",
                       "", "", "", threads, tuned->gflops.median, tuned->gflops.min,
                       tuned->gflops.max, tuned->gflops.median / t);
         }

@@ -131,7 +131,8 @@ BlockingOutcome sweep(Dtype dtype, const SweepPlan& plan, double* budget, bool d
       plan.wide ? std::vector<double>{0.75, 1.25, 0.5, 1.5, 2.0, 0.375}
                 : std::vector<double>{0.75, 1.25, 0.5, 1.5, 2.0};
   const std::vector<double> mc_factors =
-      plan.wide ? std::vector<double>{0.75, 1.5, 0.5, 2.0, 3.0} : std::vector<double>{0.75, 1.5, 0.5, 2.0};
+      plan.wide ? std::vector<double>{0.75, 1.5, 0.5, 2.0, 3.0}
+                : std::vector<double>{0.75, 1.5, 0.5, 2.0};
   const std::vector<double> nc_factors =
       plan.wide ? std::vector<double>{0.5, 2.0, 0.25} : std::vector<double>{0.5, 2.0};
 

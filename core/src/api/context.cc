@@ -194,7 +194,8 @@ Status apply_profile(const ContextOptions& options, detail::ContextState* state)
   for (const std::string& line : describe_knobs(profile->knobs)) {
     const std::string name = line.substr(0, line.find('='));
     const bool kept = core::numeric_knob(state->knobs, name).has_value();
-    applied += (applied.empty() ? "" : ", ") + line + (kept ? " (overridden by the setting in force)" : "");
+    applied += (applied.empty() ? "" : ", ") + line;
+    if (kept) applied += " (overridden by the setting in force)";
   }
   state->knobs = merge(profile->knobs, state->knobs);
   state->compute_knobs = core::compute_knobs(state->knobs, platform::cpu_features().arch);
@@ -208,11 +209,12 @@ Status apply_profile(const ContextOptions& options, detail::ContextState* state)
     // The model's kc on this level: a profile's kc that differs from it
     // slices every sum otherwise (the file's changes_bits is the tuner's
     // word for the same; this is the context's own check).
-    const auto* f32 = state->table->gemm.f32;
-    const auto* f64 = state->table->gemm.f64;
+    auto model_kc_of = [&](const auto* set, int bytes) -> std::int64_t {
+      if (set == nullptr) return 0;
+      return core::gemm_blocking(set->mr, set->nr, bytes, set->blocking, caches).kc;
+    };
     const std::int64_t model_kc =
-        i == 0 ? (f32 != nullptr ? core::gemm_blocking(f32->mr, f32->nr, 4, f32->blocking, caches).kc : 0)
-               : (f64 != nullptr ? core::gemm_blocking(f64->mr, f64->nr, 8, f64->blocking, caches).kc : 0);
+        i == 0 ? model_kc_of(state->table->gemm.f32, 4) : model_kc_of(state->table->gemm.f64, 8);
     if (model_kc != 0 && model_kc != b.kc) {
       bits += std::string(bits.empty() ? "" : ", ") + (i == 0 ? "sgemm" : "dgemm") + " kc " +
               std::to_string(b.kc) + " against the model's " + std::to_string(model_kc);

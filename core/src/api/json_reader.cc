@@ -32,10 +32,8 @@ class Parser {
   }
 
   void skip_space() {
-    while (pos_ < text_.size() &&
-           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r')) {
-      ++pos_;
-    }
+    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    while (pos_ < text_.size() && blank(text_[pos_])) ++pos_;
   }
 
   bool literal(std::string_view word) {

@@ -224,8 +224,8 @@ Status parse_profile(std::string_view text, Profile* out) {
   if (root.kind != core::JsonValue::Kind::kObject) {
     return Status::invalid_argument("profile: the file must hold one JSON object");
   }
-  TESSERA_RETURN_IF_ERROR(
-      check_keys(root, "", {"tessera_profile", "changes_bits", "measured_on", "settings", "notes"}));
+  TESSERA_RETURN_IF_ERROR(check_keys(
+      root, "", {"tessera_profile", "changes_bits", "measured_on", "settings", "notes"}));
   int version = 0;
   TESSERA_RETURN_IF_ERROR(read_int(*root.find("tessera_profile"), "tessera_profile", &version));
   if (version != Profile::kFormatVersion) {
@@ -234,7 +234,9 @@ Status parse_profile(std::string_view text, Profile* out) {
   }
   Profile profile;
   const core::JsonValue& bits = *root.find("changes_bits");
-  if (bits.kind != core::JsonValue::Kind::kBool) return bad("changes_bits", "must be true or false");
+  if (bits.kind != core::JsonValue::Kind::kBool) {
+    return bad("changes_bits", "must be true or false");
+  }
   profile.changes_bits = bits.boolean;
   TESSERA_RETURN_IF_ERROR(read_key(*root.find("measured_on"), &profile.measured_on));
   TESSERA_RETURN_IF_ERROR(read_settings(*root.find("settings"), &profile));

@@ -97,8 +97,8 @@ Status try_plan_gemm(const Context& context, Dtype dtype, Layout layout,
   auto fill = [&](auto* ks) {
     if (ks == nullptr) return Status::internal("kernel table has no gemm kernels");
     const core::GemmDecision d = core::decide_gemm(
-        gemm_detail::gemm_request(*state, *ks, gemm_detail::context_blocking(*state, *ks), cm, cn, k,
-                                  parallelism, false, false, true));
+        gemm_detail::gemm_request(*state, *ks, gemm_detail::context_blocking(*state, *ks), cm,
+                                  cn, k, parallelism, false, false, true));
     plan.mr = ks->mr, plan.nr = ks->nr;
     plan.mc = d.blocking.mc, plan.nc = d.blocking.nc, plan.kc = d.blocking.kc;
     core::report_workers(d, &plan);
