@@ -123,6 +123,12 @@ std::optional<tessera::AffinityPolicy> g_affinity;
 // Work per timing, in seconds at 100 GFLOP/s per thread (--timing-ms).
 double g_timing_seconds = 2e-3;
 
+// --auto-width: tessera's rows of more than one thread call with the
+// automatic width (Parallelism{}: the resolver picks the workers, up to the
+// context's width) instead of exactly that many threads, as a caller that
+// passes no Parallelism gets; the peers still run the row's thread count.
+bool g_auto_width = false;
+
 // --profile: a tuned profile (tessera-tune) whose context runs beside the
 // default one, alternated in the same rounds ("tuned" rows).
 std::optional<tessera::Profile> g_profile;
@@ -177,7 +183,9 @@ Result measure(const Shape& s, int threads, int rounds, int per_round) {
   Operands<T> o(s);
   const tessera::Context context(bench_context_options());
   const tessera::Parallelism par =
-      threads == 1 ? tessera::Parallelism::serial() : tessera::Parallelism::threads(threads);
+      threads == 1   ? tessera::Parallelism::serial()
+      : g_auto_width ? tessera::Parallelism{}
+                     : tessera::Parallelism::threads(threads);
   std::vector<Library> libs;
   libs.push_back({"tessera", [&] { return run_tessera(context, s, o, par); }});
   tessera::Context tuned;
@@ -471,7 +479,7 @@ int main(int argc, char** argv) {
   const char* usage =
       "usage: bench-gemm [--quick] [--csv FILE] [--threads 1,2] [--dtype f32|f64|both] "
       "[--shapes N|MxNxK,...] [--rounds R] [--affinity POLICY] [--sweep-blocking] "
-      "[--check-scaling] [--timing-ms MS] [--profile PROFILE.json]\n";
+      "[--check-scaling] [--timing-ms MS] [--profile PROFILE.json] [--auto-width]\n";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--quick") {
@@ -487,6 +495,8 @@ int main(int argc, char** argv) {
         return 2;
       }
       g_affinity = policy;
+    } else if (a == "--auto-width") {
+      g_auto_width = true;
     } else if (a == "--profile" && i + 1 < argc) {
       tessera::Profile profile;
       const tessera::Status read = tessera::read_profile_file(argv[++i], &profile);

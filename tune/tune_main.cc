@@ -6,11 +6,11 @@
 //
 // What it sweeps today: the GEMM cache blocking (kc, mc, nc) of f32 and f64
 // on the context's level at one thread (blocking_sweep.hpp), and the
-// per-worker minimum at N participants (worker_minimum_sweep.hpp). The
-// serial gate, the full-width threshold, the bandwidth resolver's
-// thresholds and the int8/half kernels' knobs are not swept yet: the
-// profile format holds the knobs (tessera/profile.hpp), this program does
-// not measure them.
+// automatic path's width knobs (the full-width threshold and the
+// per-worker minimum) at N participants (width_sweep.hpp). The serial
+// gate, the bandwidth resolver's thresholds and the int8/half kernels'
+// knobs are not swept yet: the profile format holds the knobs
+// (tessera/profile.hpp), this program does not measure them.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "blocking_sweep.hpp"
-#include "worker_minimum_sweep.hpp"
+#include "width_sweep.hpp"
 #include "tessera/tessera.hpp"
 
 namespace {
@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
   const ProfileKey key = this_host_profile_key(context.isa());
   if (threads == 0) threads = key.logical_cpus > 0 ? key.logical_cpus : 1;
   std::printf("tessera-tune on %s family %d model %d (%s), level %s, %d logical CPUs, L1d %llu, "
-              "L2 %llu, L3 %llu bytes; budget %s (%.0f s), %d threads for the worker minimum%s\n",
+              "L2 %llu, L3 %llu bytes; budget %s (%.0f s), %d threads for the width knobs%s\n",
               key.cpu_vendor.c_str(), key.cpu_family, key.cpu_model,
               platform::cpu_features().brand.c_str(), key.isa.c_str(), key.logical_cpus,
               static_cast<unsigned long long>(key.l1d_bytes),
@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
   profile.measured_on = key;
   std::vector<std::string> changes;
   // Shares of the budget: the f32 blocking 30%, the f64 blocking (whose
-  // rounds take twice as long) 45%, the worker minimum the rest; what one
+  // rounds take twice as long) 45%, the width knobs the rest; what one
   // part leaves unspent goes to the next.
   double left = budget;
   for (Dtype dtype : {Dtype::kF32, Dtype::kF64}) {
@@ -188,29 +188,30 @@ int main(int argc, char** argv) {
   }
   {
     double share = left;
-    const tune::WorkerMinimumOutcome o =
-        tune::sweep_worker_minimum(threads, plan.rounds, margin, &share, dry_run);
+    const tune::WidthOutcome o = tune::sweep_width_knobs(threads, plan.rounds, margin, &share,
+                                                         dry_run);
     left = share;
     for (const std::string& note : o.notes) profile.notes.push_back(note);
     if (dry_run) {
       for (const std::string& note : o.notes) std::printf("  %s\n", note.c_str());
     }
-    if (o.chosen) {
-      profile.knobs.par_mnk_per_worker = *o.chosen;
-      char line[160];
-      std::snprintf(line, sizeof line,
-                    "TESSERA_PAR_MNK_PER_WORKER %llu instead of the default, %.3fx on the "
-                    "second look",
-                    static_cast<unsigned long long>(*o.chosen), o.confirmed_gain);
-      changes.push_back(line);
+    const std::vector<std::string> set = describe_knobs(o.chosen);
+    if (!set.empty()) {
+      profile.knobs.full_width_mnk = o.chosen.full_width_mnk;
+      profile.knobs.par_mnk_per_worker = o.chosen.par_mnk_per_worker;
+      std::string line;
+      for (const std::string& s : set) line += (line.empty() ? "" : " ") + s;
+      char gain[64];
+      std::snprintf(gain, sizeof gain, ", %.3fx on the second look", o.confirmed_gain);
+      changes.push_back(line + " instead of the defaults" + gain);
     } else if (o.swept) {
-      changes.push_back("TESSERA_PAR_MNK_PER_WORKER: the default kept (no challenger won by "
-                        "the margin)");
+      changes.push_back("TESSERA_FULL_WIDTH_MNK, TESSERA_PAR_MNK_PER_WORKER: the defaults kept "
+                        "(no challenger won by the margin)");
     }
   }
   profile.notes.push_back(
-      "not swept by this tessera-tune: the serial gate, the full-width threshold, the bandwidth "
-      "resolver's thresholds, the integer and half-precision kernels' knobs");
+      "not swept by this tessera-tune: the serial gate, the bandwidth resolver's thresholds, "
+      "the integer and half-precision kernels' knobs");
   if (dry_run) return 0;
   std::printf("\nchanges:\n");
   for (const std::string& c : changes) std::printf("  %s\n", c.c_str());
