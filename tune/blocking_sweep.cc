@@ -17,12 +17,6 @@ std::string text(const GemmBlockingChoice& b) {
          std::to_string(b.nc);
 }
 
-std::string fixed(double x, int digits) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, x);
-  return buffer;
-}
-
 // Square row-major operands of each size, filled once.
 template <class T>
 struct Operands {

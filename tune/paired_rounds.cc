@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 namespace tessera::tune {
 namespace {
@@ -47,6 +48,12 @@ PairedResult run_paired(const std::function<bool()>& incumbent,
   r.challenger_better = r.challenger_median * (1.0 + margin) <= r.incumbent_median &&
                         r.challenger_wins * 5 >= rounds * 4;
   return r;
+}
+
+std::string fixed(double x, int digits) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, x);
+  return buffer;
 }
 
 double time_once(const std::function<bool()>& work, bool* ok) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace tessera::tune {
@@ -26,6 +27,9 @@ struct PairedResult {
 PairedResult run_paired(const std::function<bool()>& incumbent,
                         const std::function<bool()>& challenger, int rounds, double margin,
                         bool* ok);
+
+// x with `digits` decimals, for the tuner's lines.
+std::string fixed(double x, int digits);
 
 // Seconds one call of `work` takes (the best of three, after one warm-up).
 double time_once(const std::function<bool()>& work, bool* ok);

@@ -28,10 +28,10 @@ const WidthKnob kKnobs[] = {
      {1000000, 4000000, 500000, 8000000}},
 };
 
-struct Problems {
+struct WidthProblems {
   std::vector<std::vector<float>> a, b, c;
   std::vector<int> reps;  // calls per size per round: about 4 ms of work each
-  Problems() {
+  WidthProblems() {
     for (std::int64_t n : kSizes) {
       const auto count = static_cast<std::size_t>(n * n);
       a.emplace_back(count, 0.5f);
@@ -43,7 +43,7 @@ struct Problems {
   }
 };
 
-bool make(int threads, const Knobs& knobs, Context* out) {
+bool make_width_context(int threads, const Knobs& knobs, Context* out) {
   ContextOptions options;
   options.read_environment = false;
   options.policy.num_threads = threads;
@@ -51,7 +51,7 @@ bool make(int threads, const Knobs& knobs, Context* out) {
   return Context::create(options, out).ok();
 }
 
-std::function<bool()> work(const Context& context, Problems& p) {
+std::function<bool()> width_work(const Context& context, WidthProblems& p) {
   return [&context, &p] {
     for (std::size_t i = 0; i < std::size(kSizes); ++i) {
       const std::int64_t n = kSizes[i];
@@ -67,13 +67,7 @@ std::function<bool()> work(const Context& context, Problems& p) {
   };
 }
 
-std::string fixed(double x, int digits) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, x);
-  return buffer;
-}
-
-std::string describe(const Knobs& knobs) {
+std::string describe_width(const Knobs& knobs) {
   std::string text;
   for (const std::string& line : describe_knobs(knobs)) text += (text.empty() ? "" : " ") + line;
   return text.empty() ? std::string("the defaults") : text;
@@ -96,15 +90,15 @@ WidthOutcome sweep_width_knobs(int threads, int rounds, double margin, double* b
                             "challengers " + listed);
   }
   if (dry_run) return outcome;
-  Problems problems;
+  WidthProblems problems;
   Context incumbent;
-  if (!make(threads, outcome.chosen, &incumbent)) {
+  if (!make_width_context(threads, outcome.chosen, &incumbent)) {
     outcome.notes.push_back("the width knobs: could not make a context");
     return outcome;
   }
   outcome.swept = true;
   bool ok = true;
-  double round_seconds = time_once(work(incumbent, problems), &ok);
+  double round_seconds = time_once(width_work(incumbent, problems), &ok);
   *budget -= 4 * round_seconds;
   for (const WidthKnob& k : kKnobs) {
     for (std::uint64_t v : k.candidates) {
@@ -116,15 +110,16 @@ WidthOutcome sweep_width_knobs(int threads, int rounds, double margin, double* b
       Knobs trial = outcome.chosen;
       trial.*(k.field) = v;
       Context challenger;
-      if (!make(threads, trial, &challenger)) continue;
+      if (!make_width_context(threads, trial, &challenger)) continue;
       const auto start = std::chrono::steady_clock::now();
       const PairedResult r =
-          run_paired(work(incumbent, problems), work(challenger, problems), rounds, margin, &ok);
+          run_paired(width_work(incumbent, problems), width_work(challenger, problems), rounds,
+                     margin, &ok);
       *budget -= std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       outcome.notes.push_back(std::string(k.variable) + " " + std::to_string(v) + ": " +
                               fixed(r.challenger_median * 1e3, 2) + " ms a round against " +
                               fixed(r.incumbent_median * 1e3, 2) + " (" +
-                              describe(outcome.chosen) + "), won " +
+                              describe_width(outcome.chosen) + "), won " +
                               std::to_string(r.challenger_wins) + " of " +
                               std::to_string(r.rounds) + " rounds" +
                               (r.challenger_better ? ": taken" : ""));
@@ -139,11 +134,11 @@ WidthOutcome sweep_width_knobs(int threads, int rounds, double margin, double* b
   }
   if (!describe_knobs(outcome.chosen).empty()) {
     Context default_context;
-    make(threads, Knobs{}, &default_context);
-    const PairedResult r = run_paired(work(default_context, problems), work(incumbent, problems),
-                                      2 * rounds, margin, &ok);
+    make_width_context(threads, Knobs{}, &default_context);
+    const PairedResult r = run_paired(width_work(default_context, problems),
+                                      width_work(incumbent, problems), 2 * rounds, margin, &ok);
     outcome.confirmed_gain = r.gain();
-    outcome.notes.push_back(describe(outcome.chosen) + " against the defaults: " +
+    outcome.notes.push_back(describe_width(outcome.chosen) + " against the defaults: " +
                             fixed(r.gain(), 3) + "x (won " + std::to_string(r.challenger_wins) +
                             " of " + std::to_string(r.rounds) + " rounds)");
     if (!r.challenger_better) {
