@@ -49,7 +49,10 @@ std::string describe() {
        object({
            TSR_ABI_STRUCT(tsr_context_options, TSR_ABI_FIELD(tsr_context_options, isa),
                           TSR_ABI_FIELD(tsr_context_options, naive),
-                          TSR_ABI_FIELD(tsr_context_options, ignore_environment)),
+                          TSR_ABI_FIELD(tsr_context_options, ignore_environment),
+                          TSR_ABI_FIELD(tsr_context_options, profile_json),
+                          TSR_ABI_FIELD(tsr_context_options, profile_path),
+                          TSR_ABI_FIELD(tsr_context_options, profile_portable)),
            TSR_ABI_STRUCT(tsr_execution_policy, TSR_ABI_FIELD(tsr_execution_policy, num_threads),
                           TSR_ABI_FIELD(tsr_execution_policy, spin_policy),
                           TSR_ABI_FIELD(tsr_execution_policy, spin_budget),

@@ -4,13 +4,16 @@
 //   tessera-tune [--budget 30s|3m|10m|<N>s|<N>m] [--dtypes f32,f64]
 //                [--threads N] [--margin PERCENT] [--out PATH] [--dry-run]
 //
-// What it sweeps today: the GEMM cache blocking (kc, mc, nc) of f32 and f64
-// on the context's level at one thread (blocking_sweep.hpp), and the
-// automatic path's width knobs (the full-width threshold and the
-// per-worker minimum) at N participants (width_sweep.hpp). The serial
-// gate, the bandwidth resolver's thresholds and the int8/half kernels'
-// knobs are not swept yet: the profile format holds the knobs
-// (tessera/profile.hpp), this program does not measure them.
+// What it sweeps: the GEMM cache blocking (kc, mc, nc) of f32 and f64 on
+// the context's level at one thread (blocking_sweep.hpp); the automatic
+// path's width knobs (the full-width threshold, the per-worker minimum and,
+// with 4 or more participants, the pool classes) at N participants
+// (width_sweep.hpp); and the gates: GEMM's serial gate and the bandwidth
+// resolver's floor (and tier step) at N (gate_sweep.hpp). Not swept: the
+// direct path's slice budget (a constant of the cache model, no knob), the
+// oversampling knobs (how finely work is cut, not whether it is split),
+// and the integer and half-precision kernels (they run on the f32 GEMM's
+// blocking and the same resolvers; they have no knobs of their own).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "blocking_sweep.hpp"
+#include "gate_sweep.hpp"
 #include "width_sweep.hpp"
 #include "tessera/tessera.hpp"
 
@@ -150,13 +154,13 @@ int main(int argc, char** argv) {
   Profile profile;
   profile.measured_on = key;
   std::vector<std::string> changes;
-  // Shares of the budget: the f32 blocking 30%, the f64 blocking (whose
-  // rounds take twice as long) 45%, the width knobs the rest; what one
-  // part leaves unspent goes to the next.
+  // Shares of the budget: the f32 blocking 27%, the f64 blocking (whose
+  // rounds take twice as long) 40%, the width knobs 21%, the gates the
+  // rest; what one part leaves unspent goes to the next.
   double left = budget;
   for (Dtype dtype : {Dtype::kF32, Dtype::kF64}) {
     if ((dtype == Dtype::kF32 && !do_f32) || (dtype == Dtype::kF64 && !do_f64)) continue;
-    double share = dtype == Dtype::kF32 ? (do_f64 ? 0.3 : 0.55) * left : 0.65 * left;
+    double share = dtype == Dtype::kF32 ? (do_f64 ? 0.27 : 0.5) * left : 0.55 * left;
     const double before = share;
     const tune::BlockingOutcome o = tune::sweep_blocking(dtype, plan, &share, dry_run);
     left -= before - share;
@@ -187,10 +191,11 @@ int main(int argc, char** argv) {
     changes.push_back(line);
   }
   {
-    double share = left;
+    double share = 0.65 * left;
+    const double before = share;
     const tune::WidthOutcome o = tune::sweep_width_knobs(threads, plan.rounds, margin, &share,
                                                          dry_run);
-    left = share;
+    left -= before - share;
     for (const std::string& note : o.notes) profile.notes.push_back(note);
     if (dry_run) {
       for (const std::string& note : o.notes) std::printf("  %s\n", note.c_str());
@@ -199,19 +204,35 @@ int main(int argc, char** argv) {
     if (!set.empty()) {
       profile.knobs.full_width_mnk = o.chosen.full_width_mnk;
       profile.knobs.par_mnk_per_worker = o.chosen.par_mnk_per_worker;
+      profile.knobs.pool_classes = o.chosen.pool_classes;
       std::string line;
       for (const std::string& s : set) line += (line.empty() ? "" : " ") + s;
       char gain[64];
       std::snprintf(gain, sizeof gain, ", %.3fx on the second look", o.confirmed_gain);
       changes.push_back(line + " instead of the defaults" + gain);
     } else if (o.swept) {
-      changes.push_back("TESSERA_FULL_WIDTH_MNK, TESSERA_PAR_MNK_PER_WORKER: the defaults kept "
-                        "(no challenger won by the margin)");
+      changes.push_back("the width knobs: the defaults kept (no challenger won by the margin)");
+    }
+  }
+  {
+    double share = left;
+    const tune::GateOutcome o = tune::sweep_gates(threads, plan.rounds, margin, &share, dry_run);
+    left = share;
+    for (const std::string& note : o.notes) profile.notes.push_back(note);
+    if (dry_run) {
+      for (const std::string& note : o.notes) std::printf("  %s\n", note.c_str());
+    }
+    profile.knobs.parallel_threshold = o.chosen.parallel_threshold;
+    profile.knobs.gemv_parallel_bytes = o.chosen.gemv_parallel_bytes;
+    profile.knobs.gemv_tier_step = o.chosen.gemv_tier_step;
+    for (const std::string& c : o.changes) changes.push_back(c);
+    if (o.swept && o.changes.empty()) {
+      changes.push_back("the gates: the defaults kept (no challenger won by the margin)");
     }
   }
   profile.notes.push_back(
-      "not swept by this tessera-tune: the serial gate, the bandwidth resolver's thresholds, "
-      "the integer and half-precision kernels' knobs");
+      "not swept by this tessera-tune: the direct path's slice budget (no knob), the "
+      "oversampling knobs, the integer and half-precision kernels (no knobs of their own)");
   if (dry_run) return 0;
   std::printf("\nchanges:\n");
   for (const std::string& c : changes) std::printf("  %s\n", c.c_str());

@@ -146,6 +146,16 @@ export interface LoadOptions {
    * `info.fallbacks`. Default true; `info.selftest` says what it found.
    */
   selftest?: boolean;
+  /**
+   * A tuned profile to apply (docs/design.md §Profiles): the JSON text
+   * tessera-tune writes, or that text parsed. A profile measured on another
+   * CPU, ISA level or tessera version is not applied (`info.fallbacks` says
+   * why) unless `profilePortable`; a malformed one rejects `load` with an
+   * error naming the key. `info.profile` says what was applied.
+   */
+  profile?: string | Record<string, unknown>;
+  /** Apply a `profile` measured elsewhere anyway (with a fallback saying so); default false. */
+  profilePortable?: boolean;
 }
 
 /**
@@ -204,6 +214,11 @@ export interface TesseraInfo<M extends Mode = Mode> {
    * `selftest: false`; a level that failed is also in `fallbacks`.
    */
   readonly selftest: string;
+  /**
+   * The tuned profile in force (`policy.profile`): "none", or "applied from
+   * tsr_context_options.profile_json: ..." with the settings it changed.
+   */
+  readonly profile: string;
   /** The execution policy in force, as {@link Tessera.resolvedPolicy} returned it at load. */
   readonly policy: ResolvedPolicy;
 }
@@ -255,6 +270,8 @@ export interface ResolvedPolicy {
   fallbacks: string[];
   /** How the ISA level was checked at load (the load-time self-test). */
   load_selftest: string;
+  /** The tuned profile applied, or "none" (and why, when one was given). */
+  profile: string;
 }
 
 /**

@@ -104,7 +104,7 @@ void check_level(tsr_context* context) {
 
 TEST_CASE("C batched gemm equals single tsr_*gemm per entry on every level") {
   for (tessera::Isa isa : tessera::supported_isas()) {
-    tsr_context_options options = {tessera::isa_name(isa), 0, 1};
+    tsr_context_options options = {tessera::isa_name(isa), 0, 1, nullptr, nullptr, 0};
     tsr_context* context = nullptr;
     REQUIRE(tsr_context_create(&options, &context) == TSR_OK);
     check_level<float>(context);

@@ -20,7 +20,7 @@ TEST_CASE("C sgemm/dgemm equal the C++ calls bit for bit on every level") {
   const auto b = tessera::test::random_f32(k * n, 2);
   const std::vector<double> ad(a.begin(), a.end()), bd(b.begin(), b.end());
   for (tessera::Isa isa : tessera::supported_isas()) {
-    tsr_context_options options = {tessera::isa_name(isa), 0, 1};
+    tsr_context_options options = {tessera::isa_name(isa), 0, 1, nullptr, nullptr, 0};
     tsr_context* context = nullptr;
     REQUIRE(tsr_context_create(&options, &context) == TSR_OK);
     const tessera::Context cpp = tessera::test::context_for(isa);
@@ -110,7 +110,7 @@ TEST_CASE("C gemm errors name the argument and write nothing") {
     if (std::string(tessera::isa_name(isa)) != default_isa) other_isa = tessera::isa_name(isa);
   }
   if (other_isa != nullptr) {
-    tsr_context_options low_options = {other_isa, 0, 1};
+    tsr_context_options low_options = {other_isa, 0, 1, nullptr, nullptr, 0};
     tsr_context* low = nullptr;
     REQUIRE(tsr_context_create(&low_options, &low) == TSR_OK);
     REQUIRE(tsr_sgemm_prepack_rhs(low, TSR_ROW_MAJOR, TSR_NO_TRANS, 2, 2, b, 2, &packed) == TSR_OK);

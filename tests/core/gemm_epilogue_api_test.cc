@@ -47,7 +47,7 @@ TEST_CASE("bad epilogues are named and C is not written") {
 
 TEST_CASE("C tsr_sgemm_ex / tsr_dgemm_ex equal the C++ calls and reject bad enums") {
   for (Isa isa : host_isas()) {
-    tsr_context_options options = {isa_name(isa), 0, 1};
+    tsr_context_options options = {isa_name(isa), 0, 1, nullptr, nullptr, 0};
     tsr_context* context = nullptr;
     REQUIRE(tsr_context_create(&options, &context) == TSR_OK);
     const Context cpp = context_for(isa);

@@ -138,6 +138,17 @@ TEST_CASE("a matching profile sets its knobs and GEMM blocking; settings in forc
                  "TESSERA_PAR_MNK_PER_WORKER=3000000 (overridden by the setting in force)"));
 }
 
+TEST_CASE("a profile's pool classes shape the pool the context resolves") {
+  Profile p = sample();
+  p.knobs.pool_classes = 3;
+  const Context c = with(p);
+  CHECK(c.resolved_policy().pool_classes == 3);
+  CHECK(contains(c.resolved_policy().profile, "TESSERA_POOL_CLASSES=3"));
+  Knobs mine;
+  mine.pool_classes = 1;
+  CHECK(with(p, false, mine).resolved_policy().pool_classes == 1);
+}
+
 TEST_CASE("a profile measured elsewhere is not applied, and says why; portable applies it") {
   Profile foreign = sample();
   foreign.measured_on.cpu_model += 1;

@@ -21,7 +21,7 @@ using tessera::test::qgemm::QShape;
 std::string last_error() { return tsr_last_error_message(); }
 
 tsr_context* c_context(tessera::Isa isa) {
-  tsr_context_options options = {tessera::isa_name(isa), 0, 1};
+  tsr_context_options options = {tessera::isa_name(isa), 0, 1, nullptr, nullptr, 0};
   tsr_context* context = nullptr;
   REQUIRE(tsr_context_create(&options, &context) == TSR_OK);
   return context;

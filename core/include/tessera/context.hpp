@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "tessera/error.hpp"
@@ -70,6 +71,10 @@ struct ContextOptions {
   // TESSERA_PROFILE_PORTABLE=1): then it is, with a fallback warning.
   std::optional<Profile> profile;
   bool profile_portable = false;
+  // How the resolved policy names `profile` ("applied from <source>");
+  // empty: "ContextOptions::profile". The C API and the JS package name
+  // their own option here.
+  std::string profile_source;
 };
 
 class Context {

@@ -56,7 +56,7 @@ struct Profile {
   // Only the knobs that decide speed: parallel_threshold,
   // par_mnk_per_worker, full_width_mnk, gemv_parallel_bytes,
   // gemv_tier_step, gemv_thread_cap, parallel_oversample,
-  // packed_oversample. A profile naming another is malformed.
+  // packed_oversample, pool_classes. A profile naming another is malformed.
   Knobs knobs;
   std::optional<GemmBlockingChoice> gemm_f32;
   std::optional<GemmBlockingChoice> gemm_f64;

@@ -46,6 +46,16 @@ typedef struct tsr_context_options {
   int naive;
   /* 0: read TESSERA_* variables, 1: ignore the environment. */
   int ignore_environment;
+  /* A tuned profile to apply (design.md §Profiles; tessera-tune writes
+   * one): profile_json its text, or profile_path a file to read, not both.
+   * Both NULL: the file TESSERA_PROFILE names, unless ignore_environment.
+   * A malformed profile is an error naming the key. */
+  const char* profile_json;
+  const char* profile_path;
+  /* 0: a profile measured on another CPU, level or tessera version is not
+   * applied (a fallback in the resolved policy says why); 1: applied anyway,
+   * with a fallback saying so (or TESSERA_PROFILE_PORTABLE=1). */
+  int profile_portable;
 } tsr_context_options;
 
 /* options may be NULL (all defaults). */

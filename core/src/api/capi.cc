@@ -14,6 +14,7 @@
 #include "tessera/gemm.hpp"
 #include "tessera/half.hpp"
 #include "tessera/execution.hpp"
+#include "tessera/profile.hpp"
 
 namespace {
 thread_local std::string t_last_error;
@@ -55,6 +56,32 @@ tessera::Status options_from_c(const tsr_context_options* options,
   opts->family = options->naive != 0 ? tessera::KernelFamily::kNaive
                                      : tessera::KernelFamily::kOptimized;
   opts->read_environment = options->ignore_environment == 0;
+  if (options->profile_portable != 0 && options->profile_portable != 1) {
+    return tessera::Status::invalid_argument("options->profile_portable must be 0 or 1 (got " +
+                                             std::to_string(options->profile_portable) + ")");
+  }
+  opts->profile_portable = options->profile_portable == 1;
+  if (options->profile_json != nullptr && options->profile_path != nullptr) {
+    return tessera::Status::invalid_argument(
+        "options->profile_json and options->profile_path are both set: give one");
+  }
+  // The profile's own errors name its key ("profile: settings.x ..."); the
+  // prefix names the field it came through.
+  tessera::Profile profile;
+  if (options->profile_json != nullptr) {
+    const tessera::Status parsed = tessera::parse_profile(options->profile_json, &profile);
+    if (!parsed.ok()) {
+      return tessera::Status(parsed.code(), "options->profile_json: " + parsed.message());
+    }
+    opts->profile = std::move(profile);
+    opts->profile_source = "tsr_context_options.profile_json";
+  } else if (options->profile_path != nullptr) {
+    const tessera::Status read = tessera::read_profile_file(options->profile_path, &profile);
+    if (!read.ok()) return tessera::Status(read.code(), "options->profile_path: " + read.message());
+    opts->profile = std::move(profile);
+    opts->profile_source = std::string("tsr_context_options.profile_path '") +
+                           options->profile_path + "'";
+  }
   return {};
 }
 

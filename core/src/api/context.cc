@@ -44,8 +44,8 @@ Knobs merge(Knobs base, const Knobs& top) {
 // context gathered (knobs, an application executor), then acquires the
 // executor that realises it. The one correction after resolution: a pool
 // that cannot start its threads collapses the policy to serial.
-Status resolve_execution(const ContextOptions& options, detail::ContextState* state) {
-  state->topology = options.topology ? *options.topology : platform::read_topology();
+Status resolve_execution(const ContextOptions& options, const platform::PlatformFacts& facts,
+                         detail::ContextState* state) {
   const Knobs& knobs = state->knobs;
   platform::ResolutionInputs inputs;
   if (knobs.num_threads && *knobs.num_threads > 0) {
@@ -60,7 +60,7 @@ Status resolve_execution(const ContextOptions& options, detail::ContextState* st
 
   platform::ResolvedExecutionPolicy resolved;
   TESSERA_RETURN_IF_ERROR(platform::resolve_execution_policy(
-      options.policy, state->topology, platform::platform_facts(), &resolved, inputs));
+      options.policy, state->topology, facts, &resolved, inputs));
 
   std::shared_ptr<platform::Executor> executor = options.executor;
   if (executor == nullptr) {
@@ -94,8 +94,10 @@ std::string milliseconds_text(double ms) {
 // TESSERA_SELFTEST (or Knobs::selftest) says so, else where the platform
 // has it on by default. A level that fails gives way to the next one down,
 // each failure a fallback; below scalar only the naive family is left.
-void check_level(const ContextOptions& options, detail::ContextState* state) {
-  platform::ResolvedExecutionPolicy& resolved = state->resolved;
+// `report` takes its load_selftest line and fallbacks.
+void check_level(const ContextOptions& options, const platform::PlatformFacts& facts,
+                 detail::ContextState* state, platform::ResolvedExecutionPolicy* report) {
+  platform::ResolvedExecutionPolicy& resolved = *report;
   if (state->table->family == KernelFamily::kNaive) {
     resolved.load_selftest = "not run: the naive family is the reference it checks against";
     return;
@@ -105,7 +107,7 @@ void check_level(const ContextOptions& options, detail::ContextState* state) {
     resolved.load_selftest = std::string("off (") + source + " = 0)";
     return;
   }
-  if (!state->knobs.selftest && !platform::platform_facts().load_selftest_default) {
+  if (!state->knobs.selftest && !facts.load_selftest_default) {
     resolved.load_selftest = "off (the native default; TESSERA_SELFTEST=1 turns it on)";
     return;
   }
@@ -146,12 +148,16 @@ void check_level(const ContextOptions& options, detail::ContextState* state) {
 
 // The tuned profile (tessera/profile.hpp): ContextOptions::profile, else
 // the file TESSERA_PROFILE names. Matched against this host on the level
-// the context finally runs (after the self-test), so it comes last; its
-// knobs fill those still unset, its blocking replaces the model's.
-Status apply_profile(const ContextOptions& options, detail::ContextState* state) {
-  platform::ResolvedExecutionPolicy& resolved = state->resolved;
+// the context finally runs (after the self-test) and before the execution
+// policy is resolved (its TESSERA_POOL_CLASSES shapes the pool); its knobs
+// fill those still unset, its blocking replaces the model's. `report`
+// takes its profile line and fallbacks.
+Status apply_profile(const ContextOptions& options, detail::ContextState* state,
+                     platform::ResolvedExecutionPolicy* report) {
+  platform::ResolvedExecutionPolicy& resolved = *report;
   std::optional<Profile> profile = options.profile;
-  std::string source = "ContextOptions::profile";
+  std::string source =
+      options.profile_source.empty() ? "ContextOptions::profile" : options.profile_source;
   bool portable = options.profile_portable;
   if (profile) {
     TESSERA_RETURN_IF_ERROR(validate_profile(*profile));
@@ -259,9 +265,18 @@ Status make_state(const ContextOptions& options,
                                              platform::cpu_features(),
                                              &state->table));
   state->table = core::table_in_use(state->table);
-  TESSERA_RETURN_IF_ERROR(resolve_execution(options, state.get()));
-  check_level(options, state.get());
-  TESSERA_RETURN_IF_ERROR(apply_profile(options, state.get()));
+  // The level is checked and the profile matched first (each may change
+  // what the pool is resolved with); their lines and fallbacks follow the
+  // execution policy's own in the report.
+  state->topology = options.topology ? *options.topology : platform::read_topology();
+  const platform::PlatformFacts platform_here = platform::platform_facts();
+  platform::ResolvedExecutionPolicy early;
+  check_level(options, platform_here, state.get(), &early);
+  TESSERA_RETURN_IF_ERROR(apply_profile(options, state.get(), &early));
+  TESSERA_RETURN_IF_ERROR(resolve_execution(options, platform_here, state.get()));
+  state->resolved.load_selftest = std::move(early.load_selftest);
+  state->resolved.profile = std::move(early.profile);
+  for (std::string& line : early.fallbacks) state->resolved.fallbacks.push_back(std::move(line));
   core::BandwidthFacts& facts = state->parallel_facts;
   facts.width = state->kernel_width();
   facts.pool_width = state->executor->width();

@@ -96,6 +96,9 @@ export async function loadInline(o, mode) {
   const policyPtr = m._malloc(structSize('tsr_execution_policy'));
   const outPtr = m._malloc(4);
   const isaPtr = o.isa !== undefined ? writeString(m, o.isa) : 0;
+  const profileText = o.profile === undefined ? undefined
+    : typeof o.profile === 'string' ? o.profile : JSON.stringify(o.profile);
+  const profilePtr = profileText !== undefined ? writeString(m, profileText) : 0;
   let context = 0;
   let status;
   try {
@@ -103,13 +106,16 @@ export async function loadInline(o, mode) {
     m.HEAPU32[(optionsPtr >> 2) + field('tsr_context_options', 'isa', 4)] = isaPtr;
     m.HEAP32[(optionsPtr >> 2) + field('tsr_context_options', 'naive', 4)] = 0;
     m.HEAP32[(optionsPtr >> 2) + field('tsr_context_options', 'ignore_environment', 4)] = 0;
+    m.HEAPU32[(optionsPtr >> 2) + field('tsr_context_options', 'profile_json', 4)] = profilePtr;
+    m.HEAPU32[(optionsPtr >> 2) + field('tsr_context_options', 'profile_path', 4)] = 0;
+    m.HEAP32[(optionsPtr >> 2) + field('tsr_context_options', 'profile_portable', 4)] = o.profilePortable ? 1 : 0;
     m._tsr_execution_policy_init(policyPtr);
     m.HEAP32[(policyPtr >> 2) + field('tsr_execution_policy', 'max_threads_per_kernel', 4)] = o.maxThreadsPerKernel;
     m.HEAP32[(policyPtr >> 2) + field('tsr_execution_policy', 'counters', 4)] = o.counters ? 1 : 0;
     status = m._tsr_context_create_with_policy(optionsPtr, policyPtr, outPtr);
     context = m.HEAPU32[outPtr >> 2];
   } finally {
-    for (const p of [optionsPtr, policyPtr, outPtr, isaPtr]) if (p) m._free(p);
+    for (const p of [optionsPtr, policyPtr, outPtr, isaPtr, profilePtr]) if (p) m._free(p);
   }
   if (status !== 0) {
     const message = m.UTF8ToString(m._tsr_last_error_message());
@@ -158,6 +164,7 @@ export async function loadInline(o, mode) {
     fallbacks: [...fallbacks, ...policy.fallbacks],
     loadMs: Date.now() - started,
     selftest: policy.load_selftest,
+    profile: policy.profile,
     policy,
   };
   return tessera;

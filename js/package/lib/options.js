@@ -18,6 +18,8 @@ const defaults = {
   oversubscribe: false,
   pool: 'auto',
   selftest: true,
+  profile: undefined,
+  profilePortable: false,
 };
 
 const isUrlLike = (v) => typeof v === 'string' || (typeof URL === 'function' && v instanceof URL);
@@ -71,6 +73,16 @@ export function validateOptions(options) {
   }
   if (typeof o.selftest !== 'boolean') {
     throw invalid(`load(options): selftest must be a boolean (got ${String(o.selftest)})`);
+  }
+  // A tuned profile (docs/design.md §Profiles): its JSON text or the parsed
+  // object; the module checks its keys (a malformed one rejects load naming
+  // the key).
+  if (o.profile !== undefined && typeof o.profile !== 'string' &&
+      !(typeof o.profile === 'object' && o.profile !== null && !Array.isArray(o.profile))) {
+    throw invalid(`load(options): profile must be a profile's JSON text or its parsed object (got ${String(o.profile)})`);
+  }
+  if (typeof o.profilePortable !== 'boolean') {
+    throw invalid(`load(options): profilePortable must be a boolean (got ${String(o.profilePortable)})`);
   }
   if (typeof o.oversubscribe !== 'boolean') {
     throw invalid(`load(options): oversubscribe must be a boolean (got ${String(o.oversubscribe)})`);

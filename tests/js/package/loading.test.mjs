@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 
 import { load, TesseraError } from 'tessera-wasm';
 
+import { seeded } from './support.mjs';
+
 const rejectsWith = (promise, code, pattern) =>
   assert.rejects(promise, (e) => {
     assert.ok(e instanceof TesseraError, `a TesseraError, got ${e}`);
@@ -36,6 +38,11 @@ test('bad load() options reject with the option named, never a synchronous throw
     [{ oversubscribe: 1 }, /oversubscribe must be a boolean/],
     [{ pool: 'threads' }, /pool must be 'auto', 'shared' or 'messages'/],
     [{ maxThreadsPerKernel: -1 }, /maxThreadsPerKernel/],
+    [{ profile: 42 }, /profile must be a profile's JSON text or its parsed object/],
+    [{ profile: [] }, /profile must be/],
+    [{ profilePortable: 'yes' }, /profilePortable must be a boolean/],
+    [{ profile: { tessera_profile: 1 } }, /options->profile_json: profile: changes_bits is missing/],
+    [{ profile: '{"tessera_profile":1,' }, /options->profile_json: profile:/],
     ['threads', /options must be an object/],
   ];
   for (const [options, pattern] of cases) {
@@ -63,6 +70,57 @@ test('the load-time self-test runs by default on both builds and in both modes, 
   const off = await load({ threads: 1, mode: 'inline', selftest: false });
   assert.equal(off.info.selftest, 'off (TESSERA_SELFTEST = 0)');
   await off.dispose();
+});
+
+// A profile measured natively (another level than simd128): refused with the
+// reason unless profilePortable; applied, its kc slices the sums in the
+// caller and in every message-pool worker alike.
+const nativeProfile = {
+  tessera_profile: 1,
+  changes_bits: true,
+  measured_on: {
+    cpu_vendor: 'AuthenticAMD', cpu_family: 25, cpu_model: 17, isa: 'avx512_vnni',
+    l1d_bytes: 32768, l2_bytes: 1048576, l3_bytes: 33554432, logical_cpus: 2, tessera_version: '0.1.0',
+  },
+  settings: { TESSERA_FULL_WIDTH_MNK: 14000000, gemm_f32_blocking: { kc: 100, mc: 48, nc: 512 } },
+  notes: [],
+};
+
+test('load({profile}) refuses a profile measured elsewhere unless profilePortable, and applies it everywhere', async () => {
+  const refused = await load({ threads: 1, mode: 'inline', profile: nativeProfile });
+  try {
+    assert.match(refused.info.profile, /^none \(tsr_context_options\.profile_json was measured elsewhere/);
+    assert.ok(refused.info.fallbacks.some((f) => /profile tsr_context_options\.profile_json not applied: measured on/.test(f)),
+      refused.info.fallbacks.join('; '));
+  } finally {
+    refused.dispose();
+  }
+  const m = 2053, n = 1031, k = 1031;
+  const a = seeded(Float32Array, m * k, 5, 1), b = seeded(Float32Array, k * n, 5, 2);
+  const plain = await load({ threads: 1, mode: 'inline' });
+  const one = await load({ threads: 1, mode: 'inline', profile: JSON.stringify(nativeProfile), profilePortable: true });
+  const pooled = await load({ threads: 2, pool: 'messages', mode: 'worker', profile: nativeProfile, profilePortable: true });
+  try {
+    for (const t of [one, pooled]) {
+      assert.match(t.info.profile, /^applied from tsr_context_options\.profile_json: .*TESSERA_FULL_WIDTH_MNK=14000000/);
+      assert.match(t.info.profile, /it changes results/);
+      assert.ok(t.info.fallbacks.some((f) => /applied although measured on/.test(f)), t.info.fallbacks.join('; '));
+    }
+    assert.equal(plain.info.profile, 'none');
+    const want = one.gemmSync({ m, n, k, a, b });
+    const before = (await pooled.counters()).messagePoolSplitCalls;
+    const got = await pooled.gemm({ m, n, k, a, b });
+    assert.equal((await pooled.counters()).messagePoolSplitCalls, before + 1);
+    const bad = want.findIndex((v, i) => !Object.is(v, got[i]));
+    assert.equal(bad, -1, `element ${bad}: ${got[bad]} split, ${want[bad]} on one thread`);
+    // kc 100 is in force: the sums are sliced otherwise than without it.
+    const unprofiled = plain.gemmSync({ m, n, k, a, b });
+    assert.ok(unprofiled.some((v, i) => !Object.is(v, want[i])), 'the profile changed no bit');
+  } finally {
+    plain.dispose();
+    one.dispose();
+    await pooled.dispose();
+  }
 });
 
 // A local server for the loader's failure modes: 404, an HTML page instead

@@ -46,7 +46,11 @@ export async function options(): Promise<void> {
     maxThreadsPerKernel: 2,
     oversubscribe: true,
     packageUrl: new URL('./tessera-wasm/', 'https://example.com/app/'),
+    selftest: true,
+    profile: '{"tessera_profile":1}',
+    profilePortable: false,
   };
+  await load({ profile: { tessera_profile: 1, settings: {} }, profilePortable: true });
   expectType<Tessera>()(await load(all));
   expectType<Tessera>()(await load());
   expectType<Tessera>()(await load({}));
@@ -95,6 +99,9 @@ export function facts(t: Tessera, inline: InlineTessera, worker: WorkerTessera):
   expectType<boolean>()(info.zeroCopy);
   expectType<readonly string[]>()(info.fallbacks);
   expectType<number>()(info.loadMs);
+  expectType<string>()(info.selftest);
+  expectType<string>()(info.profile);
+  expectType<string>()(info.policy.profile);
   expectType<boolean>()(t.disposed);
   expectType<'inline'>()(inline.info.mode);
   expectType<'worker'>()(worker.info.mode);

@@ -1,0 +1,137 @@
+#include "gate_sweep.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+
+#include "knob_sweep.hpp"
+#include "paired_rounds.hpp"
+
+namespace tessera::tune {
+namespace {
+
+// m, n, k from a quarter to four times the default gate 589,824.
+struct GateShape {
+  std::int64_t m, n, k;
+};
+constexpr GateShape kGateShapes[] = {{32, 32, 128}, {48, 48, 128}, {48, 48, 256},
+                                     {64, 64, 256}, {96, 96, 128}, {96, 96, 256}};
+
+// Square sgemv matrices of 256 KiB to 8 MiB (floats), around one core's L2.
+constexpr std::int64_t kGemvSizes[] = {256, 362, 512, 724, 1024, 1448};
+
+struct GateProblems {
+  std::vector<std::vector<float>> a, b, c;
+  std::vector<int> reps;  // about 3 ms of work per shape per round
+  GateProblems() {
+    for (const GateShape& s : kGateShapes) {
+      a.emplace_back(static_cast<std::size_t>(s.m * s.k), 0.5f);
+      b.emplace_back(static_cast<std::size_t>(s.k * s.n), 0.25f);
+      c.emplace_back(static_cast<std::size_t>(s.m * s.n), 0.0f);
+      const double flops = 2.0 * static_cast<double>(s.m) * s.n * s.k;
+      reps.push_back(std::max(1, static_cast<int>(3e-3 * 50e9 / flops)));
+    }
+  }
+};
+
+struct GemvProblems {
+  std::vector<std::vector<float>> a, x, y;
+  std::vector<int> reps;  // about 3 ms per size per round at 20 GB/s
+  GemvProblems() {
+    for (std::int64_t n : kGemvSizes) {
+      a.emplace_back(static_cast<std::size_t>(n * n), 0.5f);
+      x.emplace_back(static_cast<std::size_t>(n), 0.25f);
+      y.emplace_back(static_cast<std::size_t>(n), 0.0f);
+      const double bytes = 4.0 * static_cast<double>(n) * n;
+      reps.push_back(std::max(1, static_cast<int>(3e-3 * 20e9 / bytes)));
+    }
+  }
+};
+
+Workload serial_gate_work(int threads) {
+  auto p = std::make_shared<GateProblems>();
+  return [p, threads](const Context& context) -> std::function<bool()> {
+    return [&context, p, threads] {
+      for (std::size_t i = 0; i < std::size(kGateShapes); ++i) {
+        const GateShape& s = kGateShapes[i];
+        for (int r = 0; r < p->reps[i]; ++r) {
+          if (!try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, s.m, s.n, s.k,
+                        1.0f, p->a[i].data(), s.k, p->b[i].data(), s.n, 0.0f, p->c[i].data(), s.n,
+                        Parallelism::threads(threads))
+                   .ok()) {
+            return false;
+          }
+        }
+      }
+      return true;
+    };
+  };
+}
+
+Workload gemv_floor_work() {
+  auto p = std::make_shared<GemvProblems>();
+  return [p](const Context& context) -> std::function<bool()> {
+    return [&context, p] {
+      for (std::size_t i = 0; i < std::size(kGemvSizes); ++i) {
+        const std::int64_t n = kGemvSizes[i];
+        for (int r = 0; r < p->reps[i]; ++r) {
+          if (!try_gemv(context, Layout::kRowMajor, Transpose::kNo, n, n, 1.0f, p->a[i].data(), n,
+                        p->x[i].data(), 1, 0.0f, p->y[i].data(), 1)
+                   .ok()) {
+            return false;
+          }
+        }
+      }
+      return true;
+    };
+  };
+}
+
+void take(const KnobSweepOutcome& o, GateOutcome* outcome) {
+  outcome->swept = outcome->swept || o.swept;
+  outcome->notes.insert(outcome->notes.end(), o.notes.begin(), o.notes.end());
+  const std::vector<std::string> set = describe_knobs(o.chosen);
+  if (set.empty()) return;
+  if (o.chosen.parallel_threshold) outcome->chosen.parallel_threshold = o.chosen.parallel_threshold;
+  if (o.chosen.gemv_parallel_bytes) {
+    outcome->chosen.gemv_parallel_bytes = o.chosen.gemv_parallel_bytes;
+  }
+  if (o.chosen.gemv_tier_step) outcome->chosen.gemv_tier_step = o.chosen.gemv_tier_step;
+  outcome->changes.push_back(describe_set_knobs(o.chosen) + " instead of the defaults, " +
+                             fixed(o.confirmed_gain, 3) + "x on the second look");
+}
+
+}  // namespace
+
+GateOutcome sweep_gates(int threads, int rounds, double margin, double* budget, bool dry_run) {
+  GateOutcome outcome;
+  if (threads < 2) {
+    outcome.notes.push_back("the gates: one participant, every call runs on the caller: not swept");
+    return outcome;
+  }
+  const std::string n = std::to_string(threads);
+  take(sweep_knobs({{"TESSERA_PARALLEL_THRESHOLD",
+                     [](Knobs& k, std::uint64_t v) { k.parallel_threshold = v; },
+                     {294912, 1179648, 147456, 2359296}}},
+                   "at threads(" + n + ") on sgemm 32x32x128 .. 96x96x256", threads,
+                   dry_run ? Workload{} : serial_gate_work(threads), rounds, margin, budget, dry_run),
+       &outcome);
+  std::vector<KnobTrial> bandwidth = {
+      {"TESSERA_GEMV_PARALLEL_BYTES", [](Knobs& k, std::uint64_t v) { k.gemv_parallel_bytes = v; },
+       {524288, 1048576, 2097152, 262144, 4194304}}};
+  // The tier ladder has rungs to step between only with tiers (4 or more).
+  if (threads >= 4) {
+    bandwidth.push_back({"TESSERA_GEMV_TIER_STEP",
+                         [](Knobs& k, std::uint64_t v) {
+                           k.gemv_tier_step = static_cast<std::uint32_t>(v);
+                         },
+                         {4, 16}});
+  }
+  take(sweep_knobs(bandwidth,
+                   "at " + n + " participants on automatic sgemv of 256 KiB .. 8 MiB", threads,
+                   dry_run ? Workload{} : gemv_floor_work(), rounds, margin, budget, dry_run),
+       &outcome);
+  return outcome;
+}
+
+}  // namespace tessera::tune
