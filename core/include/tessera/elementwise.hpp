@@ -142,6 +142,14 @@ Status try_binary(const Context& context, BinaryOp op, Extent extent,
                   Operand<float> a, Operand<float> b, std::span<float> out);
 Status try_binary(const Context& context, BinaryOp op, Extent extent,
                   Operand<double> a, Operand<double> b, std::span<double> out);
+// The same-shape form (a, b and out of one length): what try_add(ctx, a, b,
+// out) and the other named two-vector forms call. The same checks and bits
+// as try_binary with a 1 x n extent of two full operands, without building
+// them (a small call's fixed cost).
+Status try_binary(const Context& context, BinaryOp op, std::span<const float> a,
+                  std::span<const float> b, std::span<float> out);
+Status try_binary(const Context& context, BinaryOp op, std::span<const double> a,
+                  std::span<const double> b, std::span<double> out);
 Status try_unary(const Context& context, UnaryOp op, std::span<const float> x,
                  std::span<float> out);
 Status try_unary(const Context& context, UnaryOp op, std::span<const double> x,
@@ -153,8 +161,7 @@ namespace detail {
 template <class T>
 Status same_shape(const Context& c, BinaryOp op, std::span<const T> a,
                   std::span<const T> b, std::span<T> out) {
-  return try_binary(c, op, Extent{1, a.size()}, Operand<T>{a, Broadcast::kFull},
-                    Operand<T>{b, Broadcast::kFull}, out);
+  return try_binary(c, op, a, b, out);
 }
 template <class T>
 Status scalar_rhs(const Context& c, BinaryOp op, std::span<const T> a, const T& s,

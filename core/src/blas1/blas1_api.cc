@@ -104,9 +104,12 @@ template <class Set, class E, class T>
   return {};
 }
 
+// Every dot that dot_impl's small-call path does not take, errors included;
+// out of line, so that the small path's frame holds none of it.
 template <class T>
-Status dot_impl(const Context& context, std::int64_t n, const T* x, std::int64_t incx,
-                const T* y, std::int64_t incy, T* result, Parallelism parallelism) {
+[[gnu::noinline]] Status dot_general(const Context& context, std::int64_t n, const T* x,
+                                     std::int64_t incx, const T* y, std::int64_t incy, T* result,
+                                     Parallelism parallelism) {
   const detail::ContextState* state = context.state();
   if (state == nullptr) TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   if (!blas1_detail::quick_valid_dot(n, x, incx, y, incy, result, parallelism, sizeof(T))) {
@@ -150,6 +153,26 @@ Status dot_impl(const Context& context, std::int64_t n, const T* x, std::int64_t
   return {};
 }
 
+// The small call (issue 41): one block on an optimized level, every check
+// passed as integer tests. One block is one job, so any plan runs it on the
+// caller: the one kernel call dot_general would make, so the same bits.
+template <class T>
+Status dot_impl(const Context& context, std::int64_t n, const T* x, std::int64_t incx,
+                const T* y, std::int64_t incy, T* result, Parallelism parallelism) {
+  const detail::ContextState* state = context.state();
+  if (state != nullptr && n > 0 && static_cast<std::uint64_t>(n) <= core::kDotBlock &&
+      state->table->family != KernelFamily::kNaive &&
+      blas1_detail::quick_valid_dot(n, x, incx, y, incy, result, parallelism, sizeof(T))) {
+    const core::Blas1Set<T>& set = set_of<T>(*state->table);
+    if (set.dot != nullptr) {
+      *result = set.dot(element0(x, n, incx), incx, element0(y, n, incy), incy,
+                        static_cast<std::size_t>(n));
+      return {};
+    }
+  }
+  return dot_general(context, n, x, incx, y, incy, result, parallelism);
+}
+
 // y[i] = alpha * t[i] + beta * y[i] (beta == 0: y not read), same arithmetic
 // for every element.
 template <class T>
@@ -179,10 +202,29 @@ void widen_for_naive(const core::KernelTable& table, const std::uint16_t* a, std
   widen(a, out, count);
 }
 
+// y[i] for rows [begin, end) of op(A) (rows form: A's row i contiguous;
+// else A's column i): the kernel on kGemvRowChunk rows at a time, then the
+// epilogue. Every worker count computes a row the same way.
+template <class T, class AE, class KernelFn>
+void gemv_row_range(KernelFn kernel, bool rows_form, const AE* a, std::size_t ulda,
+                    std::size_t udepth, const T* xc, T alpha, T beta, T* y0,
+                    std::ptrdiff_t incy, std::size_t begin, std::size_t end) {
+  T sums[core::kGemvRowChunk];
+  for (std::size_t i = begin; i < end; i += core::kGemvRowChunk) {
+    const std::size_t count = std::min(core::kGemvRowChunk, end - i);
+    const AE* ai = rows_form ? a + i * ulda : a + i;
+    kernel(ai, ulda, count, udepth, xc, sums);
+    apply_epilogue(sums, count, alpha, beta, y0 + static_cast<std::ptrdiff_t>(i) * incy, incy);
+  }
+}
+
+// Every gemv that gemv_impl's small-call path does not take, errors
+// included; out of line, so that the small path's frame holds none of it.
 template <class T, class AT = T>
-Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::int64_t m,
-                 std::int64_t n, T alpha, const AT* a_in, std::int64_t lda, const T* x,
-                 std::int64_t incx, T beta, T* y, std::int64_t incy, Parallelism parallelism) {
+[[gnu::noinline]] Status gemv_general(const Context& context, Layout layout, Transpose trans,
+                                      std::int64_t m, std::int64_t n, T alpha, const AT* a_in,
+                                      std::int64_t lda, const T* x, std::int64_t incx, T beta,
+                                      T* y, std::int64_t incy, Parallelism parallelism) {
   using AE = AElem<T, AT>;
   constexpr bool kHalfA = !std::is_same_v<AE, T>;
   const AE* a = reinterpret_cast<const AE*>(a_in);
@@ -213,8 +255,8 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
         return Status(StatusCode::kOutOfMemory, "gemv: cannot allocate the widened a");
       }
       widen_for_naive<AT>(*state->table, a, span, widened.data());
-      return gemv_impl<T>(context, layout, trans, m, n, alpha, widened.data(), lda, x, incx, beta,
-                          y, incy, parallelism);
+      return gemv_general<T>(context, layout, trans, m, n, alpha, widened.data(), lda, x, incx,
+                             beta, y, incy, parallelism);
     } else {
       pr.a = a;
     }
@@ -274,19 +316,48 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
   const std::uint64_t jobs = (urows + panel - 1) / panel;
   const core::BandwidthPlan plan = core::plan_bandwidth_workers(*state, bytes, jobs, parallelism);
   auto rows_of_y = [&](std::size_t begin, std::size_t end) {
-    T sums[core::kGemvRowChunk];
-    for (std::size_t i = begin; i < end; i += core::kGemvRowChunk) {
-      const std::size_t count = std::min(core::kGemvRowChunk, end - i);
-      const AE* ai = rows_form ? a + i * ulda : a + i;
-      kernel(ai, ulda, count, udepth, xc, sums);
-      apply_epilogue(sums, count, alpha, beta, y0 + static_cast<std::ptrdiff_t>(i) * incy,
-                     static_cast<std::ptrdiff_t>(incy));
-    }
+    gemv_row_range(kernel, rows_form, a, ulda, udepth, xc, alpha, beta, y0,
+                   static_cast<std::ptrdiff_t>(incy), begin, end);
   };
   // One worker runs rows_of_y here, not through the executor (a small
   // call's fixed cost); rows are computed the same way either way.
   core::run_bandwidth_split(*state, plan.workers, urows, panel, rows_of_y);
   return {};
+}
+
+// The small call (issue 41): f32 or f64 A on an optimized level, x
+// contiguous, alpha != 0, every check passed as integer tests, and bytes
+// the bandwidth resolver keeps on one worker: gemv_row_range over every
+// row on the caller, as gemv_general's one-worker plan runs it.
+template <class T, class AT = T>
+Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::int64_t m,
+                 std::int64_t n, T alpha, const AT* a, std::int64_t lda, const T* x,
+                 std::int64_t incx, T beta, T* y, std::int64_t incy, Parallelism parallelism) {
+  if constexpr (std::is_same_v<T, AT>) {
+    const detail::ContextState* state = context.state();
+    if (state != nullptr && state->table->family != KernelFamily::kNaive && m > 0 && n > 0 &&
+        alpha != T(0) && incx == 1 &&
+        blas1_detail::quick_valid_gemv(layout, trans, m, n, a, lda, x, incx, y, incy,
+                                       parallelism, sizeof(T), sizeof(T))) {
+      const core::Blas1Set<T>& set = set_of<T>(*state->table);
+      const bool no_trans = trans == Transpose::kNo;
+      const bool rows_form = (layout == Layout::kRowMajor) == no_trans;
+      const auto kernel = rows_form ? set.gemv_rows : set.gemv_cols;
+      const auto rows = static_cast<std::size_t>(no_trans ? m : n);
+      const auto depth = static_cast<std::size_t>(no_trans ? n : m);
+      const std::uint64_t bytes = rows * depth * sizeof(T) + (depth + 2 * rows) * sizeof(T);
+      if (set.gemv_rows != nullptr && set.gemv_cols != nullptr &&
+          (state->nested_call() ||
+           core::bandwidth_serial(bytes, parallelism, state->parallel_facts, state->knobs))) {
+        gemv_row_range(kernel, rows_form, a, static_cast<std::size_t>(lda), depth, x, alpha, beta,
+                       element0(y, static_cast<std::int64_t>(rows), incy),
+                       static_cast<std::ptrdiff_t>(incy), 0, rows);
+        return {};
+      }
+    }
+  }
+  return gemv_general<T, AT>(context, layout, trans, m, n, alpha, a, lda, x, incx, beta, y, incy,
+                             parallelism);
 }
 
 // n elements of a 16-bit vector (element i at x0[i * inc]) widened into

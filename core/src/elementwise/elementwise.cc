@@ -177,9 +177,12 @@ TESSERA_QUICK_INLINE inline bool quick_valid_binary(int op, Extent e, const Oper
          quick_operand(a, e, n, out.data()) && quick_operand(b, e, n, out.data());
 }
 
+// Every call that binary()'s small-call path does not take: the named
+// checks, broadcasting and blocks over workers. Out of line, so that the
+// small path's frame holds none of the message formatting.
 template <class T>
-Status binary(const Context& context, BinaryOp op, Extent e, Operand<T> a, Operand<T> b,
-              std::span<T> out) {
+[[gnu::noinline]] Status binary_general(const Context& context, BinaryOp op, Extent e,
+                                        Operand<T> a, Operand<T> b, std::span<T> out) {
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   const int index = static_cast<int>(op);
@@ -232,8 +235,56 @@ Status binary(const Context& context, BinaryOp op, Extent e, Operand<T> a, Opera
   return {};
 }
 
+// The small call (issue 41): two whole operands that one block covers,
+// every check passed as integer tests, a context with its state: the
+// kernel on the caller's spans. Anything else, errors included, is
+// binary_general's.
 template <class T>
-Status unary(const Context& context, UnaryOp op, std::span<const T> x, std::span<T> out) {
+Status binary(const Context& context, BinaryOp op, Extent e, Operand<T> a, Operand<T> b,
+              std::span<T> out) {
+  const int index = static_cast<int>(op);
+  const detail::ContextState* state = context.state();
+  if (state != nullptr && a.shape == Broadcast::kFull && b.shape == Broadcast::kFull &&
+      quick_valid_binary(index, e, a, b, out)) {
+    const std::size_t n = e.rows * e.cols;
+    const core::BinaryFn<T> fn = ops_of<T>(*state->table).binary[index];
+    if (n != 0 && fn != nullptr && core::always_one_block(n, kStreamingSchedule)) {
+      fn(a.data.data(), b.data.data(), out.data(), n);
+      return {};
+    }
+  }
+  return binary_general(context, op, e, a, b, out);
+}
+
+// The same-shape form: the small call's test on three spans, else the
+// general path on a 1 x n extent of two full operands (which names b or out
+// on a length mismatch, as the extent is a's).
+template <class T>
+Status binary_same_shape(const Context& context, BinaryOp op, std::span<const T> a,
+                         std::span<const T> b, std::span<T> out) {
+  const int index = static_cast<int>(op);
+  const detail::ContextState* state = context.state();
+  const std::size_t n = a.size();
+  if (state != nullptr && index >= 0 && index < kBinaryOpCount && n != 0 && b.size() == n &&
+      out.size() == n && core::always_one_block(n, kStreamingSchedule) && a.data() != nullptr &&
+      b.data() != nullptr && out.data() != nullptr &&
+      (a.data() == out.data() ||
+       !core::ranges_overlap(a.data(), n * sizeof(T), out.data(), n * sizeof(T))) &&
+      (b.data() == out.data() ||
+       !core::ranges_overlap(b.data(), n * sizeof(T), out.data(), n * sizeof(T)))) {
+    const core::BinaryFn<T> fn = ops_of<T>(*state->table).binary[index];
+    if (fn != nullptr) {
+      fn(a.data(), b.data(), out.data(), n);
+      return {};
+    }
+  }
+  return binary_general(context, op, Extent{1, n}, Operand<T>{a, Broadcast::kFull},
+                        Operand<T>{b, Broadcast::kFull}, out);
+}
+
+template <class T>
+[[gnu::noinline]] Status unary_general(const Context& context, UnaryOp op, std::span<const T> x,
+                                       std::span<T> out) {
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   const int index = static_cast<int>(op);
@@ -267,6 +318,27 @@ Status unary(const Context& context, UnaryOp op, std::span<const T> x, std::span
   return {};
 }
 
+// The small call: the same checks as integer tests, one block, the kernel
+// on the caller's spans; anything else is unary_general's.
+template <class T>
+Status unary(const Context& context, UnaryOp op, std::span<const T> x, std::span<T> out) {
+  const int index = static_cast<int>(op);
+  const detail::ContextState* state = context.state();
+  const std::size_t n = x.size();
+  if (state != nullptr && index >= 0 && index < kUnaryOpCount && n != 0 && out.size() == n &&
+      core::always_one_block(n, kStreamingSchedule) && x.data() != nullptr &&
+      out.data() != nullptr &&
+      (x.data() == out.data() ||
+       !core::ranges_overlap(x.data(), n * sizeof(T), out.data(), n * sizeof(T)))) {
+    const core::UnaryFn<T> fn = ops_of<T>(*state->table).unary[index];
+    if (fn != nullptr) {
+      fn(x.data(), out.data(), n);
+      return {};
+    }
+  }
+  return unary_general(context, op, x, out);
+}
+
 }  // namespace
 
 const char* binary_op_name(BinaryOp op) noexcept {
@@ -296,6 +368,14 @@ Status try_binary(const Context& context, BinaryOp op, Extent extent, Operand<fl
 Status try_binary(const Context& context, BinaryOp op, Extent extent, Operand<double> a,
                   Operand<double> b, std::span<double> out) {
   return binary(context, op, extent, a, b, out);
+}
+Status try_binary(const Context& context, BinaryOp op, std::span<const float> a,
+                  std::span<const float> b, std::span<float> out) {
+  return binary_same_shape(context, op, a, b, out);
+}
+Status try_binary(const Context& context, BinaryOp op, std::span<const double> a,
+                  std::span<const double> b, std::span<double> out) {
+  return binary_same_shape(context, op, a, b, out);
 }
 Status try_unary(const Context& context, UnaryOp op, std::span<const float> x,
                  std::span<float> out) {

@@ -106,9 +106,13 @@ RowShape<T> shape_of(std::int64_t rows, std::int64_t cols, const T* x, std::int6
           (c + core::kReduceBlock - 1) / core::kReduceBlock, x};
 }
 
+// Every reduction that reduce_impl's small-call path does not take, errors
+// included; out of line, so that the small path's frame holds none of the
+// message formatting.
 template <class T>
-Status reduce_impl(const Context& context, ReduceOp op, std::int64_t rows, std::int64_t cols,
-                   const T* x, std::int64_t ldx, T* out, Parallelism parallelism) {
+[[gnu::noinline]] Status reduce_general(const Context& context, ReduceOp op, std::int64_t rows,
+                                        std::int64_t cols, const T* x, std::int64_t ldx, T* out,
+                                        Parallelism parallelism) {
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   if (op != ReduceOp::kSum && op != ReduceOp::kMax && op != ReduceOp::kMean) {
@@ -142,6 +146,31 @@ Status reduce_impl(const Context& context, ReduceOp op, std::int64_t rows, std::
     for (std::int64_t r = 0; r < rows; ++r) out[r] /= n;
   }
   return {};
+}
+
+// The small call (issue 41): one row of one block on an optimized level,
+// every check passed as integer tests: the block kernel on the caller's
+// row, the one call reduce_rows would make, so the same bits.
+template <class T>
+Status reduce_impl(const Context& context, ReduceOp op, std::int64_t rows, std::int64_t cols,
+                   const T* x, std::int64_t ldx, T* out, Parallelism parallelism) {
+  const detail::ContextState* state = context.state();
+  const bool known = op == ReduceOp::kSum || op == ReduceOp::kMax || op == ReduceOp::kMean;
+  if (state != nullptr && known && rows == 1 && cols > 0 &&
+      static_cast<std::uint64_t>(cols) <= core::kReduceBlock &&
+      state->table->family != KernelFamily::kNaive &&
+      reduce_detail::quick_valid_reduce(rows, cols, x, ldx, out, sizeof(T), op == ReduceOp::kMax,
+                                        parallelism, sizeof(T))) {
+    const core::ReduceSet<T>& set = set_of<T>(*state->table);
+    const core::BlockReduceFn<T> kernel = op == ReduceOp::kMax ? set.max : set.sum;
+    if (kernel != nullptr) {
+      T value = kernel(x, static_cast<std::size_t>(cols));
+      if (op == ReduceOp::kMean) value /= static_cast<T>(cols);
+      *out = value;
+      return {};
+    }
+  }
+  return reduce_general(context, op, rows, cols, x, ldx, out, parallelism);
 }
 
 // The first index of the row's maximum m: of the first NaN when m is NaN,

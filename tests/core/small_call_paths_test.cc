@@ -1,0 +1,106 @@
+// The small-call paths (issue 41) run the kernel on the caller's operands
+// without the drivers' general machinery; they must give the general
+// path's bits. On every level (and the naive family, which the small paths
+// leave to the general one), each small call is compared bit for bit with
+// the same values computed through a form the small path does not take:
+// a broadcast operand, a strided x, a second row, a vector past one block.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+namespace tessera {
+namespace {
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+TEST_CASE("small elementwise calls give the general path's bits") {
+  for (const Context& c : test::contexts_under_test()) {
+    INFO(test::level_label(c));
+    for (std::size_t n : {1u, 7u, 16u, 65u, 1000u}) {
+      INFO("n = " << n);
+      const std::vector<float> a = test::random_f32(n, 11), b = test::random_f32(n, 12);
+      std::vector<float> small(n), general(n);
+      for (BinaryOp op : {BinaryOp::kAdd, BinaryOp::kMul, BinaryOp::kDiv, BinaryOp::kMax}) {
+        REQUIRE(try_binary(c, op, Extent{1, n}, Operand<float>{a, Broadcast::kFull},
+                           Operand<float>{b, Broadcast::kFull}, small)
+                    .ok());
+        // b as the row of a one-row broadcast: the general path's row walk.
+        REQUIRE(try_binary(c, op, Extent{1, n}, Operand<float>{a, Broadcast::kFull},
+                           Operand<float>{b, Broadcast::kRow}, general)
+                    .ok());
+        CHECK(same_bits(small, general));
+        // The same-shape form (try_add(ctx, a, b, out) and friends).
+        std::vector<float> same(n);
+        REQUIRE(try_binary(c, op, std::span<const float>(a), std::span<const float>(b),
+                           std::span<float>(same))
+                    .ok());
+        CHECK(same_bits(same, general));
+      }
+      // A unary op past one block (32768 elements) runs through the
+      // general path; its first n elements are the small call's.
+      std::vector<float> long_x(40000, 0.5f), long_y(40000);
+      std::copy(a.begin(), a.end(), long_x.begin());
+      for (UnaryOp op : {UnaryOp::kExp, UnaryOp::kRelu, UnaryOp::kTanh}) {
+        REQUIRE(try_unary(c, op, a, small).ok());
+        REQUIRE(try_unary(c, op, long_x, long_y).ok());
+        CHECK(same_bits(small, std::vector<float>(long_y.begin(), long_y.begin() + n)));
+      }
+    }
+  }
+}
+
+TEST_CASE("small reductions and gemv give the general path's bits") {
+  for (const Context& c : test::contexts_under_test()) {
+    INFO(test::level_label(c));
+    for (std::int64_t n : {1, 5, 16, 33, 300}) {
+      INFO("n = " << n);
+      const auto count = static_cast<std::size_t>(n);
+      std::vector<double> row(count);
+      const std::vector<float> row_f32 = test::random_f32(count, 21);
+      for (std::size_t i = 0; i < count; ++i) row[i] = row_f32[i] * (1.0 + 1e-9 * double(i));
+      // The same row twice: two rows take the general path.
+      std::vector<double> rows(row);
+      rows.insert(rows.end(), row.begin(), row.end());
+      for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMean}) {
+        double one = 0;
+        double two[2] = {0, 0};
+        REQUIRE(try_reduce(c, op, 1, n, row.data(), n, &one).ok());
+        REQUIRE(try_reduce(c, op, 2, n, rows.data(), n, two).ok());
+        CHECK(std::memcmp(&one, &two[0], sizeof one) == 0);
+        CHECK(std::memcmp(&one, &two[1], sizeof one) == 0);
+      }
+      // gemv with x contiguous (small path) and strided (general path:
+      // x packed first), both layouts and transposes.
+      const std::vector<float> a = test::random_f32(count * 9, 22);
+      const std::vector<float> x = test::random_f32(count, 23);
+      std::vector<float> x_strided(2 * count);
+      for (std::size_t i = 0; i < count; ++i) x_strided[2 * i] = x[i];
+      for (Layout layout : {Layout::kRowMajor, Layout::kColMajor}) {
+        for (Transpose t : {Transpose::kNo, Transpose::kYes}) {
+          // op(A) is 9 x n: stored 9 x n (no transpose) or n x 9.
+          const bool no_trans = t == Transpose::kNo;
+          const std::int64_t m = no_trans ? 9 : n, cols = no_trans ? n : 9;
+          const std::int64_t lda = layout == Layout::kRowMajor ? cols : m;
+          std::vector<float> y_small(9, 1.0f), y_general(9, 1.0f);
+          REQUIRE(try_gemv(c, layout, t, m, cols, 1.5f, a.data(), lda, x.data(), 1, 0.25f,
+                           y_small.data(), 1)
+                      .ok());
+          REQUIRE(try_gemv(c, layout, t, m, cols, 1.5f, a.data(), lda, x_strided.data(), 2, 0.25f,
+                           y_general.data(), 1)
+                      .ok());
+          CHECK(same_bits(y_small, y_general));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera
