@@ -17,6 +17,10 @@ struct GateShape {
 constexpr GateShape kGateShapes[] = {{32, 32, 128}, {48, 48, 128}, {48, 48, 256},
                                      {64, 64, 256}, {96, 96, 128}, {96, 96, 256}};
 
+// Square sgemms whose depth slices (n * n * 4 bytes) run from 36 KiB to
+// 400 KiB: the direct path's limit falls among them on every cache model.
+constexpr std::int64_t kDirectSizes[] = {96, 128, 160, 192, 256, 320};
+
 // Square sgemv matrices of 256 KiB to 8 MiB (floats), around one core's L2.
 constexpr std::int64_t kGemvSizes[] = {256, 362, 512, 724, 1024, 1448};
 
@@ -47,6 +51,41 @@ struct GemvProblems {
     }
   }
 };
+
+struct DirectProblems {
+  std::vector<std::vector<float>> a, b, c;
+  std::vector<int> reps;  // about 3 ms per size per round at 100 GFLOP/s
+  DirectProblems() {
+    for (std::int64_t n : kDirectSizes) {
+      const auto count = static_cast<std::size_t>(n * n);
+      a.emplace_back(count, 0.5f);
+      b.emplace_back(count, 0.25f);
+      c.emplace_back(count, 0.0f);
+      const double flops = 2.0 * static_cast<double>(n) * n * n;
+      reps.push_back(std::max(1, static_cast<int>(3e-3 * 100e9 / flops)));
+    }
+  }
+};
+
+Workload direct_path_work() {
+  auto p = std::make_shared<DirectProblems>();
+  return [p](const Context& context) -> std::function<bool()> {
+    return [&context, p] {
+      for (std::size_t i = 0; i < std::size(kDirectSizes); ++i) {
+        const std::int64_t n = kDirectSizes[i];
+        for (int r = 0; r < p->reps[i]; ++r) {
+          if (!try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, n, n, n, 1.0f,
+                        p->a[i].data(), n, p->b[i].data(), n, 0.0f, p->c[i].data(), n,
+                        Parallelism::serial())
+                   .ok()) {
+            return false;
+          }
+        }
+      }
+      return true;
+    };
+  };
+}
 
 Workload serial_gate_work(int threads) {
   auto p = std::make_shared<GateProblems>();
@@ -97,6 +136,9 @@ void take(const KnobSweepOutcome& o, GateOutcome* outcome) {
     outcome->chosen.gemv_parallel_bytes = o.chosen.gemv_parallel_bytes;
   }
   if (o.chosen.gemv_tier_step) outcome->chosen.gemv_tier_step = o.chosen.gemv_tier_step;
+  if (o.chosen.direct_slice_bytes) {
+    outcome->chosen.direct_slice_bytes = o.chosen.direct_slice_bytes;
+  }
   outcome->changes.push_back(describe_set_knobs(o.chosen) + " instead of the defaults, " +
                              fixed(o.confirmed_gain, 3) + "x on the second look");
 }
@@ -105,8 +147,17 @@ void take(const KnobSweepOutcome& o, GateOutcome* outcome) {
 
 GateOutcome sweep_gates(int threads, int rounds, double margin, double* budget, bool dry_run) {
   GateOutcome outcome;
+  // The direct path's limit decides calls on one thread: swept at 1.
+  take(sweep_knobs({{"TESSERA_DIRECT_SLICE_BYTES",
+                     [](Knobs& k, std::uint64_t v) { k.direct_slice_bytes = v; },
+                     {262144, 65536, 1048576, 16384, 4194304}}},
+                   "at one thread on sgemm 96^3 .. 320^3", 1,
+                   dry_run ? Workload{} : direct_path_work(), rounds, margin, budget, dry_run),
+       &outcome);
   if (threads < 2) {
-    outcome.notes.push_back("the gates: one participant, every call runs on the caller: not swept");
+    outcome.notes.push_back(
+        "the serial gate and the bandwidth floor: one participant, every call runs on the "
+        "caller: not swept");
     return outcome;
   }
   const std::string n = std::to_string(threads);

@@ -1,4 +1,7 @@
-// The gates' sweeps: the thresholds below which a call stays on the caller.
+// The gates' sweeps: the thresholds that send a call down a cheaper path.
+//  - TESSERA_DIRECT_SLICE_BYTES, the direct (unpacked) GEMM path's limit:
+//    timed at one thread on square sgemms from 96 to 320, where the cache
+//    model's budget sends some direct and some packed.
 //  - TESSERA_PARALLEL_THRESHOLD, GEMM's serial gate on m*n*k: it decides
 //    explicit threads(n) requests (the automatic path's per-worker minimum
 //    already keeps such calls on one worker), timed on small GEMMs around

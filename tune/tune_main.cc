@@ -8,12 +8,13 @@
 // the context's level at one thread (blocking_sweep.hpp); the automatic
 // path's width knobs (the full-width threshold, the per-worker minimum and,
 // with 4 or more participants, the pool classes) at N participants
-// (width_sweep.hpp); and the gates: GEMM's serial gate and the bandwidth
-// resolver's floor (and tier step) at N (gate_sweep.hpp). Not swept: the
-// direct path's slice budget (a constant of the cache model, no knob), the
-// oversampling knobs (how finely work is cut, not whether it is split),
-// and the integer and half-precision kernels (they run on the f32 GEMM's
-// blocking and the same resolvers; they have no knobs of their own).
+// (width_sweep.hpp); and the gates: the direct GEMM path's limit at one
+// thread, GEMM's serial gate and the bandwidth resolver's floor (and tier
+// step) at N (gate_sweep.hpp). Not swept: TESSERA_GEMV_THREAD_CAP (a
+// fixed width, for deployments that want one), the oversampling knobs (how
+// finely split work is cut, not whether it is split), and the integer and
+// half-precision kernels (they run on the f32 GEMM's blocking and the same
+// resolvers; they have no knobs of their own).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -225,14 +226,15 @@ int main(int argc, char** argv) {
     profile.knobs.parallel_threshold = o.chosen.parallel_threshold;
     profile.knobs.gemv_parallel_bytes = o.chosen.gemv_parallel_bytes;
     profile.knobs.gemv_tier_step = o.chosen.gemv_tier_step;
+    profile.knobs.direct_slice_bytes = o.chosen.direct_slice_bytes;
     for (const std::string& c : o.changes) changes.push_back(c);
     if (o.swept && o.changes.empty()) {
       changes.push_back("the gates: the defaults kept (no challenger won by the margin)");
     }
   }
   profile.notes.push_back(
-      "not swept by this tessera-tune: the direct path's slice budget (no knob), the "
-      "oversampling knobs, the integer and half-precision kernels (no knobs of their own)");
+      "not swept by this tessera-tune: TESSERA_GEMV_THREAD_CAP, the oversampling knobs, the "
+      "integer and half-precision kernels (no knobs of their own)");
   if (dry_run) return 0;
   std::printf("\nchanges:\n");
   for (const std::string& c : changes) std::printf("  %s\n", c.c_str());

@@ -149,6 +149,51 @@ TEST_CASE("a profile's pool classes shape the pool the context resolves") {
   CHECK(with(p, false, mine).resolved_policy().pool_classes == 1);
 }
 
+TEST_CASE("TESSERA_DIRECT_SLICE_BYTES moves small GEMMs between the direct and packed paths, same bits") {
+  // 48 x 200 x 96 f32: wider than two direct panels on every level, deeper
+  // than the shallow rule, rows under the direct path's 2 KiB; A's depth
+  // slice is 48 * 96 * 4 = 18 KiB, so the budget alone decides.
+  const std::int64_t m = 48, n = 200, k = 96;
+  const auto a = test::random_f32(static_cast<std::size_t>(m * k), 31);
+  const auto b = test::random_f32(static_cast<std::size_t>(k * n), 32);
+  for (Isa isa : test::host_isas()) {
+    INFO(isa_name(isa));
+    std::vector<float> c_out[2];
+    bool direct[2] = {false, false}, has_direct = false;
+    const std::uint64_t budgets[2] = {1024, std::uint64_t{1} << 20};
+    for (int i = 0; i < 2; ++i) {
+      ContextOptions options;
+      options.read_environment = false;
+      options.isa = isa;
+      options.knobs.direct_slice_bytes = budgets[i];
+      Context c;
+      REQUIRE(Context::create(options, &c).ok());
+      GemmPlan plan;
+      REQUIRE(try_plan_gemm(c, Dtype::kF32, Layout::kRowMajor, m, n, k, Parallelism::serial(),
+                            &plan)
+                  .ok());
+      direct[i] = plan.direct;
+      // Whether the level has a direct path at all: an 8^3 product takes it.
+      REQUIRE(try_plan_gemm(c, Dtype::kF32, Layout::kRowMajor, 8, 8, 8, Parallelism::serial(),
+                            &plan)
+                  .ok());
+      has_direct = plan.direct;
+      c_out[i].assign(static_cast<std::size_t>(m * n), 0.0f);
+      REQUIRE(try_gemm(c, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, m, n, k, 1.0f,
+                       a.data(), k, b.data(), n, 0.0f, c_out[i].data(), n, Parallelism::serial())
+                  .ok());
+    }
+    CHECK_FALSE(direct[0]);  // 1 KiB: the slice does not fit, packed
+    CHECK(direct[1] == has_direct);  // 1 MiB: it fits
+    CHECK(std::memcmp(c_out[0].data(), c_out[1].data(), c_out[0].size() * sizeof(float)) == 0);
+  }
+  Profile p = sample();
+  p.knobs.direct_slice_bytes = 4096;
+  const Context profiled = with(p);
+  CHECK(profiled.knobs().direct_slice_bytes == 4096u);
+  CHECK(contains(profiled.resolved_policy().profile, "TESSERA_DIRECT_SLICE_BYTES=4096"));
+}
+
 TEST_CASE("a profile measured elsewhere is not applied, and says why; portable applies it") {
   Profile foreign = sample();
   foreign.measured_on.cpu_model += 1;

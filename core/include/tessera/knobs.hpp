@@ -28,6 +28,11 @@ struct Knobs {
   std::optional<std::uint32_t> gemv_tier_step;       // TESSERA_GEMV_TIER_STEP
   std::optional<std::uint32_t> gemv_thread_cap;      // TESSERA_GEMV_THREAD_CAP
   std::optional<std::uint32_t> pool_classes;         // TESSERA_POOL_CLASSES
+  // Bytes one depth slice of A may take for GEMM's direct (unpacked) path;
+  // unset: the cache model's (the host's L2, a quarter of it for narrow
+  // panels; 16 KiB on the fixed 128-bit levels). Speed only: the direct
+  // and packed paths give the same bits.
+  std::optional<std::uint64_t> direct_slice_bytes;   // TESSERA_DIRECT_SLICE_BYTES
   std::optional<std::uint32_t> parallel_oversample;  // TESSERA_PARALLEL_OVERSAMPLE
   std::optional<std::uint32_t> packed_oversample;    // TESSERA_PACKED_OVERSAMPLE
   std::optional<std::uint32_t> wasm_threads;         // TESSERA_WASM_THREADS

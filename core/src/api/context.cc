@@ -31,6 +31,7 @@ Knobs merge(Knobs base, const Knobs& top) {
   over(base.gemv_tier_step, top.gemv_tier_step);
   over(base.gemv_thread_cap, top.gemv_thread_cap);
   over(base.pool_classes, top.pool_classes);
+  over(base.direct_slice_bytes, top.direct_slice_bytes);
   over(base.parallel_oversample, top.parallel_oversample);
   over(base.packed_oversample, top.packed_oversample);
   over(base.wasm_threads, top.wasm_threads);
@@ -277,6 +278,7 @@ Status make_state(const ContextOptions& options,
   state->resolved.load_selftest = std::move(early.load_selftest);
   state->resolved.profile = std::move(early.profile);
   for (std::string& line : early.fallbacks) state->resolved.fallbacks.push_back(std::move(line));
+  state->direct_slice_bytes = state->knobs.direct_slice_bytes.value_or(0);
   core::BandwidthFacts& facts = state->parallel_facts;
   facts.width = state->kernel_width();
   facts.pool_width = state->executor->width();

@@ -27,6 +27,9 @@ struct ContextState {
     std::int64_t kc = 0, mc = 0, nc = 0;
   };
   TunedBlocking tuned_blocking[2];
+  // TESSERA_DIRECT_SLICE_BYTES (a knob or the profile's), 0: the cache
+  // model's budget (gemm_call.hpp's direct_slice_budget).
+  std::uint64_t direct_slice_bytes = 0;
   platform::Topology topology;
   platform::ResolvedExecutionPolicy resolved;
   // Keeps the executor alive: the pool lease from acquire_executor, the

@@ -126,9 +126,13 @@ TESSERA_QUICK_INLINE inline core::GemmBlocking context_blocking(
 // ran 13-16% faster packed. Slices of 16 KiB and less (f32 64^3) ran the
 // same either way, so they stay direct, with less set-up.
 // (The host's L2 is read once: small calls ask for it on every call.)
+// TESSERA_DIRECT_SLICE_BYTES replaces the budget on every level (the tuner
+// measures it; design.md §Profiles).
 inline constexpr std::uint64_t kPortableDirectSliceBytes = 16 * 1024;
 template <class T>
-std::uint64_t direct_slice_budget(const core::GemmKernelSet<T>& ks) {
+std::uint64_t direct_slice_budget(const detail::ContextState& state,
+                                  const core::GemmKernelSet<T>& ks) {
+  if (state.direct_slice_bytes != 0) return state.direct_slice_bytes;
   static const std::uint64_t host_l2 = core::host_cache_facts().l2;
   if (ks.blocking == core::GemmBlockingRule::kFixedPortable) return kPortableDirectSliceBytes;
   constexpr std::uint64_t kWidePanelBytes = 128;
@@ -140,12 +144,14 @@ std::uint64_t direct_slice_budget(const core::GemmKernelSet<T>& ks) {
 // direct_ok && direct_fits): the one rule, for the request and for
 // execute()'s quick path, which asks it before building a request.
 template <class T>
-TESSERA_QUICK_INLINE inline bool direct_allowed(const core::GemmKernelSet<T>& ks,
+TESSERA_QUICK_INLINE inline bool direct_allowed(const detail::ContextState& state,
+                                                const core::GemmKernelSet<T>& ks,
                                                 const core::GemmBlocking& blocking,
                                                 std::int64_t m, std::int64_t n, std::int64_t k,
                                                 bool a_prepacked) {
   return ks.direct != nullptr && !a_prepacked &&
-         core::direct_suits(m, n, k, blocking.kc, ks.direct_nr, sizeof(T), direct_slice_budget(ks));
+         core::direct_suits(m, n, k, blocking.kc, ks.direct_nr, sizeof(T),
+                            direct_slice_budget(state, ks));
 }
 
 // decide_gemm's request for a canonical m x n x k problem on `state`: the
@@ -164,7 +170,8 @@ core::GemmRequest gemm_request(const detail::ContextState& state,
   // direct_allowed() is the conjunction of these two.
   r.direct_ok = ks.direct != nullptr && !a_prepacked;
   r.direct_mr = ks.direct_mr, r.direct_nr = ks.direct_nr;
-  r.direct_fits = core::direct_suits(m, n, k, blocking.kc, ks.direct_nr, sizeof(T), direct_slice_budget(ks));
+  r.direct_fits = core::direct_suits(m, n, k, blocking.kc, ks.direct_nr, sizeof(T),
+                                     direct_slice_budget(state, ks));
   r.a_prepacked = a_prepacked;
   r.b_prepacked = b_prepacked;
   r.site = state.compute_request(parallelism, explain);
@@ -190,7 +197,7 @@ TESSERA_QUICK_INLINE inline Status execute_on(const detail::ContextState& state,
   // direct path: exactly the calls decide_gemm would send there, without
   // building a request or a plan (the request alone, knobs and all, was
   // 110 of the ~800 instructions of a 1 x 1 x 1 call).
-  if (direct_allowed(set, blocking, pr.m, pr.n, pr.k, packed_a != nullptr)) {
+  if (direct_allowed(state, set, blocking, pr.m, pr.n, pr.k, packed_a != nullptr)) {
     const std::uint64_t mnk = static_cast<std::uint64_t>(pr.m) *
                               static_cast<std::uint64_t>(pr.n) * static_cast<std::uint64_t>(pr.k);
     if (parallelism.is_serial() || core::below_serial_gate(mnk, state.compute_knobs)) {
