@@ -19,6 +19,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <memory>
 #include <vector>
 
 #include "bench_support.hpp"
@@ -32,8 +33,26 @@ using tessera::bench::summarize;
 using tessera::bench::Summary;
 namespace eigen = tessera::bench::eigen_peer;
 
+// n floats on a 64-byte line: a call's time then does not depend on where
+// this binary's earlier allocations happened to leave the heap (256-float
+// adds and relus ran 1.4x apart in two builds of the same kernels with
+// plain std::vector operands).
+struct LineAlignedFloats {
+  std::unique_ptr<float, void (*)(void*)> p{nullptr, std::free};
+  void resize(int n) {
+    const std::size_t bytes = (static_cast<std::size_t>(n) * sizeof(float) + 63) / 64 * 64;
+    p.reset(static_cast<float*>(std::aligned_alloc(64, bytes)));
+    if (p == nullptr) {
+      std::fprintf(stderr, "bench-small_calls: out of memory\n");
+      std::exit(1);
+    }
+  }
+  float* data() const { return p.get(); }
+  float& operator[](int i) { return p.get()[i]; }
+};
+
 struct Buffers {
-  std::vector<float> a, b, y;
+  LineAlignedFloats a, b, y;
   volatile float sink = 0;
   volatile std::int64_t index_sink = 0;
 };
@@ -126,7 +145,8 @@ int main(int argc, char** argv) {
   }
   const bool have_eigen = eigen::available();
   const tessera::Context context;
-  std::printf("small calls, f32, one row, ns per call: tessera (default context) vs %s\n",
+  std::printf("small calls, f32, one row, ns per call: tessera (default context) vs %s; "
+              "operands on 64-byte lines\n",
               eigen::describe().c_str());
   std::printf("%-8s %6s  %24s %24s  %8s\n", "op", "n", "tessera ns (min..max)", "eigen", "eigen/t");
   for (const Op& op : ops()) {

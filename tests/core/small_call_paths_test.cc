@@ -4,6 +4,8 @@
 // leave to the general one), each small call is compared bit for bit with
 // the same values computed through a form the small path does not take:
 // a broadcast operand, a strided x, a second row, a vector past one block.
+// (The reduction kernels' own final pass over the lanes is checked by the
+// reduce suites' NaN, zero and pinned-bits cases.)
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -76,6 +78,11 @@ TEST_CASE("small reductions and gemv give the general path's bits") {
         CHECK(std::memcmp(&one, &two[0], sizeof one) == 0);
         CHECK(std::memcmp(&one, &two[1], sizeof one) == 0);
       }
+      std::int64_t first = -1, both[2] = {-1, -1};
+      REQUIRE(try_argmax(c, 1, n, row.data(), n, &first).ok());
+      REQUIRE(try_argmax(c, 2, n, rows.data(), n, both).ok());
+      CHECK(first == both[0]);
+      CHECK(first == both[1]);
       // gemv with x contiguous (small path) and strided (general path:
       // x packed first), both layouts and transposes.
       const std::vector<float> a = test::random_f32(count * 9, 22);

@@ -184,9 +184,12 @@ std::int64_t first_index_of(const T* row, std::size_t cols, T m) {
   return 0;  // unreachable: m is one of the row's elements
 }
 
+// Every argmax that argmax_impl's small-call path does not take, errors
+// included; out of line.
 template <class T>
-Status argmax_impl(const Context& context, std::int64_t rows, std::int64_t cols, const T* x,
-                   std::int64_t ldx, std::int64_t* out, Parallelism parallelism) {
+[[gnu::noinline]] Status argmax_general(const Context& context, std::int64_t rows,
+                                        std::int64_t cols, const T* x, std::int64_t ldx,
+                                        std::int64_t* out, Parallelism parallelism) {
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   if (!reduce_detail::quick_valid_reduce(rows, cols, x, ldx, out, sizeof(std::int64_t), true,
@@ -228,6 +231,28 @@ Status argmax_impl(const Context& context, std::int64_t rows, std::int64_t cols,
                               }
                             });
   return {};
+}
+
+// The small call: one row of one block on an optimized level, every check
+// passed as integer tests: the block max and the scan for its first
+// position on the caller, as argmax_general computes that row.
+template <class T>
+Status argmax_impl(const Context& context, std::int64_t rows, std::int64_t cols, const T* x,
+                   std::int64_t ldx, std::int64_t* out, Parallelism parallelism) {
+  const detail::ContextState* state = context.state();
+  if (state != nullptr && rows == 1 && cols > 0 &&
+      static_cast<std::uint64_t>(cols) <= core::kReduceBlock &&
+      state->table->family != KernelFamily::kNaive &&
+      reduce_detail::quick_valid_reduce(rows, cols, x, ldx, out, sizeof(std::int64_t), true,
+                                        parallelism, sizeof(T))) {
+    const core::BlockReduceFn<T> max = set_of<T>(*state->table).max;
+    if (max != nullptr) {
+      const auto n = static_cast<std::size_t>(cols);
+      *out = first_index_of(x, n, max(x, n));
+      return {};
+    }
+  }
+  return argmax_general(context, rows, cols, x, ldx, out, parallelism);
 }
 
 template <class T>

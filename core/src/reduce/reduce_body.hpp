@@ -118,14 +118,14 @@ bool plain_max(const typename V::Scalar* x, std::size_t n, typename V::Scalar* o
   }
   for (std::size_t k = 1; k < kAcc; ++k) acc[0] = max_ordered<V>(acc[0], acc[k]);
   for (std::size_t k = 1; k < kSums; ++k) sum[0] = V::add(sum[0], sum[k]);
-  T a[kL], s[kL];
+  // A NaN in any lane (it compares unequal to itself) leaves the block to
+  // the exact sequence: one vector test each, not two scalar tests a lane
+  // (the lane loop was most of a 16-float call).
+  if (!V::all_true(V::eq(sum[0], sum[0])) || !V::all_true(V::eq(acc[0], acc[0]))) return false;
+  T a[kL];
   V::store(a, acc[0]);
-  V::store(s, sum[0]);
   T m = a[0];
-  for (std::size_t l = 0; l < kL; ++l) {
-    if (s[l] != s[l] || a[l] != a[l]) return false;
-    if (m < a[l]) m = a[l];
-  }
+  for (std::size_t l = 1; l < kL; ++l) m = m < a[l] ? a[l] : m;
   if (m == T(0)) return false;
   *out = m;
   return true;
