@@ -114,6 +114,23 @@ std::vector<Op> ops() {
          require(tessera::try_reduce(*b.context, tessera::ReduceOp::kSum, 1, 16, b.a.data(), 16, &out));
          b.sink = out;
        }},
+      {"max 16", "C++",
+       [](Buffers& b) {
+         float out = 0;
+         require(tessera::try_reduce(*b.context, tessera::ReduceOp::kMax, 1, 16, b.a.data(), 16, &out));
+         b.sink = out;
+       }},
+      {"argmax 16", "C++",
+       [](Buffers& b) {
+         std::int64_t out = 0;
+         require(tessera::try_argmax(*b.context, 1, 16, b.a.data(), 16, &out));
+         b.sink = static_cast<float>(out);
+       }},
+      {"exp 16", "C++",
+       [](Buffers& b) {
+         require(tessera::try_unary(*b.context, tessera::UnaryOp::kExp,
+                                    span<const float>(b.a.data(), 16), span<float>(b.y.data(), 16)));
+       }},
       {"softmax 16", "C++",
        [](Buffers& b) { require(tessera::try_softmax(*b.context, 1, 16, b.a.data(), 16, b.y.data(), 16)); }},
       {"sgemv 8x8", "C",

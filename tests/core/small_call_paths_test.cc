@@ -4,6 +4,8 @@
 // leave to the general one), each small call is compared bit for bit with
 // the same values computed through a form the small path does not take:
 // a broadcast operand, a strided x, a second row, a vector past one block.
+// Softmax's small path writes y in one pass per kernel, so it is checked in
+// place as well.
 // (The reduction kernels' own final pass over the lanes is checked by the
 // reduce suites' NaN, zero and pinned-bits cases.)
 #include <doctest/doctest.h>
@@ -83,6 +85,19 @@ TEST_CASE("small reductions and gemv give the general path's bits") {
       REQUIRE(try_argmax(c, 2, n, rows.data(), n, both).ok());
       CHECK(first == both[0]);
       CHECK(first == both[1]);
+      // softmax and log-softmax, in place too.
+      for (bool log : {false, true}) {
+        std::vector<double> y_one(count), y_two(2 * count), in_place(row);
+        auto run = [&](std::int64_t r, const double* x, double* y) {
+          return log ? try_log_softmax(c, r, n, x, n, y, n) : try_softmax(c, r, n, x, n, y, n);
+        };
+        REQUIRE(run(1, row.data(), y_one.data()).ok());
+        REQUIRE(run(2, rows.data(), y_two.data()).ok());
+        REQUIRE(run(1, in_place.data(), in_place.data()).ok());
+        CHECK(std::memcmp(y_one.data(), y_two.data(), count * sizeof(double)) == 0);
+        CHECK(std::memcmp(y_one.data(), y_two.data() + count, count * sizeof(double)) == 0);
+        CHECK(same_bits(y_one, in_place));
+      }
       // gemv with x contiguous (small path) and strided (general path:
       // x packed first), both layouts and transposes.
       const std::vector<float> a = test::random_f32(count * 9, 22);

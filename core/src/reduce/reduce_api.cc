@@ -106,6 +106,17 @@ RowShape<T> shape_of(std::int64_t rows, std::int64_t cols, const T* x, std::int6
           (c + core::kReduceBlock - 1) / core::kReduceBlock, x};
 }
 
+// The small call (issue 41): one row of at most one block on an optimized
+// level. Such a row is one unit of work, so every driver's plan runs it on
+// the caller with one call per pass: the small paths below make those
+// calls directly, with the same bits.
+inline bool one_block_row(const detail::ContextState* state, std::int64_t rows,
+                          std::int64_t cols) {
+  return state != nullptr && rows == 1 && cols > 0 &&
+         static_cast<std::uint64_t>(cols) <= core::kReduceBlock &&
+         state->table->family != KernelFamily::kNaive;
+}
+
 // Every reduction that reduce_impl's small-call path does not take, errors
 // included; out of line, so that the small path's frame holds none of the
 // message formatting.
@@ -148,17 +159,14 @@ template <class T>
   return {};
 }
 
-// The small call (issue 41): one row of one block on an optimized level,
-// every check passed as integer tests: the block kernel on the caller's
-// row, the one call reduce_rows would make, so the same bits.
+// The small call, every check passed as integer tests: the block kernel
+// on the caller's row, the one call reduce_rows would make.
 template <class T>
 Status reduce_impl(const Context& context, ReduceOp op, std::int64_t rows, std::int64_t cols,
                    const T* x, std::int64_t ldx, T* out, Parallelism parallelism) {
   const detail::ContextState* state = context.state();
   const bool known = op == ReduceOp::kSum || op == ReduceOp::kMax || op == ReduceOp::kMean;
-  if (state != nullptr && known && rows == 1 && cols > 0 &&
-      static_cast<std::uint64_t>(cols) <= core::kReduceBlock &&
-      state->table->family != KernelFamily::kNaive &&
+  if (known && one_block_row(state, rows, cols) &&
       reduce_detail::quick_valid_reduce(rows, cols, x, ldx, out, sizeof(T), op == ReduceOp::kMax,
                                         parallelism, sizeof(T))) {
     const core::ReduceSet<T>& set = set_of<T>(*state->table);
@@ -233,16 +241,14 @@ template <class T>
   return {};
 }
 
-// The small call: one row of one block on an optimized level, every check
-// passed as integer tests: the block max and the scan for its first
-// position on the caller, as argmax_general computes that row.
+// The small call, every check passed as integer tests: the block max and
+// the scan for its first position on the caller, as argmax_general
+// computes that row.
 template <class T>
 Status argmax_impl(const Context& context, std::int64_t rows, std::int64_t cols, const T* x,
                    std::int64_t ldx, std::int64_t* out, Parallelism parallelism) {
   const detail::ContextState* state = context.state();
-  if (state != nullptr && rows == 1 && cols > 0 &&
-      static_cast<std::uint64_t>(cols) <= core::kReduceBlock &&
-      state->table->family != KernelFamily::kNaive &&
+  if (one_block_row(state, rows, cols) &&
       reduce_detail::quick_valid_reduce(rows, cols, x, ldx, out, sizeof(std::int64_t), true,
                                         parallelism, sizeof(T))) {
     const core::BlockReduceFn<T> max = set_of<T>(*state->table).max;
@@ -255,10 +261,12 @@ Status argmax_impl(const Context& context, std::int64_t rows, std::int64_t cols,
   return argmax_general(context, rows, cols, x, ldx, out, parallelism);
 }
 
+// Every softmax that softmax_impl's small-call path does not take, errors
+// included; out of line.
 template <class T>
-Status softmax_impl(const Context& context, bool log, std::int64_t rows, std::int64_t cols,
-                    const T* x, std::int64_t ldx, T* y, std::int64_t ldy,
-                    Parallelism parallelism) {
+[[gnu::noinline]] Status softmax_general(const Context& context, bool log, std::int64_t rows,
+                                         std::int64_t cols, const T* x, std::int64_t ldx, T* y,
+                                         std::int64_t ldy, Parallelism parallelism) {
   const detail::ContextState* state = nullptr;
   TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   if (!reduce_detail::quick_valid_softmax(rows, cols, x, ldx, y, ldy, parallelism, sizeof(T))) {
@@ -315,6 +323,32 @@ Status softmax_impl(const Context& context, bool log, std::int64_t rows, std::in
                               for (std::size_t r = begin; r < end; ++r) row(r);
                             });
   return {};
+}
+
+// The small call, every check passed as integer tests: softmax_general's
+// three passes over the caller's one block.
+template <class T>
+Status softmax_impl(const Context& context, bool log, std::int64_t rows, std::int64_t cols,
+                    const T* x, std::int64_t ldx, T* y, std::int64_t ldy,
+                    Parallelism parallelism) {
+  const detail::ContextState* state = context.state();
+  if (one_block_row(state, rows, cols) &&
+      reduce_detail::quick_valid_softmax(rows, cols, x, ldx, y, ldy, parallelism, sizeof(T))) {
+    const core::ReduceSet<T>& set = set_of<T>(*state->table);
+    if (set.max != nullptr && set.exp_sum != nullptr && set.divide != nullptr &&
+        set.log_finish != nullptr && set.log != nullptr) {
+      const auto n = static_cast<std::size_t>(cols);
+      const T m = set.max(x, n);
+      const T sum = set.exp_sum(x, n, m, log ? nullptr : y);
+      if (log) {
+        set.log_finish(x, n, m, set.log(sum), y);
+      } else {
+        set.divide(y, n, sum);
+      }
+      return {};
+    }
+  }
+  return softmax_general(context, log, rows, cols, x, ldx, y, ldy, parallelism);
 }
 
 }  // namespace

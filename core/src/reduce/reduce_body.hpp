@@ -84,6 +84,58 @@ inline typename V::Reg max_ordered(typename V::Reg a, typename V::Reg b) {
 // exact pass runs for nothing, never the other way. Otherwise the maximum
 // is one value, and equal values other than zeros have equal bits: the
 // result is exactly the IEEE maximum, in any order.
+// plain_max's verdict on its folded accumulator and running sum.
+template <class V>
+inline bool plain_max_result(typename V::Reg acc, typename V::Reg sum,
+                             typename V::Scalar* out) {
+  using T = typename V::Scalar;
+  constexpr std::size_t kL = V::kLanes;
+  // A NaN in any lane (it compares unequal to itself) leaves the block to
+  // the exact sequence: one vector test each, not two scalar tests a lane
+  // (the lane loop was most of a 16-float call).
+  if (!V::all_true(V::eq(sum, sum)) || !V::all_true(V::eq(acc, acc))) return false;
+  T a[kL];
+  V::store(a, acc);
+  T m = a[0];
+  for (std::size_t l = 1; l < kL; ++l) m = m < a[l] ? a[l] : m;
+  if (m == T(0)) return false;
+  *out = m;
+  return true;
+}
+
+// plain_max for fewer than eight vectors: one accumulator and one sum, so a
+// 16-float call sets up and folds two registers, not twelve (the result
+// is the maximum's value in any order, so the same bits).
+template <class V>
+bool plain_max_short(const typename V::Scalar* x, std::size_t n, typename V::Scalar* out) {
+  using T = typename V::Scalar;
+  using Reg = typename V::Reg;
+  constexpr std::size_t kL = V::kLanes;
+  Reg acc = V::set1(-std::numeric_limits<T>::infinity()), sum = V::zero();
+  std::size_t i = 0;
+  for (; i + kL <= n; i += kL) {
+    acc = max_ordered<V>(acc, V::load(x + i));
+    sum = V::add(sum, acc);
+  }
+  if (i < n) {
+    T tail[kL];
+    for (std::size_t l = 0; l < kL; ++l) tail[l] = i + l < n ? x[i + l] : x[i];
+    acc = max_ordered<V>(acc, V::load(tail));
+    sum = V::add(sum, acc);
+  }
+  return plain_max_result<V>(acc, sum, out);
+}
+
+// The maximum of x[0, n) by max_ordered, and whether it is the IEEE
+// maximum's value: false when a NaN went by or the maximum is a zero,
+// whose sign max_ordered does not decide (+0 > -0). A NaN element makes
+// its accumulator NaN for one step, and a running sum of the accumulator
+// keeps it for good (it reads no memory: a sum of the elements themselves
+// made GCC load each vector twice, and loads were the bound). +Inf after a
+// -Inf start, or an overflow of the sum, can also make it NaN: then the
+// exact pass runs for nothing, never the other way. Otherwise the maximum
+// is one value, and equal values other than zeros have equal bits: the
+// result is exactly the IEEE maximum, in any order.
 template <class V>
 bool plain_max(const typename V::Scalar* x, std::size_t n, typename V::Scalar* out) {
   using T = typename V::Scalar;
@@ -95,6 +147,7 @@ bool plain_max(const typename V::Scalar* x, std::size_t n, typename V::Scalar* o
   // accumulators and a sum each, and 94 for Eigen's max, which watches for
   // no NaN.
   constexpr std::size_t kAcc = 8, kSums = kAcc / 2;
+  if (n < kAcc * kL) return plain_max_short<V>(x, n, out);
   const Reg lowest = V::set1(-std::numeric_limits<T>::infinity());
   Reg acc[kAcc], sum[kSums];
   for (std::size_t k = 0; k < kAcc; ++k) acc[k] = lowest;
@@ -118,17 +171,7 @@ bool plain_max(const typename V::Scalar* x, std::size_t n, typename V::Scalar* o
   }
   for (std::size_t k = 1; k < kAcc; ++k) acc[0] = max_ordered<V>(acc[0], acc[k]);
   for (std::size_t k = 1; k < kSums; ++k) sum[0] = V::add(sum[0], sum[k]);
-  // A NaN in any lane (it compares unequal to itself) leaves the block to
-  // the exact sequence: one vector test each, not two scalar tests a lane
-  // (the lane loop was most of a 16-float call).
-  if (!V::all_true(V::eq(sum[0], sum[0])) || !V::all_true(V::eq(acc[0], acc[0]))) return false;
-  T a[kL];
-  V::store(a, acc[0]);
-  T m = a[0];
-  for (std::size_t l = 1; l < kL; ++l) m = m < a[l] ? a[l] : m;
-  if (m == T(0)) return false;
-  *out = m;
-  return true;
+  return plain_max_result<V>(acc[0], sum[0], out);
 }
 
 // IEEE maximum (NaN wins, +0 > -0); -Inf pads, so it never changes a result.
