@@ -16,9 +16,6 @@
 //
 //   ./dev bench blas_level3
 //   TESSERA_BENCH_ARGS="--n 256,1000,2000 --threads 2 --types dz --routines gemm,trsm"
-#include <dlfcn.h>
-
-#include <chrono>
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
@@ -27,11 +24,11 @@
 #include <memory>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "bench_support.hpp"
+#include "blas_side_by_side.hpp"
 #include "peer_openblas.hpp"
 
 #if defined(TESSERA_BENCH_HAVE_OPENBLAS)
@@ -40,15 +37,10 @@
 
 namespace {
 
-// Milliseconds of quiet before each timed call (see the round loop).
+// Milliseconds of quiet before each timed call (run_side_by_side).
 constexpr int kQuietMs = 200;
 
-struct Case {
-  std::string name;
-  int n;
-  double flops;
-  std::function<void()> tessera, openblas;
-};
+using tessera::bench::BlasCase;
 
 #if defined(TESSERA_BENCH_HAVE_OPENBLAS)
 
@@ -106,23 +98,13 @@ auto real_scalar(const T& v) {
   }
 }
 
-template <class F>
-F tessera_symbol(void* lib, const char* name) {
-  const auto f = reinterpret_cast<F>(dlsym(lib, name));
-  if (f == nullptr) {
-    std::fprintf(stderr, "bench-blas_level3: %s lacks %s\n", TESSERA_BLAS_LIBRARY, name);
-    std::exit(1);
-  }
-  return f;
-}
-
 constexpr auto kCol = CblasColMajor;
 
 // One case per routine of type T at size n; `o` is OpenBLAS's function, and
 // tessera's of the same name has its type. Each adder calls `call(f)`.
 template <class T>
 struct Adder {
-  std::vector<Case>& cases;
+  std::vector<BlasCase>& cases;
   void* lib;
   int n;
   std::shared_ptr<Operands<T>> d;
@@ -130,7 +112,7 @@ struct Adder {
 
   template <class F, class Call>
   void add(const char* name, F o, double flops_per_n3, Call call) {
-    const F t = tessera_symbol<F>(lib, name);
+    const F t = tessera::bench::blas_symbol<F>(lib, name, "bench-blas_level3");
     const double dn = n;
     cases.push_back({name, n, scale * flops_per_n3 * dn * dn * dn, [=] { call(t); },
                      [=] { call(o); }});
@@ -216,7 +198,7 @@ bool wanted(const std::string& list, const std::string& item) {
 }
 
 template <class T, class Add>
-void add_type(std::vector<Case>& cases, void* lib, int n, const std::string& routines,
+void add_type(std::vector<BlasCase>& cases, void* lib, int n, const std::string& routines,
               unsigned seed, Add&& add_all) {
   Adder<T> adder{cases, lib, n, std::make_shared<Operands<T>>(n, seed)};
   add_all(adder, [&](const char* r) { return wanted(routines, r); });
@@ -255,13 +237,8 @@ int main(int argc, char** argv) {
     openblas_set_num_threads(threads);
   }
   std::printf("%s\n", openblas_report().c_str());
-  void* lib = dlopen(TESSERA_BLAS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-  if (lib == nullptr) {
-    std::fprintf(stderr, "bench-blas_level3: cannot load %s: %s\n", TESSERA_BLAS_LIBRARY,
-                 dlerror());
-    return 1;
-  }
-  std::vector<Case> cases;
+  void* lib = open_tessera_blas(TESSERA_BLAS_LIBRARY, "bench-blas_level3");
+  std::vector<BlasCase> cases;
   for (int n : sizes) {
     for (char p : types) {
       const auto add_real = [](auto& a, auto want, auto gemm, auto symm, auto syrk, auto syr2k,
@@ -310,38 +287,16 @@ int main(int argc, char** argv) {
       }
     }
   }
-  std::vector<std::vector<double>> t_tessera(cases.size()), t_openblas(cases.size()),
-      ratio(cases.size());
-  for (auto& k : cases) k.tessera(), k.openblas();  // warm-up: pools, pages
-  for (int round = 0; round < rounds; ++round) {
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      const std::size_t k = (i + static_cast<std::size_t>(round)) % cases.size();
-      // A pause before each timed call: OpenBLAS's idle threads keep
-      // spinning (sched_yield) for a while after a call, and would take a
-      // core from whichever library runs next on a small machine.
-      const auto timed = [](const std::function<void()>& f) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(kQuietMs));
-        return time_runs(1, f)[0];
-      };
-      double tt, to;
-      if (round % 2 == 0) {
-        tt = timed(cases[k].tessera), to = timed(cases[k].openblas);
-      } else {
-        to = timed(cases[k].openblas), tt = timed(cases[k].tessera);
-      }
-      t_tessera[k].push_back(tt), t_openblas[k].push_back(to), ratio[k].push_back(to / tt);
-    }
-  }
+  const SideBySide times = run_side_by_side(cases, rounds, kQuietMs);
   std::printf("blas_level3: column-major, %d rounds (order rotated), threads %s\n", rounds,
               threads > 0 ? std::to_string(threads).c_str() : "default");
   std::printf("  %-14s %5s %22s %22s %24s\n", "routine", "n", "tessera GFLOP/s",
               "OpenBLAS GFLOP/s", "OpenBLAS/tessera time");
   for (std::size_t k = 0; k < cases.size(); ++k) {
-    const Summary st = summarize(t_tessera[k]), so = summarize(t_openblas[k]),
-                  r = summarize(ratio[k]);
+    const Summary &st = times.tessera[k], &so = times.openblas[k], &r = times.ratio[k];
     std::printf("  %-14s %5d %14.1f (%4.1f%%) %14.1f (%4.1f%%) %10.2fx (%.2f..%.2f)\n",
-                cases[k].name.c_str(), cases[k].n, cases[k].flops / st.median * 1e-9,
-                st.spread * 100, cases[k].flops / so.median * 1e-9, so.spread * 100, r.median,
+                cases[k].name.c_str(), cases[k].n, cases[k].work / st.median * 1e-9,
+                st.spread * 100, cases[k].work / so.median * 1e-9, so.spread * 100, r.median,
                 r.min, r.max);
   }
   dlclose(lib);

@@ -19,6 +19,7 @@
 #include "blas/src/cblas_args.hpp"
 #include "blas/src/level2.hpp"
 #include "blas/src/level2_args.hpp"
+#include "blas/src/level2_blocked.hpp"
 
 // The helpers live in a named namespace: the unity builds put every
 // libtessera_blas source in one translation unit, where anonymous
@@ -107,8 +108,8 @@ void symv(const char* routine, bool hermitian, int order, int uplo_e, int n, T a
   if (!valid_call(order, routine, {{u, uplo_e, "Uplo"}})) return;
   const Triangle tri = column_major_triangle(order, u, hermitian);
   if (fortran_check_failed(symv_argument_error(tri.uplo, n, lda, incx, incy), routine)) return;
-  sym_mv(tri.uplo == 'U', hermitian, tri.conj, n, n - 1, alpha, a, FullStorage{lda}, x, incx, beta,
-         y, incy);
+  sym_mv_full(routine, tri.uplo == 'U', hermitian, tri.conj, n, alpha, a, lda, x, incx, beta, y,
+              incy);
 }
 
 template <class T>
@@ -153,13 +154,10 @@ TriangularOp column_major_op(int order, char uplo, char trans) {
 }
 
 template <class T, class Storage>
-void run_triangular(bool solve, const TriangularOp& op, char diag, int n, int k, const T* a,
-                    Storage storage, T* x, int incx) {
-  if (solve) {
-    tri_sv(op.upper, op.transpose, op.conj, diag == 'U', n, k, a, storage, x, incx);
-  } else {
-    tri_mv(op.upper, op.transpose, op.conj, diag == 'U', n, k, a, storage, x, incx);
-  }
+void run_triangular(const char* routine, bool solve, const TriangularOp& op, char diag, int n,
+                    int k, const T* a, Storage storage, T* x, int incx) {
+  triangular_body(routine, solve, op.upper, op.transpose, op.conj, diag == 'U', n, k, a, storage,
+                  x, incx);
 }
 
 template <class T>
@@ -175,7 +173,7 @@ void trmv(const char* routine, bool solve, int order, int uplo_e, int trans_e, i
   if (fortran_check_failed(trmv_argument_error(op.uplo, op.trans, d, n, lda, incx), routine)) {
     return;
   }
-  run_triangular(solve, op, d, n, n - 1, a, FullStorage{lda}, x, incx);
+  run_triangular(routine, solve, op, d, n, n - 1, a, FullStorage{lda}, x, incx);
 }
 
 template <class T>
@@ -192,7 +190,7 @@ void tbmv(const char* routine, bool solve, int order, int uplo_e, int trans_e, i
                            routine)) {
     return;
   }
-  run_triangular(solve, op, d, n, k, a, BandStorage{lda, op.upper ? k : 0}, x, incx);
+  run_triangular(routine, solve, op, d, n, k, a, BandStorage{lda, op.upper ? k : 0}, x, incx);
 }
 
 template <class T>
@@ -207,7 +205,7 @@ void tpmv(const char* routine, bool solve, int order, int uplo_e, int trans_e, i
   const TriangularOp op = column_major_op(order, u, t);
   if (fortran_check_failed(tpmv_argument_error(op.uplo, op.trans, d, n, incx), routine)) return;
   with_packed_storage(op.upper, n, [&](auto storage) {
-    run_triangular(solve, op, d, n, n - 1, ap, storage, x, incx);
+    run_triangular(routine, solve, op, d, n, n - 1, ap, storage, x, incx);
   });
 }
 

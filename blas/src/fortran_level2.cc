@@ -11,6 +11,7 @@
 #include "blas/src/blas_args.hpp"
 #include "blas/src/level2.hpp"
 #include "blas/src/level2_args.hpp"
+#include "blas/src/level2_blocked.hpp"
 
 // The helpers live in a named namespace: the unity builds put every
 // libtessera_blas source in one translation unit, where anonymous
@@ -51,8 +52,8 @@ void symv(const char* routine, bool hermitian, const char* uplo, const int* n, c
           const T* a, const int* lda, const T* x, const int* incx, const T* beta, T* y,
           const int* incy) {
   if (failed(routine, symv_argument_error(*uplo, *n, *lda, *incx, *incy))) return;
-  sym_mv(is_upper(uplo), hermitian, false, *n, *n - 1, *alpha, a, FullStorage{*lda}, x, *incx,
-         *beta, y, *incy);
+  sym_mv_full(routine, is_upper(uplo), hermitian, false, *n, *alpha, a, *lda, x, *incx, *beta, y,
+              *incy);
 }
 
 template <class T>
@@ -77,22 +78,19 @@ void spmv(const char* routine, bool hermitian, const char* uplo, const int* n, c
 
 // x := op(A) x (solve false) or op(A)^-1 x (solve true).
 template <class T, class Storage>
-void triangular(bool solve, char uplo, char trans, char diag, std::int64_t n, std::int64_t k,
-                const T* a, Storage storage, T* x, std::int64_t incx) {
-  const bool upper = uplo == 'U', transpose = trans != 'N', conj = trans == 'C';
-  if (solve) {
-    tri_sv(upper, transpose, conj, diag == 'U', n, k, a, storage, x, incx);
-  } else {
-    tri_mv(upper, transpose, conj, diag == 'U', n, k, a, storage, x, incx);
-  }
+void triangular(const char* routine, bool solve, char uplo, char trans, char diag,
+                std::int64_t n, std::int64_t k, const T* a, Storage storage, T* x,
+                std::int64_t incx) {
+  triangular_body(routine, solve, uplo == 'U', trans != 'N', trans == 'C', diag == 'U', n, k, a,
+                  storage, x, incx);
 }
 
 template <class T>
 void trmv(const char* routine, bool solve, const char* uplo, const char* trans, const char* diag,
           const int* n, const T* a, const int* lda, T* x, const int* incx) {
   if (failed(routine, trmv_argument_error(*uplo, *trans, *diag, *n, *lda, *incx))) return;
-  triangular(solve, option(*uplo, "UL"), option(*trans, "NTC"), option(*diag, "NU"), *n, *n - 1,
-             a, FullStorage{*lda}, x, *incx);
+  triangular(routine, solve, option(*uplo, "UL"), option(*trans, "NTC"), option(*diag, "NU"), *n,
+             *n - 1, a, FullStorage{*lda}, x, *incx);
 }
 
 template <class T>
@@ -100,7 +98,7 @@ void tbmv(const char* routine, bool solve, const char* uplo, const char* trans, 
           const int* n, const int* k, const T* a, const int* lda, T* x, const int* incx) {
   if (failed(routine, tbmv_argument_error(*uplo, *trans, *diag, *n, *k, *lda, *incx))) return;
   const char u = option(*uplo, "UL");
-  triangular(solve, u, option(*trans, "NTC"), option(*diag, "NU"), *n, *k, a,
+  triangular(routine, solve, u, option(*trans, "NTC"), option(*diag, "NU"), *n, *k, a,
              BandStorage{*lda, u == 'U' ? *k : 0}, x, *incx);
 }
 
@@ -110,8 +108,8 @@ void tpmv(const char* routine, bool solve, const char* uplo, const char* trans, 
   if (failed(routine, tpmv_argument_error(*uplo, *trans, *diag, *n, *incx))) return;
   const char u = option(*uplo, "UL");
   with_packed_storage(u == 'U', *n, [&](auto storage) {
-    triangular(solve, u, option(*trans, "NTC"), option(*diag, "NU"), *n, *n - 1, ap, storage, x,
-               *incx);
+    triangular(routine, solve, u, option(*trans, "NTC"), option(*diag, "NU"), *n, *n - 1, ap,
+               storage, x, *incx);
   });
 }
 

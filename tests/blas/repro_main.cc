@@ -1,7 +1,7 @@
 // The reproducibility contract for the BLAS routines built on tessera's
 // GEMM: the same bits for every worker count. This program runs a fixed
 // set of level-3 calls (complex GEMM, TRSM, TRMM, HERK, SYR2K, SYMM, in
-// several types, large enough that the GEMM splits across workers) on
+// several types, and DSYMV and STRSV, whose panels are GEMVs, large enough that the GEMM splits across workers) on
 // fixed inputs and prints one FNV-1a hash of every output's bytes;
 // tests/blas/check_repro.sh runs it under several TESSERA_NUM_THREADS and
 // requires one hash.
@@ -27,6 +27,10 @@ void zherk_(const char*, const char*, const int*, const int*, const double*, con
             const int*, const double*, c64*, const int*);
 void ssyr2k_(const char*, const char*, const int*, const int*, const float*, const float*,
              const int*, const float*, const int*, const float*, float*, const int*);
+void dsymv_(const char*, const int*, const double*, const double*, const int*, const double*,
+            const int*, const double*, double*, const int*);
+void strsv_(const char*, const char*, const char*, const int*, const float*, const int*, float*,
+            const int*);
 void chemm_(const char*, const char*, const int*, const int*, const c32*, const c32*,
             const int*, const c32*, const int*, const c32*, c32*, const int*);
 }
@@ -122,6 +126,23 @@ int main() {
     const c32 alpha(0.5f, 0.5f), beta(1.0f, -1.0f);
     chemm_("L", "U", &n, &k, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n);
     mix(c);
+  }
+  {
+    // Several blocks of columns, each panel two GEMVs.
+    const int m = 1200, inc = 1;
+    const auto a = values<double>(static_cast<std::size_t>(m) * m, 19),
+               x = values<double>(static_cast<std::size_t>(m), 20);
+    auto y = values<double>(static_cast<std::size_t>(m), 21);
+    const double alpha = 0.75, beta = -0.5;
+    dsymv_("L", &m, &alpha, a.data(), &m, x.data(), &inc, &beta, y.data(), &inc);
+    mix(y);
+  }
+  {
+    const int m = 1100, inc = -2;
+    const auto a = dominant<float>(m, 22);
+    auto x = values<float>(static_cast<std::size_t>(2 * m), 23);
+    strsv_("U", "T", "N", &m, a.data(), &m, x.data(), &inc);
+    mix(x);
   }
   std::printf("%016llx\n", static_cast<unsigned long long>(hash));
   return 0;

@@ -1,0 +1,183 @@
+// libtessera_blas's level 2 against OpenBLAS's: the routines that move
+// O(n^2) data (gemv, symv, trmv, trsv, ger, syr2) in s and d, through the
+// CBLAS interface (column-major), side by side (blas_side_by_side.hpp: each
+// round runs every (routine, library) pair once, in an order rotated per
+// round). Reported: the median rate of the matrix's traffic with its spread
+// and the per-round time ratio OpenBLAS / tessera (above 1: tessera
+// faster). Both libraries use the thread count of --threads, else their
+// defaults.
+//
+// Bytes counted: gemv n^2 elements read; symv, trmv, trsv a triangle read
+// (n^2 / 2); ger n^2 read and written (2 n^2); syr2 a triangle read and
+// written (n^2). At n = 1000 (f64: 8 MB) the matrix stays in a large L3;
+// n = 4000 (128 MB) streams from memory.
+//
+//   ./dev bench blas_level2
+//   TESSERA_BENCH_ARGS="--n 1000,4000 --threads 2 --types d --routines symv,trsv"
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_support.hpp"
+#include "blas_side_by_side.hpp"
+#include "peer_openblas.hpp"
+
+#if defined(TESSERA_BENCH_HAVE_OPENBLAS)
+#include <cblas.h>
+#endif
+
+namespace {
+
+constexpr const char* kBench = "bench-blas_level2";
+// Level-2 calls are short next to level 3's: a shorter pause.
+constexpr int kQuietMs = 50;
+
+#if defined(TESSERA_BENCH_HAVE_OPENBLAS)
+
+using tessera::bench::BlasCase;
+
+// A general matrix, one with a dominant diagonal (trsv stays bounded), the
+// vectors, and x's master copy (trmv and trsv overwrite x).
+template <class T>
+struct Operands {
+  std::vector<T> a, tri, x, x0, y;
+  explicit Operands(int n, unsigned seed) {
+    const auto next = [&] {
+      seed = seed * 1664525u + 1013904223u;
+      return static_cast<T>(static_cast<int>(seed >> 9) % 2001 - 1000) / T(1000);
+    };
+    const std::size_t nn = static_cast<std::size_t>(n) * n;
+    a.resize(nn);
+    for (T& e : a) e = next();
+    tri = a;
+    for (int i = 0; i < n; ++i) tri[static_cast<std::size_t>(i) * n + i] = T(n);
+    x0.resize(static_cast<std::size_t>(n));
+    for (T& e : x0) e = next();
+    x = x0;
+    y.assign(static_cast<std::size_t>(n), T(0));
+  }
+};
+
+constexpr auto kCol = CblasColMajor;
+
+bool wanted(const std::string& list, const char* item) {
+  if (list.empty()) return true;
+  std::stringstream ss(list);
+  std::string w;
+  while (std::getline(ss, w, ',')) {
+    if (w == item) return true;
+  }
+  return false;
+}
+
+// The six routines of one type; names[i] is the CBLAS name, o[i] OpenBLAS's.
+template <class T, class Gemv, class Symv, class Trmv, class Trsv, class Ger, class Syr2>
+void add_type(std::vector<BlasCase>& cases, void* lib, int n, const std::string& routines,
+              unsigned seed, const char* const names[6], Gemv gemv, Symv symv, Trmv trmv,
+              Trsv trsv, Ger ger, Syr2 syr2) {
+  auto d = std::make_shared<Operands<T>>(n, seed);
+  const double nn = static_cast<double>(n) * n * sizeof(T);
+  const auto add = [&](const char* routine, const char* name, auto o, double bytes, auto call) {
+    if (!wanted(routines, routine)) return;
+    using F = decltype(o);
+    const F t = tessera::bench::blas_symbol<F>(lib, name, kBench);
+    cases.push_back({name, n, bytes, [=] { call(t); }, [=] { call(o); }});
+  };
+  add("gemv", names[0], gemv, nn, [d, n](auto f) {
+    f(kCol, CblasNoTrans, n, n, T(1), d->a.data(), n, d->x.data(), 1, T(0), d->y.data(), 1);
+  });
+  add("symv", names[1], symv, nn / 2, [d, n](auto f) {
+    f(kCol, CblasUpper, n, T(1), d->a.data(), n, d->x.data(), 1, T(0), d->y.data(), 1);
+  });
+  add("trmv", names[2], trmv, nn / 2, [d, n](auto f) {
+    d->x = d->x0;
+    f(kCol, CblasLower, CblasNoTrans, CblasNonUnit, n, d->a.data(), n, d->x.data(), 1);
+  });
+  add("trsv", names[3], trsv, nn / 2, [d, n](auto f) {
+    d->x = d->x0;
+    f(kCol, CblasLower, CblasNoTrans, CblasNonUnit, n, d->tri.data(), n, d->x.data(), 1);
+  });
+  // ger and syr2 update A in place: a small alpha keeps it bounded over the
+  // rounds.
+  add("ger", names[4], ger, 2 * nn, [d, n](auto f) {
+    f(kCol, n, n, T(1e-6), d->x0.data(), 1, d->y.data(), 1, d->a.data(), n);
+  });
+  add("syr2", names[5], syr2, nn, [d, n](auto f) {
+    f(kCol, CblasUpper, n, T(1e-6), d->x0.data(), 1, d->y.data(), 1, d->a.data(), n);
+  });
+}
+
+#endif  // TESSERA_BENCH_HAVE_OPENBLAS
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace tessera::bench;
+#if !defined(TESSERA_BENCH_HAVE_OPENBLAS)
+  (void)argc, (void)argv;
+  std::printf("%s: OpenBLAS not found (libopenblas-dev): nothing to compare\n", kBench);
+  return 0;
+#else
+  select_openblas_core(argv, kBench);
+  std::vector<int> sizes = {1000, 4000};
+  int rounds = 9, threads = 0;
+  std::string types = "sd", routines;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--n") == 0) {
+      sizes.clear();
+      std::stringstream ss(argv[i + 1]);
+      std::string w;
+      while (std::getline(ss, w, ',')) sizes.push_back(std::atoi(w.c_str()));
+    }
+    if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--threads") == 0) threads = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--types") == 0) types = argv[i + 1];
+    if (std::strcmp(argv[i], "--routines") == 0) routines = argv[i + 1];
+  }
+  if (rounds < 3) {
+    std::fprintf(stderr, "%s: --rounds must be at least 3\n", kBench);
+    return 2;
+  }
+  if (threads > 0) {
+    // Before tessera's first call (its default context reads it once).
+    setenv("TESSERA_NUM_THREADS", std::to_string(threads).c_str(), 1);
+    openblas_set_num_threads(threads);
+  }
+  std::printf("%s\n", openblas_report().c_str());
+  void* lib = open_tessera_blas(TESSERA_BLAS_LIBRARY, kBench);
+  std::vector<BlasCase> cases;
+  for (int n : sizes) {
+    for (char p : types) {
+      if (p == 's') {
+        const char* const names[6] = {"cblas_sgemv", "cblas_ssymv", "cblas_strmv",
+                                      "cblas_strsv", "cblas_sger",  "cblas_ssyr2"};
+        add_type<float>(cases, lib, n, routines, 1, names, &cblas_sgemv, &cblas_ssymv,
+                        &cblas_strmv, &cblas_strsv, &cblas_sger, &cblas_ssyr2);
+      } else if (p == 'd') {
+        const char* const names[6] = {"cblas_dgemv", "cblas_dsymv", "cblas_dtrmv",
+                                      "cblas_dtrsv", "cblas_dger",  "cblas_dsyr2"};
+        add_type<double>(cases, lib, n, routines, 2, names, &cblas_dgemv, &cblas_dsymv,
+                         &cblas_dtrmv, &cblas_dtrsv, &cblas_dger, &cblas_dsyr2);
+      }
+    }
+  }
+  const SideBySide times = run_side_by_side(cases, rounds, kQuietMs);
+  std::printf("blas_level2: column-major, %d rounds (order rotated), threads %s\n", rounds,
+              threads > 0 ? std::to_string(threads).c_str() : "default");
+  std::printf("  %-13s %5s %20s %20s %24s\n", "routine", "n", "tessera GB/s", "OpenBLAS GB/s",
+              "OpenBLAS/tessera time");
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    const Summary &st = times.tessera[k], &so = times.openblas[k], &r = times.ratio[k];
+    std::printf("  %-13s %5d %12.1f (%4.1f%%) %12.1f (%4.1f%%) %10.2fx (%.2f..%.2f)\n",
+                cases[k].name.c_str(), cases[k].n, cases[k].work / st.median * 1e-9,
+                st.spread * 100, cases[k].work / so.median * 1e-9, so.spread * 100, r.median,
+                r.min, r.max);
+  }
+  dlclose(lib);
+  return 0;
+#endif
+}

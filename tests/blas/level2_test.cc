@@ -1,0 +1,279 @@
+// libtessera_blas's level-2 routines past the reference testers' sizes
+// (their largest n is 9): ?symv runs by blocks of columns from n = 17 on
+// (blas/src/level2_blocked.hpp), so it is checked here on several blocks,
+// both triangles, positive and negative increments, against a naive
+// reference written from the definition (long double sums over the full
+// symmetric matrix), with the other triangle poisoned with NaN (only the
+// stored one may be read) and guard elements between a strided vector's
+// elements that must stay untouched.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+extern "C" {
+void ssymv_(const char*, const int*, const float*, const float*, const int*, const float*,
+            const int*, const float*, float*, const int*);
+void dsymv_(const char*, const int*, const double*, const double*, const int*, const double*,
+            const int*, const double*, double*, const int*);
+void strmv_(const char*, const char*, const char*, const int*, const float*, const int*, float*,
+            const int*);
+void dtrmv_(const char*, const char*, const char*, const int*, const double*, const int*,
+            double*, const int*);
+void strsv_(const char*, const char*, const char*, const int*, const float*, const int*, float*,
+            const int*);
+void dtrsv_(const char*, const char*, const char*, const int*, const double*, const int*,
+            double*, const int*);
+void cblas_strmv(int, int, int, int, int, const float*, int, float*, int);
+void cblas_dtrmv(int, int, int, int, int, const double*, int, double*, int);
+void cblas_strsv(int, int, int, int, int, const float*, int, float*, int);
+void cblas_dtrsv(int, int, int, int, int, const double*, int, double*, int);
+void cblas_ssymv(int, int, int, float, const float*, int, const float*, int, float, float*, int);
+void cblas_dsymv(int, int, int, double, const double*, int, const double*, int, double, double*,
+                 int);
+}
+
+namespace {
+
+constexpr int kColMajor = 102, kRowMajor = 101, kUpper = 121, kLower = 122, kNoTrans = 111,
+              kTrans = 112, kNonUnit = 131, kUnit = 132;
+
+void symv(const char* uplo, const int* n, const float* alpha, const float* a, const int* lda,
+          const float* x, const int* incx, const float* beta, float* y, const int* incy) {
+  ssymv_(uplo, n, alpha, a, lda, x, incx, beta, y, incy);
+}
+void symv(const char* uplo, const int* n, const double* alpha, const double* a, const int* lda,
+          const double* x, const int* incx, const double* beta, double* y, const int* incy) {
+  dsymv_(uplo, n, alpha, a, lda, x, incx, beta, y, incy);
+}
+void cblas_symv(int order, int uplo, int n, float alpha, const float* a, int lda, const float* x,
+                int incx, float beta, float* y, int incy) {
+  cblas_ssymv(order, uplo, n, alpha, a, lda, x, incx, beta, y, incy);
+}
+void cblas_symv(int order, int uplo, int n, double alpha, const double* a, int lda,
+                const double* x, int incx, double beta, double* y, int incy) {
+  cblas_dsymv(order, uplo, n, alpha, a, lda, x, incx, beta, y, incy);
+}
+
+// trmv (solve false) or trsv (solve true) through one entry: 0 Fortran, 1
+// CBLAS column-major, 2 CBLAS row-major.
+void triangular(int entry, bool solve, bool upper, bool trans, bool unit, int n, const float* a,
+                int lda, float* x, int incx) {
+  if (entry == 0) {
+    const char u = upper ? 'U' : 'L', t = trans ? 'T' : 'N', d = unit ? 'U' : 'N';
+    (solve ? strsv_ : strmv_)(&u, &t, &d, &n, a, &lda, x, &incx);
+  } else {
+    (solve ? cblas_strsv : cblas_strmv)(entry == 1 ? kColMajor : kRowMajor, upper ? kUpper : kLower,
+                                        trans ? kTrans : kNoTrans, unit ? kUnit : kNonUnit, n, a,
+                                        lda, x, incx);
+  }
+}
+void triangular(int entry, bool solve, bool upper, bool trans, bool unit, int n, const double* a,
+                int lda, double* x, int incx) {
+  if (entry == 0) {
+    const char u = upper ? 'U' : 'L', t = trans ? 'T' : 'N', d = unit ? 'U' : 'N';
+    (solve ? dtrsv_ : dtrmv_)(&u, &t, &d, &n, a, &lda, x, &incx);
+  } else {
+    (solve ? cblas_dtrsv : cblas_dtrmv)(entry == 1 ? kColMajor : kRowMajor, upper ? kUpper : kLower,
+                                        trans ? kTrans : kNoTrans, unit ? kUnit : kNonUnit, n, a,
+                                        lda, x, incx);
+  }
+}
+
+template <class T>
+std::vector<T> values(std::size_t n, unsigned seed) {
+  std::vector<T> v(n);
+  for (T& e : v) {
+    seed = seed * 1664525u + 1013904223u;
+    e = static_cast<T>(static_cast<int>(seed >> 9) % 2001 - 1000) / T(1000);
+  }
+  return v;
+}
+
+// Where element i of a BLAS vector of n elements with increment inc lives.
+std::size_t at(std::int64_t i, std::int64_t n, std::int64_t inc) {
+  return static_cast<std::size_t>(inc > 0 ? i * inc : (n - 1 - i) * -inc);
+}
+
+struct Case {
+  int n;
+  bool upper;
+  int incx, incy;
+  double alpha, beta;
+};
+
+// One symv call (Fortran, or CBLAS column- or row-major) against the
+// reference; `stored(i, j)` says whether the column-major array's (i, j)
+// is in the referenced triangle.
+template <class T>
+void check(const Case& c, int entry) {
+  const int n = c.n, lda = n + 3;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  // The symmetric matrix S (column-major values) and the array holding one
+  // triangle of it, NaN elsewhere.
+  const std::vector<T> s_vals = values<T>(static_cast<std::size_t>(n) * n, 11 + n);
+  const auto s = [&](int i, int j) {
+    return s_vals[static_cast<std::size_t>(std::min(i, j)) * n + std::max(i, j)];
+  };
+  // entry 2 is CBLAS row-major: the array is S's row-major form, and its
+  // Upper triangle is the column-major Lower one.
+  const bool col_upper = entry == 2 ? !c.upper : c.upper;
+  std::vector<T> a(static_cast<std::size_t>(lda) * n, nan);
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i) {
+      if (col_upper ? i <= j : i >= j) a[static_cast<std::size_t>(j) * lda + i] = s(i, j);
+    }
+  }
+  const std::int64_t ax = std::abs(c.incx), ay = std::abs(c.incy);
+  const T guard = T(-777);
+  std::vector<T> x(static_cast<std::size_t>((n - 1) * ax + 1), guard);
+  std::vector<T> y(static_cast<std::size_t>((n - 1) * ay + 1), guard);
+  const std::vector<T> xv = values<T>(static_cast<std::size_t>(n), 5 + n),
+                       yv = values<T>(static_cast<std::size_t>(n), 7 + n);
+  for (int i = 0; i < n; ++i) {
+    x[at(i, n, c.incx)] = xv[static_cast<std::size_t>(i)];
+    // beta == 0 must overwrite y without reading it (NaN stays out).
+    y[at(i, n, c.incy)] = c.beta == 0 ? nan : yv[static_cast<std::size_t>(i)];
+  }
+  const T alpha = static_cast<T>(c.alpha), beta = static_cast<T>(c.beta);
+  if (entry == 0) {
+    const char uplo = c.upper ? 'U' : 'L';
+    symv(&uplo, &n, &alpha, a.data(), &lda, x.data(), &c.incx, &beta, y.data(), &c.incy);
+  } else {
+    cblas_symv(entry == 1 ? kColMajor : kRowMajor, c.upper ? kUpper : kLower, n, alpha, a.data(),
+               lda, x.data(), c.incx, beta, y.data(), c.incy);
+  }
+  const long double eps = std::numeric_limits<T>::epsilon();
+  int bad = 0;
+  for (int i = 0; i < n; ++i) {
+    long double sum = 0, magnitude = 0;
+    for (int j = 0; j < n; ++j) {
+      const long double p = static_cast<long double>(s(i, j)) * xv[static_cast<std::size_t>(j)];
+      sum += p;
+      magnitude += std::fabs(p);
+    }
+    const long double y0 = c.beta == 0 ? 0 : yv[static_cast<std::size_t>(i)];
+    const long double want = static_cast<long double>(alpha) * sum + beta * y0;
+    const long double bound =
+        2 * (n + 4) * eps * (std::fabs(static_cast<long double>(alpha)) * magnitude +
+                             std::fabs(static_cast<long double>(beta) * y0)) +
+        std::numeric_limits<T>::min();
+    const long double got = y[at(i, n, c.incy)];
+    if (!(std::fabs(got - want) <= bound) && bad++ < 3) {
+      FAIL_CHECK("entry ", entry, " n ", n, (c.upper ? " U" : " L"), " incx ", c.incx, " incy ",
+                 c.incy, " alpha ", c.alpha, " beta ", c.beta, ": y(", i, ") = ",
+                 static_cast<double>(got), ", want ", static_cast<double>(want));
+    }
+  }
+  // Guards between strided elements untouched; x unchanged.
+  std::int64_t written = 0;
+  for (std::size_t k = 0; k < y.size(); ++k) {
+    if (ay > 1 && k % static_cast<std::size_t>(ay) != 0) written += y[k] != guard;
+  }
+  for (int i = 0; i < n; ++i) written += x[at(i, n, c.incx)] != xv[static_cast<std::size_t>(i)];
+  CHECK_MESSAGE(written == 0, "entry ", entry, " n ", n, ": a guard or x was written");
+}
+
+TEST_CASE_TEMPLATE("symv by blocks: both triangles, every entry, increments of either sign", T,
+                   float, double) {
+  // 17 is one block past the smallest; 300 and 1300 are several blocks
+  // with a partial last one (f32 blocks of 208 and 48, f64 of 96 and 16).
+  for (int n : {1, 16, 17, 300, 1300}) {
+    for (bool upper : {true, false}) {
+      for (const Case c : {Case{n, upper, 1, 1, 1.0, 0.0}, Case{n, upper, -2, 3, -0.5, 1.0},
+                           Case{n, upper, 3, -1, 2.0, -1.5}, Case{n, upper, 1, 1, 0.0, 0.5}}) {
+        for (int entry = 0; entry < 3; ++entry) check<T>(c, entry);
+      }
+    }
+  }
+}
+
+// op(A) x (trmv) or op(A)^-1 x (trsv) against the definition: trmv's
+// result against long double sums, trsv's by its residual op(A) x - b,
+// which substitution keeps within a few n eps of |op(A)| |x| + |b|.
+template <class T>
+void check_triangular(int entry, bool solve, bool upper, bool trans, bool unit, int n, int incx) {
+  const int lda = n + 2;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const std::vector<T> vals = values<T>(static_cast<std::size_t>(n) * n, 31 + n);
+  // M is the triangular matrix op() applies to, as (i, j) of the call's own
+  // order; the array holds it in that order with NaN outside the triangle
+  // (and on a unit diagonal).
+  const auto m = [&](int i, int j) -> long double {
+    if (i == j) return unit ? 1.0L : static_cast<long double>(n) / 4 + 1;
+    if (upper ? i > j : i < j) return 0;
+    return vals[static_cast<std::size_t>(i) * n + j];
+  };
+  std::vector<T> a(static_cast<std::size_t>(lda) * n, nan);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      const bool inside = upper ? i <= j : i >= j;
+      if (!inside || (unit && i == j)) continue;
+      // Row-major (entry 2) keeps (i, j) at i * lda + j, column-major at
+      // i + j * lda.
+      const std::size_t at_ij = entry == 2 ? static_cast<std::size_t>(i) * lda + j
+                                           : static_cast<std::size_t>(j) * lda + i;
+      a[at_ij] = static_cast<T>(m(i, j));
+    }
+  }
+  const auto op = [&](int i, int j) { return trans ? m(j, i) : m(i, j); };
+  const std::int64_t ax = std::abs(incx);
+  const T guard = T(-777);
+  std::vector<T> x(static_cast<std::size_t>((n - 1) * ax + 1), guard);
+  const std::vector<T> b = values<T>(static_cast<std::size_t>(n), 41 + n);
+  for (int i = 0; i < n; ++i) x[at(i, n, incx)] = b[static_cast<std::size_t>(i)];
+  triangular(entry, solve, upper, trans, unit, n, a.data(), lda, x.data(), incx);
+  const long double eps = std::numeric_limits<T>::epsilon();
+  int bad = 0;
+  for (int i = 0; i < n; ++i) {
+    long double sum = 0, magnitude = 0;
+    const auto input = [&](int j) -> long double {
+      return solve ? x[at(j, n, incx)] : b[static_cast<std::size_t>(j)];
+    };
+    for (int j = 0; j < n; ++j) {
+      const long double p = op(i, j) * input(j);
+      sum += p;
+      magnitude += std::fabs(p);
+    }
+    const long double bi = b[static_cast<std::size_t>(i)];
+    // trmv: x(i) = sum; trsv: sum (op(A) x) = b(i).
+    const long double got = solve ? sum : static_cast<long double>(x[at(i, n, incx)]);
+    const long double want = solve ? bi : sum;
+    const long double bound = 2 * (n + 4) * eps * (magnitude + (solve ? std::fabs(bi) : 0)) +
+                              std::numeric_limits<T>::min();
+    if (!(std::fabs(got - want) <= bound) && bad++ < 3) {
+      FAIL_CHECK("entry ", entry, (solve ? " trsv" : " trmv"), " n ", n, (upper ? " U" : " L"),
+                 (trans ? " T" : " N"), (unit ? " unit" : ""), " incx ", incx, ": row ", i, " ",
+                 static_cast<double>(got), " want ", static_cast<double>(want));
+    }
+  }
+  std::int64_t written = 0;
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    if (ax > 1 && k % static_cast<std::size_t>(ax) != 0) written += x[k] != guard;
+  }
+  CHECK_MESSAGE(written == 0, "entry ", entry, " n ", n, ": a guard was written");
+}
+
+TEST_CASE_TEMPLATE("trmv and trsv by blocks: every triangle, op, diagonal and entry", T, float,
+                   double) {
+  // 64 is one block; 65, 200 and 700 several with a partial last one.
+  for (int n : {1, 64, 65, 200, 700}) {
+    for (bool solve : {false, true}) {
+      for (bool upper : {true, false}) {
+        for (bool trans : {false, true}) {
+          for (bool unit : {false, true}) {
+            for (int entry = 0; entry < 3; ++entry) {
+              const int incx = entry == 0 ? 1 : (entry == 1 ? -2 : 3);
+              check_triangular<T>(entry, solve, upper, trans, unit, n, incx);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
