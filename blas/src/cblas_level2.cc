@@ -218,10 +218,10 @@ void ger(const char* routine, bool conj, int order, int m, int n, T alpha, const
   if (!valid_call(order, routine, {})) return;
   if (order == CblasRowMajor) {
     if (fortran_check_failed(ger_argument_error(n, m, incy, incx, lda), routine)) return;
-    ger_update(n, m, alpha, y, incy, conj, x, incx, false, a, lda);
+    ger_body(routine, n, m, alpha, y, incy, conj, x, incx, false, a, lda);
   } else {
     if (fortran_check_failed(ger_argument_error(m, n, incx, incy, lda), routine)) return;
-    ger_update(m, n, alpha, x, incx, false, y, incy, conj, a, lda);
+    ger_body(routine, m, n, alpha, x, incx, false, y, incy, conj, a, lda);
   }
 }
 
@@ -273,7 +273,7 @@ void syr2(const char* routine, bool hermitian, int order, int uplo_e, int n, T a
     std::swap(incx, incy);
   }
   if (fortran_check_failed(syr2_argument_error(tri.uplo, n, incx, incy, lda), routine)) return;
-  sym_r2(tri.uplo == 'U', hermitian, pair.conj, n, alpha, x, incx, y, incy, a, FullStorage{lda});
+  sym_r2_full(routine, tri.uplo == 'U', hermitian, pair.conj, n, alpha, x, incx, y, incy, a, lda);
 }
 
 template <class T>

@@ -117,7 +117,7 @@ template <class T>
 void ger(const char* routine, bool conj_y, const int* m, const int* n, const T* alpha, const T* x,
          const int* incx, const T* y, const int* incy, T* a, const int* lda) {
   if (failed(routine, ger_argument_error(*m, *n, *incx, *incy, *lda))) return;
-  ger_update(*m, *n, *alpha, x, *incx, false, y, *incy, conj_y, a, *lda);
+  ger_body(routine, *m, *n, *alpha, x, *incx, false, y, *incy, conj_y, a, *lda);
 }
 
 template <class T>
@@ -141,7 +141,7 @@ template <class T>
 void syr2(const char* routine, bool hermitian, const char* uplo, const int* n, const T* alpha,
           const T* x, const int* incx, const T* y, const int* incy, T* a, const int* lda) {
   if (failed(routine, syr2_argument_error(*uplo, *n, *incx, *incy, *lda))) return;
-  sym_r2(is_upper(uplo), hermitian, false, *n, *alpha, x, *incx, y, *incy, a, FullStorage{*lda});
+  sym_r2_full(routine, is_upper(uplo), hermitian, false, *n, *alpha, x, *incx, y, *incy, a, *lda);
 }
 
 template <class T>

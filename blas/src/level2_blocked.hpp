@@ -1,28 +1,34 @@
-// The level-2 bodies that run on tessera's GEMV (real types, full
-// storage): the O(n^2) reads of ?symv, ?trmv and ?trsv go through the
-// dispatched SIMD kernels and the bandwidth resolver in panels beside
+// The level-2 bodies that run on tessera's kernels (real types, full
+// storage). ?symv, ?trmv and ?trsv: the O(n^2) reads go through tessera's
+// GEMV (dispatched SIMD kernels, the bandwidth resolver) in panels beside
 // nb x nb diagonal blocks, which take level2.hpp's loops (O(n nb) of the
-// work). The reference's single loop over columns works one element at a
-// time along a dependent chain: measured against OpenBLAS 0.3.21 on Zen 4
-// at n = 4000, one thread, it ran symv at 0.31-0.39x, trmv at 0.42-0.49x
-// and trsv at 0.46-0.61x (bench-blas_level2).
+// work). ?ger is one GEMM of depth 1 and ?syr2 one ?syr2k of depth 1
+// (level3.hpp: GEMMs on the triangle's rectangles), so they run on the
+// GEMM's kernels and threads. The reference's loops work one element at a
+// time, symv and trsv along a dependent chain: against OpenBLAS 0.3.21 on
+// Zen 4 at n = 4000, one thread, they ran symv at 0.31-0.39x, trmv at
+// 0.42-0.49x and trsv at 0.46-0.61x, and ger and syr2 never used a second
+// thread (bench-blas_level2).
 //
-// Bits: for a given n and type a fixed sequence of GEMVs and loops (the
-// block size depends on nothing else), and tessera's GEMV gives the same
-// bits for every worker count, so these routines do too. Their sums are
-// associated differently from the reference's, within the testers' ratio,
-// and the panels multiply every element: where the reference skips a zero
-// x(j) in trmv and trsv (so an Inf in A meets no 0 * Inf), a panel's GEMV
-// does not (as OpenBLAS's and BLIS's kernels do not); the diagonal blocks
+// Bits: for a given n and type a fixed sequence of GEMVs, GEMMs and loops
+// (no block size depends on anything else), and tessera's GEMV and GEMM
+// give the same bits for every worker count, so these routines do too.
+// Their sums and products are associated differently from the
+// reference's, within the testers' ratio, and the kernels multiply every
+// element: where the reference skips a zero x(j) (trmv, trsv) or y(j)
+// (ger), so that an Inf or NaN elsewhere meets no 0 * Inf, the kernels do
+// not (as OpenBLAS's and BLIS's do not); trmv's and trsv's diagonal blocks
 // keep the skip.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "blas/src/disjoint.hpp"
 #include "blas/src/level2.hpp"
+#include "blas/src/level3.hpp"
 
 namespace tessera::blas {
 
@@ -168,6 +174,57 @@ void sym_mv_full(const char* routine, bool upper, bool hermitian, bool conj, std
     if (!s.ok()) report_failure(routine, s);
   } else {
     sym_mv(upper, hermitian, conj, n, n - 1, alpha, a, FullStorage{lda}, x, incx, beta, y, incy);
+  }
+}
+
+// A BLAS vector as GEMM can read it with a positive stride: itself, or for
+// a negative increment a contiguous copy in its logical order.
+template <class T>
+const T* forward_vector(const T* v, std::int64_t n, std::int64_t* inc, std::vector<T>* copy) {
+  if (*inc > 0) return v;
+  const StridedVector<const T> sv(v, n, *inc);
+  copy->resize(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) (*copy)[static_cast<std::size_t>(i)] = sv[i];
+  *inc = 1;
+  return copy->data();
+}
+
+// ?ger / ?geru / ?gerc: A (m x n, column-major) += alpha x y^T, y (or, for
+// a row-major gerc, x) conjugated when asked. Real: one GEMM of depth 1, x
+// read as a 1 x m matrix with leading dimension incx (transposed), y as
+// 1 x n with incy.
+template <class T>
+void ger_body(const char* routine, std::int64_t m, std::int64_t n, T alpha, const T* x,
+              std::int64_t incx, bool conj_x, const T* y, std::int64_t incy, bool conj_y, T* a,
+              std::int64_t lda) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (m == 0 || n == 0 || alpha == T(0)) return;
+    std::vector<T> x_copy, y_copy;
+    x = forward_vector(x, m, &incx, &x_copy);
+    y = forward_vector(y, n, &incy, &y_copy);
+    const Status s = gemm_disjoint(Layout::kColMajor, Transpose::kYes, Transpose::kNo, m, n,
+                                   std::int64_t{1}, alpha, x, incx, y, incy, T(1), a, lda);
+    if (!s.ok()) report_failure(routine, s);
+  } else {
+    ger_update(m, n, alpha, x, incx, conj_x, y, incy, conj_y, a, lda);
+  }
+}
+
+// ?syr2 / ?her2 on full storage: real, syr2k of depth 1 (x and y as 1 x n
+// matrices, transposed); complex, the reference's loop.
+template <class T>
+void sym_r2_full(const char* routine, bool upper, bool hermitian, bool conj, std::int64_t n,
+                 T alpha, const T* x, std::int64_t incx, const T* y, std::int64_t incy, T* a,
+                 std::int64_t lda) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (n == 0 || alpha == T(0)) return;
+    std::vector<T> x_copy, y_copy;
+    x = forward_vector(x, n, &incx, &x_copy);
+    y = forward_vector(y, n, &incy, &y_copy);
+    syr2k_colmajor(routine, false, upper ? 'U' : 'L', 'T', n, std::int64_t{1}, alpha, x, incx, y,
+                   incy, T(1), a, lda);
+  } else {
+    sym_r2(upper, hermitian, conj, n, alpha, x, incx, y, incy, a, FullStorage{lda});
   }
 }
 

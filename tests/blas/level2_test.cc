@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 extern "C" {
@@ -27,6 +28,18 @@ void strsv_(const char*, const char*, const char*, const int*, const float*, con
             const int*);
 void dtrsv_(const char*, const char*, const char*, const int*, const double*, const int*,
             double*, const int*);
+void sger_(const int*, const int*, const float*, const float*, const int*, const float*,
+           const int*, float*, const int*);
+void dger_(const int*, const int*, const double*, const double*, const int*, const double*,
+           const int*, double*, const int*);
+void ssyr2_(const char*, const int*, const float*, const float*, const int*, const float*,
+            const int*, float*, const int*);
+void dsyr2_(const char*, const int*, const double*, const double*, const int*, const double*,
+            const int*, double*, const int*);
+void cblas_sger(int, int, int, float, const float*, int, const float*, int, float*, int);
+void cblas_dger(int, int, int, double, const double*, int, const double*, int, double*, int);
+void cblas_ssyr2(int, int, int, float, const float*, int, const float*, int, float*, int);
+void cblas_dsyr2(int, int, int, double, const double*, int, const double*, int, double*, int);
 void cblas_strmv(int, int, int, int, int, const float*, int, float*, int);
 void cblas_dtrmv(int, int, int, int, int, const double*, int, double*, int);
 void cblas_strsv(int, int, int, int, int, const float*, int, float*, int);
@@ -80,6 +93,35 @@ void triangular(int entry, bool solve, bool upper, bool trans, bool unit, int n,
     (solve ? cblas_dtrsv : cblas_dtrmv)(entry == 1 ? kColMajor : kRowMajor, upper ? kUpper : kLower,
                                         trans ? kTrans : kNoTrans, unit ? kUnit : kNonUnit, n, a,
                                         lda, x, incx);
+  }
+}
+
+// ger (syr2 false: A += alpha x y^T, m x n) or syr2 (A's `upper` triangle
+// += alpha (x y^T + y x^T), n x n) through one entry, as triangular().
+void rank2(int entry, bool syr2, bool upper, int m, int n, float alpha, const float* x, int incx,
+           const float* y, int incy, float* a, int lda) {
+  const int order = entry == 1 ? kColMajor : kRowMajor, uplo = upper ? kUpper : kLower;
+  if (syr2) {
+    const char u = upper ? 'U' : 'L';
+    if (entry == 0) ssyr2_(&u, &n, &alpha, x, &incx, y, &incy, a, &lda);
+    else cblas_ssyr2(order, uplo, n, alpha, x, incx, y, incy, a, lda);
+  } else if (entry == 0) {
+    sger_(&m, &n, &alpha, x, &incx, y, &incy, a, &lda);
+  } else {
+    cblas_sger(order, m, n, alpha, x, incx, y, incy, a, lda);
+  }
+}
+void rank2(int entry, bool syr2, bool upper, int m, int n, double alpha, const double* x, int incx,
+           const double* y, int incy, double* a, int lda) {
+  const int order = entry == 1 ? kColMajor : kRowMajor, uplo = upper ? kUpper : kLower;
+  if (syr2) {
+    const char u = upper ? 'U' : 'L';
+    if (entry == 0) dsyr2_(&u, &n, &alpha, x, &incx, y, &incy, a, &lda);
+    else cblas_dsyr2(order, uplo, n, alpha, x, incx, y, incy, a, lda);
+  } else if (entry == 0) {
+    dger_(&m, &n, &alpha, x, &incx, y, &incy, a, &lda);
+  } else {
+    cblas_dger(order, m, n, alpha, x, incx, y, incy, a, lda);
   }
 }
 
@@ -271,6 +313,76 @@ TEST_CASE_TEMPLATE("trmv and trsv by blocks: every triangle, op, diagonal and en
             }
           }
         }
+      }
+    }
+  }
+}
+
+// ger and syr2 against the definition, elementwise in long double; syr2
+// leaves the other triangle (NaN here) untouched.
+template <class T>
+void check_rank2(int entry, bool syr2, bool upper, int m, int n, int incx, int incy) {
+  if (syr2) m = n;
+  // The call's own order: row-major (entry 2) keeps (i, j) at i * lda + j.
+  const int lda = (entry == 2 ? n : m) + 3;
+  const auto at_ij = [&](int i, int j) {
+    return entry == 2 ? static_cast<std::size_t>(i) * lda + j
+                      : static_cast<std::size_t>(j) * lda + i;
+  };
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const std::vector<T> a0 = values<T>(static_cast<std::size_t>(m) * n, 51 + n);
+  const std::vector<T> xv = values<T>(static_cast<std::size_t>(m), 53 + m),
+                       yv = values<T>(static_cast<std::size_t>(n), 57 + n);
+  const auto inside = [&](int i, int j) { return !syr2 || (upper ? i <= j : i >= j); };
+  std::vector<T> a(static_cast<std::size_t>(lda) * (entry == 2 ? m : n), nan);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      if (inside(i, j)) a[at_ij(i, j)] = a0[static_cast<std::size_t>(i) * n + j];
+    }
+  }
+  std::vector<T> x(static_cast<std::size_t>((m - 1) * std::abs(incx) + 1), T(-777));
+  std::vector<T> y(static_cast<std::size_t>((n - 1) * std::abs(incy) + 1), T(-777));
+  for (int i = 0; i < m; ++i) x[at(i, m, incx)] = xv[static_cast<std::size_t>(i)];
+  for (int j = 0; j < n; ++j) y[at(j, n, incy)] = yv[static_cast<std::size_t>(j)];
+  const T alpha = T(-0.75);
+  rank2(entry, syr2, upper, m, n, alpha, x.data(), incx, y.data(), incy, a.data(), lda);
+  const long double eps = std::numeric_limits<T>::epsilon();
+  int bad = 0;
+  std::int64_t outside_written = 0;
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      const T got = a[at_ij(i, j)];
+      if (!inside(i, j)) {
+        outside_written += !std::isnan(got);
+        continue;
+      }
+      const long double xy = static_cast<long double>(xv[static_cast<std::size_t>(i)]) *
+                             yv[static_cast<std::size_t>(j)];
+      const long double yx = syr2 ? static_cast<long double>(yv[static_cast<std::size_t>(i)]) *
+                                        xv[static_cast<std::size_t>(j)]
+                                  : 0.0L;
+      const long double c0 = a0[static_cast<std::size_t>(i) * n + j];
+      const long double want = c0 + static_cast<long double>(alpha) * (xy + yx);
+      const long double bound =
+          8 * eps * (std::fabs(c0) + std::fabs(alpha) * (std::fabs(xy) + std::fabs(yx))) +
+          std::numeric_limits<T>::min();
+      if (!(std::fabs(got - want) <= bound) && bad++ < 3) {
+        FAIL_CHECK("entry ", entry, (syr2 ? " syr2" : " ger"), (upper ? " U" : " L"), " ", m, "x",
+                   n, " incx ", incx, " incy ", incy, ": (", i, ", ", j, ") ",
+                   static_cast<double>(got), " want ", static_cast<double>(want));
+      }
+    }
+  }
+  CHECK_MESSAGE(outside_written == 0, "entry ", entry, " syr2 ", n, ": the other triangle written");
+}
+
+TEST_CASE_TEMPLATE("ger as a GEMM and syr2 as a syr2k of depth 1", T, float, double) {
+  for (int n : {1, 33, 300}) {
+    for (int entry = 0; entry < 3; ++entry) {
+      for (const auto& inc : {std::pair{1, 1}, std::pair{-2, 3}, std::pair{3, -1}}) {
+        check_rank2<T>(entry, false, true, n + 7, n, inc.first, inc.second);
+        check_rank2<T>(entry, true, true, n, n, inc.first, inc.second);
+        check_rank2<T>(entry, true, false, n, n, inc.first, inc.second);
       }
     }
   }

@@ -1,8 +1,9 @@
 // The reproducibility contract for the BLAS routines built on tessera's
-// GEMM: the same bits for every worker count. This program runs a fixed
-// set of level-3 calls (complex GEMM, TRSM, TRMM, HERK, SYR2K, SYMM, in
-// several types, and DSYMV and STRSV, whose panels are GEMVs, large enough that the GEMM splits across workers) on
-// fixed inputs and prints one FNV-1a hash of every output's bytes;
+// GEMM and GEMV: the same bits for every worker count. This program runs
+// a fixed set of calls (complex GEMM, TRSM, TRMM, HERK, SYR2K, SYMM, in
+// several types, large enough that the GEMM splits across workers; DSYMV
+// and STRSV, whose panels are GEMVs; DSYR2, a SYR2K of depth 1) on fixed
+// inputs and prints one FNV-1a hash of every output's bytes;
 // tests/blas/check_repro.sh runs it under several TESSERA_NUM_THREADS and
 // requires one hash.
 #include <complex>
@@ -31,6 +32,8 @@ void dsymv_(const char*, const int*, const double*, const double*, const int*, c
             const int*, const double*, double*, const int*);
 void strsv_(const char*, const char*, const char*, const int*, const float*, const int*, float*,
             const int*);
+void dsyr2_(const char*, const int*, const double*, const double*, const int*, const double*,
+            const int*, double*, const int*);
 void chemm_(const char*, const char*, const int*, const int*, const c32*, const c32*,
             const int*, const c32*, const int*, const c32*, c32*, const int*);
 }
@@ -143,6 +146,15 @@ int main() {
     auto x = values<float>(static_cast<std::size_t>(2 * m), 23);
     strsv_("U", "T", "N", &m, a.data(), &m, x.data(), &inc);
     mix(x);
+  }
+  {
+    const int m = 1000, incx = 1, incy = 2;
+    auto a = values<double>(static_cast<std::size_t>(m) * m, 24);
+    const auto x = values<double>(static_cast<std::size_t>(m), 25),
+               y = values<double>(static_cast<std::size_t>(2 * m), 26);
+    const double alpha = -1.5;
+    dsyr2_("U", &m, &alpha, x.data(), &incx, y.data(), &incy, a.data(), &m);
+    mix(a);
   }
   std::printf("%016llx\n", static_cast<unsigned long long>(hash));
   return 0;
