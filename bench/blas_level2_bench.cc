@@ -33,8 +33,10 @@
 namespace {
 
 constexpr const char* kBench = "bench-blas_level2";
-// Level-2 calls are short next to level 3's: a shorter pause.
-constexpr int kQuietMs = 50;
+// The pause blas_level3 takes: OpenBLAS's idle threads spin for up to
+// about 0.1 s after a call (50 ms left tessera's two-thread ger slower
+// than its one-thread one on a 2-vCPU machine).
+constexpr int kQuietMs = 200;
 
 #if defined(TESSERA_BENCH_HAVE_OPENBLAS)
 
