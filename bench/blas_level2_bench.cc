@@ -16,9 +16,7 @@
 //   TESSERA_BENCH_ARGS="--n 1000,4000 --threads 2 --types d --routines symv,trsv"
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -66,16 +64,6 @@ struct Operands {
 
 constexpr auto kCol = CblasColMajor;
 
-bool wanted(const std::string& list, const char* item) {
-  if (list.empty()) return true;
-  std::stringstream ss(list);
-  std::string w;
-  while (std::getline(ss, w, ',')) {
-    if (w == item) return true;
-  }
-  return false;
-}
-
 // The six routines of one type; names[i] is the CBLAS name, o[i] OpenBLAS's.
 template <class T, class Gemv, class Symv, class Trmv, class Trsv, class Ger, class Syr2>
 void add_type(std::vector<BlasCase>& cases, void* lib, int n, const std::string& routines,
@@ -84,7 +72,7 @@ void add_type(std::vector<BlasCase>& cases, void* lib, int n, const std::string&
   auto d = std::make_shared<Operands<T>>(n, seed);
   const double nn = static_cast<double>(n) * n * sizeof(T);
   const auto add = [&](const char* routine, const char* name, auto o, double bytes, auto call) {
-    if (!wanted(routines, routine)) return;
+    if (!tessera::bench::blas_bench_wants(routines, routine)) return;
     using F = decltype(o);
     const F t = tessera::bench::blas_symbol<F>(lib, name, kBench);
     cases.push_back({name, n, bytes, [=] { call(t); }, [=] { call(o); }});
@@ -125,60 +113,36 @@ int main(int argc, char** argv) {
   return 0;
 #else
   select_openblas_core(argv, kBench);
-  std::vector<int> sizes = {1000, 4000};
-  int rounds = 9, threads = 0;
-  std::string types = "sd", routines;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--n") == 0) {
-      sizes.clear();
-      std::stringstream ss(argv[i + 1]);
-      std::string w;
-      while (std::getline(ss, w, ',')) sizes.push_back(std::atoi(w.c_str()));
-    }
-    if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
-    if (std::strcmp(argv[i], "--threads") == 0) threads = std::atoi(argv[i + 1]);
-    if (std::strcmp(argv[i], "--types") == 0) types = argv[i + 1];
-    if (std::strcmp(argv[i], "--routines") == 0) routines = argv[i + 1];
-  }
-  if (rounds < 3) {
+  BlasBenchArgs args;
+  args.sizes = {1000, 4000};
+  args.rounds = 9;
+  args.types = "sd";
+  parse_blas_bench_args(argc, argv, &args);
+  if (args.rounds < 3) {
     std::fprintf(stderr, "%s: --rounds must be at least 3\n", kBench);
     return 2;
   }
-  if (threads > 0) {
-    // Before tessera's first call (its default context reads it once).
-    setenv("TESSERA_NUM_THREADS", std::to_string(threads).c_str(), 1);
-    openblas_set_num_threads(threads);
-  }
+  set_blas_bench_threads(args.threads);
   std::printf("%s\n", openblas_report().c_str());
   void* lib = open_tessera_blas(TESSERA_BLAS_LIBRARY, kBench);
   std::vector<BlasCase> cases;
-  for (int n : sizes) {
-    for (char p : types) {
+  for (int n : args.sizes) {
+    for (char p : args.types) {
       if (p == 's') {
         const char* const names[6] = {"cblas_sgemv", "cblas_ssymv", "cblas_strmv",
                                       "cblas_strsv", "cblas_sger",  "cblas_ssyr2"};
-        add_type<float>(cases, lib, n, routines, 1, names, &cblas_sgemv, &cblas_ssymv,
+        add_type<float>(cases, lib, n, args.routines, 1, names, &cblas_sgemv, &cblas_ssymv,
                         &cblas_strmv, &cblas_strsv, &cblas_sger, &cblas_ssyr2);
       } else if (p == 'd') {
         const char* const names[6] = {"cblas_dgemv", "cblas_dsymv", "cblas_dtrmv",
                                       "cblas_dtrsv", "cblas_dger",  "cblas_dsyr2"};
-        add_type<double>(cases, lib, n, routines, 2, names, &cblas_dgemv, &cblas_dsymv,
+        add_type<double>(cases, lib, n, args.routines, 2, names, &cblas_dgemv, &cblas_dsymv,
                          &cblas_dtrmv, &cblas_dtrsv, &cblas_dger, &cblas_dsyr2);
       }
     }
   }
-  const SideBySide times = run_side_by_side(cases, rounds, kQuietMs);
-  std::printf("blas_level2: column-major, %d rounds (order rotated), threads %s\n", rounds,
-              threads > 0 ? std::to_string(threads).c_str() : "default");
-  std::printf("  %-13s %5s %20s %20s %24s\n", "routine", "n", "tessera GB/s", "OpenBLAS GB/s",
-              "OpenBLAS/tessera time");
-  for (std::size_t k = 0; k < cases.size(); ++k) {
-    const Summary &st = times.tessera[k], &so = times.openblas[k], &r = times.ratio[k];
-    std::printf("  %-13s %5d %12.1f (%4.1f%%) %12.1f (%4.1f%%) %10.2fx (%.2f..%.2f)\n",
-                cases[k].name.c_str(), cases[k].n, cases[k].work / st.median * 1e-9,
-                st.spread * 100, cases[k].work / so.median * 1e-9, so.spread * 100, r.median,
-                r.min, r.max);
-  }
+  const SideBySide times = run_side_by_side(cases, args.rounds, kQuietMs);
+  print_side_by_side("blas_level2", "GB/s", args, cases, times);
   dlclose(lib);
   return 0;
 #endif

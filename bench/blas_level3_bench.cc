@@ -19,10 +19,8 @@
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -187,21 +185,11 @@ struct Adder {
   }
 };
 
-bool wanted(const std::string& list, const std::string& item) {
-  if (list.empty()) return true;
-  std::stringstream ss(list);
-  std::string w;
-  while (std::getline(ss, w, ',')) {
-    if (w == item) return true;
-  }
-  return false;
-}
-
 template <class T, class Add>
 void add_type(std::vector<BlasCase>& cases, void* lib, int n, const std::string& routines,
               unsigned seed, Add&& add_all) {
   Adder<T> adder{cases, lib, n, std::make_shared<Operands<T>>(n, seed)};
-  add_all(adder, [&](const char* r) { return wanted(routines, r); });
+  add_all(adder, [&](const char* r) { return tessera::bench::blas_bench_wants(routines, r); });
 }
 
 #endif  // TESSERA_BENCH_HAVE_OPENBLAS
@@ -216,31 +204,17 @@ int main(int argc, char** argv) {
   return 0;
 #else
   select_openblas_core(argv, "bench-blas_level3");
-  std::vector<int> sizes = {1000};
-  int rounds = 5, threads = 0;
-  std::string types = "sdcz", routines;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--n") == 0) {
-      sizes.clear();
-      std::stringstream ss(argv[i + 1]);
-      std::string w;
-      while (std::getline(ss, w, ',')) sizes.push_back(std::atoi(w.c_str()));
-    }
-    if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
-    if (std::strcmp(argv[i], "--threads") == 0) threads = std::atoi(argv[i + 1]);
-    if (std::strcmp(argv[i], "--types") == 0) types = argv[i + 1];
-    if (std::strcmp(argv[i], "--routines") == 0) routines = argv[i + 1];
-  }
-  if (threads > 0) {
-    // Before tessera's first call (its default context reads it once).
-    setenv("TESSERA_NUM_THREADS", std::to_string(threads).c_str(), 1);
-    openblas_set_num_threads(threads);
-  }
+  BlasBenchArgs args;
+  args.sizes = {1000};
+  args.rounds = 5;
+  args.types = "sdcz";
+  parse_blas_bench_args(argc, argv, &args);
+  set_blas_bench_threads(args.threads);
   std::printf("%s\n", openblas_report().c_str());
   void* lib = open_tessera_blas(TESSERA_BLAS_LIBRARY, "bench-blas_level3");
   std::vector<BlasCase> cases;
-  for (int n : sizes) {
-    for (char p : types) {
+  for (int n : args.sizes) {
+    for (char p : args.types) {
       const auto add_real = [](auto& a, auto want, auto gemm, auto symm, auto syrk, auto syr2k,
                                auto trmm, auto trsm, const char* const names[6]) {
         if (want("gemm")) a.gemm(names[0], gemm);
@@ -253,21 +227,21 @@ int main(int argc, char** argv) {
       if (p == 's') {
         const char* const names[6] = {"cblas_sgemm",  "cblas_ssymm", "cblas_ssyrk",
                                              "cblas_ssyr2k", "cblas_strmm", "cblas_strsm"};
-        add_type<float>(cases, lib, n, routines, 1, [&](auto& a, auto want) {
+        add_type<float>(cases, lib, n, args.routines, 1, [&](auto& a, auto want) {
           add_real(a, want, &cblas_sgemm, &cblas_ssymm, &cblas_ssyrk, &cblas_ssyr2k, &cblas_strmm,
                    &cblas_strsm, names);
         });
       } else if (p == 'd') {
         const char* const names[6] = {"cblas_dgemm",  "cblas_dsymm", "cblas_dsyrk",
                                              "cblas_dsyr2k", "cblas_dtrmm", "cblas_dtrsm"};
-        add_type<double>(cases, lib, n, routines, 2, [&](auto& a, auto want) {
+        add_type<double>(cases, lib, n, args.routines, 2, [&](auto& a, auto want) {
           add_real(a, want, &cblas_dgemm, &cblas_dsymm, &cblas_dsyrk, &cblas_dsyr2k, &cblas_dtrmm,
                    &cblas_dtrsm, names);
         });
       } else if (p == 'c') {
         const char* const names[6] = {"cblas_cgemm",  "cblas_csymm", "cblas_csyrk",
                                              "cblas_csyr2k", "cblas_ctrmm", "cblas_ctrsm"};
-        add_type<std::complex<float>>(cases, lib, n, routines, 3, [&](auto& a, auto want) {
+        add_type<std::complex<float>>(cases, lib, n, args.routines, 3, [&](auto& a, auto want) {
           add_real(a, want, &cblas_cgemm, &cblas_csymm, &cblas_csyrk, &cblas_csyr2k, &cblas_ctrmm,
                    &cblas_ctrsm, names);
           if (want("hemm")) a.symm("cblas_chemm", &cblas_chemm);
@@ -277,7 +251,7 @@ int main(int argc, char** argv) {
       } else if (p == 'z') {
         const char* const names[6] = {"cblas_zgemm",  "cblas_zsymm", "cblas_zsyrk",
                                              "cblas_zsyr2k", "cblas_ztrmm", "cblas_ztrsm"};
-        add_type<std::complex<double>>(cases, lib, n, routines, 4, [&](auto& a, auto want) {
+        add_type<std::complex<double>>(cases, lib, n, args.routines, 4, [&](auto& a, auto want) {
           add_real(a, want, &cblas_zgemm, &cblas_zsymm, &cblas_zsyrk, &cblas_zsyr2k, &cblas_ztrmm,
                    &cblas_ztrsm, names);
           if (want("hemm")) a.symm("cblas_zhemm", &cblas_zhemm);
@@ -287,18 +261,8 @@ int main(int argc, char** argv) {
       }
     }
   }
-  const SideBySide times = run_side_by_side(cases, rounds, kQuietMs);
-  std::printf("blas_level3: column-major, %d rounds (order rotated), threads %s\n", rounds,
-              threads > 0 ? std::to_string(threads).c_str() : "default");
-  std::printf("  %-14s %5s %22s %22s %24s\n", "routine", "n", "tessera GFLOP/s",
-              "OpenBLAS GFLOP/s", "OpenBLAS/tessera time");
-  for (std::size_t k = 0; k < cases.size(); ++k) {
-    const Summary &st = times.tessera[k], &so = times.openblas[k], &r = times.ratio[k];
-    std::printf("  %-14s %5d %14.1f (%4.1f%%) %14.1f (%4.1f%%) %10.2fx (%.2f..%.2f)\n",
-                cases[k].name.c_str(), cases[k].n, cases[k].work / st.median * 1e-9,
-                st.spread * 100, cases[k].work / so.median * 1e-9, so.spread * 100, r.median,
-                r.min, r.max);
-  }
+  const SideBySide times = run_side_by_side(cases, args.rounds, kQuietMs);
+  print_side_by_side("blas_level3", "GFLOP/s", args, cases, times);
   dlclose(lib);
   return 0;
 #endif

@@ -38,6 +38,23 @@ F blas_symbol(void* lib, const char* name, const char* bench) {
   return f;
 }
 
+// The blas_* benches' options: --n 1000,4000 --rounds R --threads N
+// --types sd --routines a,b (each optional; the caller gives the defaults).
+struct BlasBenchArgs {
+  std::vector<int> sizes;
+  int rounds = 5, threads = 0;
+  std::string types, routines;
+};
+void parse_blas_bench_args(int argc, char** argv, BlasBenchArgs* args);
+
+// Whether `item` is in the comma-separated `list` (an empty list: all).
+bool blas_bench_wants(const std::string& list, const std::string& item);
+
+// With threads > 0, both libraries use that many: TESSERA_NUM_THREADS
+// (before tessera's first call: its default context reads it once) and
+// openblas_set_num_threads.
+void set_blas_bench_threads(int threads);
+
 struct SideBySide {
   std::vector<Summary> tessera, openblas;  // seconds per call
   std::vector<Summary> ratio;              // OpenBLAS / tessera, pair by pair
@@ -50,5 +67,11 @@ struct SideBySide {
 // machine; the untimed call wakes the library's own pool, as a program's
 // loop of calls finds it.
 SideBySide run_side_by_side(const std::vector<BlasCase>& cases, int rounds, int quiet_ms);
+
+// The table: per case the median rate (work / second, in giga`unit`) of
+// each library with its spread, and the ratio OpenBLAS / tessera with its
+// range, under a title line naming the rounds and threads.
+void print_side_by_side(const char* title, const char* unit, const BlasBenchArgs& args,
+                        const std::vector<BlasCase>& cases, const SideBySide& times);
 
 }  // namespace tessera::bench
