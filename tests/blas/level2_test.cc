@@ -49,7 +49,10 @@ void cblas_dsymv(int, int, int, double, const double*, int, const double*, int, 
                  int);
 }
 
-namespace {
+// A named namespace: the unity builds compile the BLAS test files as one
+// translation unit, where anonymous namespaces merge (level1_test.cc has
+// its own at()).
+namespace level2_test {
 
 constexpr int kColMajor = 102, kRowMajor = 101, kUpper = 121, kLower = 122, kNoTrans = 111,
               kTrans = 112, kNonUnit = 131, kUnit = 132;
@@ -388,4 +391,4 @@ TEST_CASE_TEMPLATE("ger as a GEMM and syr2 as a syr2k of depth 1", T, float, dou
   }
 }
 
-}  // namespace
+}  // namespace level2_test
