@@ -1,17 +1,20 @@
 // libtessera_blas's level-2 routines past the reference testers' sizes
-// (their largest n is 9): ?symv runs by blocks of columns from n = 17 on
-// (blas/src/level2_blocked.hpp), so it is checked here on several blocks,
-// both triangles, positive and negative increments, against a naive
-// reference written from the definition (long double sums over the full
-// symmetric matrix), with the other triangle poisoned with NaN (only the
-// stored one may be read) and guard elements between a strided vector's
-// elements that must stay untouched.
+// (their largest n is 9): ?symv from n = 17 on and ?trmv / ?trsv from
+// n = 65 on run by blocks on tessera's GEMV, ?ger as a GEMM and ?syr2 as
+// a ?syr2k of depth 1 (blas/src/level2_blocked.hpp). Checked here on
+// several blocks, both triangles, every op and diagonal, positive and
+// negative increments, through the Fortran and both CBLAS orders, against
+// naive references written from the definitions (sums in double for f32,
+// long double for f64; trsv by its residual), with the unreferenced
+// triangle (and a unit diagonal) poisoned with NaN and guard elements
+// between a strided vector's elements that must stay untouched.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -143,6 +146,17 @@ std::size_t at(std::int64_t i, std::int64_t n, std::int64_t inc) {
   return static_cast<std::size_t>(inc > 0 ? i * inc : (n - 1 - i) * -inc);
 }
 
+// The reference's type: double for f32 (its rounding is 2^-29 of the
+// bounds), long double for f64. Long double is software quad on aarch64,
+// so the largest sizes run on x86-64 only (under qemu they took a minute).
+template <class T>
+using Wide = std::conditional_t<sizeof(T) == 4, double, long double>;
+#if defined(__x86_64__)
+constexpr bool kLargeSizes = true;
+#else
+constexpr bool kLargeSizes = false;
+#endif
+
 struct Case {
   int n;
   bool upper;
@@ -155,6 +169,7 @@ struct Case {
 // is in the referenced triangle.
 template <class T>
 void check(const Case& c, int entry) {
+  using W = Wide<T>;
   const int n = c.n, lda = n + 3;
   const T nan = std::numeric_limits<T>::quiet_NaN();
   // The symmetric matrix S (column-major values) and the array holding one
@@ -191,22 +206,22 @@ void check(const Case& c, int entry) {
     cblas_symv(entry == 1 ? kColMajor : kRowMajor, c.upper ? kUpper : kLower, n, alpha, a.data(),
                lda, x.data(), c.incx, beta, y.data(), c.incy);
   }
-  const long double eps = std::numeric_limits<T>::epsilon();
+  const W eps = std::numeric_limits<T>::epsilon();
   int bad = 0;
   for (int i = 0; i < n; ++i) {
-    long double sum = 0, magnitude = 0;
+    W sum = 0, magnitude = 0;
     for (int j = 0; j < n; ++j) {
-      const long double p = static_cast<long double>(s(i, j)) * xv[static_cast<std::size_t>(j)];
+      const W p = static_cast<W>(s(i, j)) * xv[static_cast<std::size_t>(j)];
       sum += p;
       magnitude += std::fabs(p);
     }
-    const long double y0 = c.beta == 0 ? 0 : yv[static_cast<std::size_t>(i)];
-    const long double want = static_cast<long double>(alpha) * sum + beta * y0;
-    const long double bound =
-        2 * (n + 4) * eps * (std::fabs(static_cast<long double>(alpha)) * magnitude +
-                             std::fabs(static_cast<long double>(beta) * y0)) +
+    const W y0 = c.beta == 0 ? 0 : yv[static_cast<std::size_t>(i)];
+    const W want = static_cast<W>(alpha) * sum + beta * y0;
+    const W bound =
+        2 * (n + 4) * eps * (std::fabs(static_cast<W>(alpha)) * magnitude +
+                             std::fabs(static_cast<W>(beta) * y0)) +
         std::numeric_limits<T>::min();
-    const long double got = y[at(i, n, c.incy)];
+    const W got = y[at(i, n, c.incy)];
     if (!(std::fabs(got - want) <= bound) && bad++ < 3) {
       FAIL_CHECK("entry ", entry, " n ", n, (c.upper ? " U" : " L"), " incx ", c.incx, " incy ",
                  c.incy, " alpha ", c.alpha, " beta ", c.beta, ": y(", i, ") = ",
@@ -227,6 +242,7 @@ TEST_CASE_TEMPLATE("symv by blocks: both triangles, every entry, increments of e
   // 17 is one block past the smallest; 300 and 1300 are several blocks
   // with a partial last one (f32 blocks of 208 and 48, f64 of 96 and 16).
   for (int n : {1, 16, 17, 300, 1300}) {
+    if (n > 300 && !kLargeSizes) continue;
     for (bool upper : {true, false}) {
       for (const Case c : {Case{n, upper, 1, 1, 1.0, 0.0}, Case{n, upper, -2, 3, -0.5, 1.0},
                            Case{n, upper, 3, -1, 2.0, -1.5}, Case{n, upper, 1, 1, 0.0, 0.5}}) {
@@ -237,18 +253,19 @@ TEST_CASE_TEMPLATE("symv by blocks: both triangles, every entry, increments of e
 }
 
 // op(A) x (trmv) or op(A)^-1 x (trsv) against the definition: trmv's
-// result against long double sums, trsv's by its residual op(A) x - b,
+// result against wide sums, trsv's by its residual op(A) x - b,
 // which substitution keeps within a few n eps of |op(A)| |x| + |b|.
 template <class T>
 void check_triangular(int entry, bool solve, bool upper, bool trans, bool unit, int n, int incx) {
+  using W = Wide<T>;
   const int lda = n + 2;
   const T nan = std::numeric_limits<T>::quiet_NaN();
   const std::vector<T> vals = values<T>(static_cast<std::size_t>(n) * n, 31 + n);
   // M is the triangular matrix op() applies to, as (i, j) of the call's own
   // order; the array holds it in that order with NaN outside the triangle
   // (and on a unit diagonal).
-  const auto m = [&](int i, int j) -> long double {
-    if (i == j) return unit ? 1.0L : static_cast<long double>(n) / 4 + 1;
+  const auto m = [&](int i, int j) -> W {
+    if (i == j) return unit ? W(1) : static_cast<W>(n) / 4 + 1;
     if (upper ? i > j : i < j) return 0;
     return vals[static_cast<std::size_t>(i) * n + j];
   };
@@ -271,23 +288,23 @@ void check_triangular(int entry, bool solve, bool upper, bool trans, bool unit, 
   const std::vector<T> b = values<T>(static_cast<std::size_t>(n), 41 + n);
   for (int i = 0; i < n; ++i) x[at(i, n, incx)] = b[static_cast<std::size_t>(i)];
   triangular(entry, solve, upper, trans, unit, n, a.data(), lda, x.data(), incx);
-  const long double eps = std::numeric_limits<T>::epsilon();
+  const W eps = std::numeric_limits<T>::epsilon();
   int bad = 0;
   for (int i = 0; i < n; ++i) {
-    long double sum = 0, magnitude = 0;
-    const auto input = [&](int j) -> long double {
+    W sum = 0, magnitude = 0;
+    const auto input = [&](int j) -> W {
       return solve ? x[at(j, n, incx)] : b[static_cast<std::size_t>(j)];
     };
     for (int j = 0; j < n; ++j) {
-      const long double p = op(i, j) * input(j);
+      const W p = op(i, j) * input(j);
       sum += p;
       magnitude += std::fabs(p);
     }
-    const long double bi = b[static_cast<std::size_t>(i)];
+    const W bi = b[static_cast<std::size_t>(i)];
     // trmv: x(i) = sum; trsv: sum (op(A) x) = b(i).
-    const long double got = solve ? sum : static_cast<long double>(x[at(i, n, incx)]);
-    const long double want = solve ? bi : sum;
-    const long double bound = 2 * (n + 4) * eps * (magnitude + (solve ? std::fabs(bi) : 0)) +
+    const W got = solve ? sum : static_cast<W>(x[at(i, n, incx)]);
+    const W want = solve ? bi : sum;
+    const W bound = 2 * (n + 4) * eps * (magnitude + (solve ? std::fabs(bi) : 0)) +
                               std::numeric_limits<T>::min();
     if (!(std::fabs(got - want) <= bound) && bad++ < 3) {
       FAIL_CHECK("entry ", entry, (solve ? " trsv" : " trmv"), " n ", n, (upper ? " U" : " L"),
@@ -306,6 +323,7 @@ TEST_CASE_TEMPLATE("trmv and trsv by blocks: every triangle, op, diagonal and en
                    double) {
   // 64 is one block; 65, 200 and 700 several with a partial last one.
   for (int n : {1, 64, 65, 200, 700}) {
+    if (n > 200 && !kLargeSizes) continue;
     for (bool solve : {false, true}) {
       for (bool upper : {true, false}) {
         for (bool trans : {false, true}) {
@@ -321,10 +339,11 @@ TEST_CASE_TEMPLATE("trmv and trsv by blocks: every triangle, op, diagonal and en
   }
 }
 
-// ger and syr2 against the definition, elementwise in long double; syr2
+// ger and syr2 against the definition, elementwise in the wide type; syr2
 // leaves the other triangle (NaN here) untouched.
 template <class T>
 void check_rank2(int entry, bool syr2, bool upper, int m, int n, int incx, int incy) {
+  using W = Wide<T>;
   if (syr2) m = n;
   // The call's own order: row-major (entry 2) keeps (i, j) at i * lda + j.
   const int lda = (entry == 2 ? n : m) + 3;
@@ -349,7 +368,7 @@ void check_rank2(int entry, bool syr2, bool upper, int m, int n, int incx, int i
   for (int j = 0; j < n; ++j) y[at(j, n, incy)] = yv[static_cast<std::size_t>(j)];
   const T alpha = T(-0.75);
   rank2(entry, syr2, upper, m, n, alpha, x.data(), incx, y.data(), incy, a.data(), lda);
-  const long double eps = std::numeric_limits<T>::epsilon();
+  const W eps = std::numeric_limits<T>::epsilon();
   int bad = 0;
   std::int64_t outside_written = 0;
   for (int i = 0; i < m; ++i) {
@@ -359,14 +378,14 @@ void check_rank2(int entry, bool syr2, bool upper, int m, int n, int incx, int i
         outside_written += !std::isnan(got);
         continue;
       }
-      const long double xy = static_cast<long double>(xv[static_cast<std::size_t>(i)]) *
+      const W xy = static_cast<W>(xv[static_cast<std::size_t>(i)]) *
                              yv[static_cast<std::size_t>(j)];
-      const long double yx = syr2 ? static_cast<long double>(yv[static_cast<std::size_t>(i)]) *
+      const W yx = syr2 ? static_cast<W>(yv[static_cast<std::size_t>(i)]) *
                                         xv[static_cast<std::size_t>(j)]
-                                  : 0.0L;
-      const long double c0 = a0[static_cast<std::size_t>(i) * n + j];
-      const long double want = c0 + static_cast<long double>(alpha) * (xy + yx);
-      const long double bound =
+                                  : W(0);
+      const W c0 = a0[static_cast<std::size_t>(i) * n + j];
+      const W want = c0 + static_cast<W>(alpha) * (xy + yx);
+      const W bound =
           8 * eps * (std::fabs(c0) + std::fabs(alpha) * (std::fabs(xy) + std::fabs(yx))) +
           std::numeric_limits<T>::min();
       if (!(std::fabs(got - want) <= bound) && bad++ < 3) {
