@@ -11,10 +11,7 @@ namespace tessera::tune {
 namespace {
 
 // m, n, k from a quarter to four times the default gate 589,824.
-struct GateShape {
-  std::int64_t m, n, k;
-};
-constexpr GateShape kGateShapes[] = {{32, 32, 128}, {48, 48, 128}, {48, 48, 256},
+const std::vector<SgemmShape> kGateShapes = {{32, 32, 128}, {48, 48, 128}, {48, 48, 256},
                                      {64, 64, 256}, {96, 96, 128}, {96, 96, 256}};
 
 // Square sgemms whose depth slices (n * n * 4 bytes) run from 36 KiB to
@@ -23,20 +20,6 @@ constexpr std::int64_t kDirectSizes[] = {96, 128, 160, 192, 256, 320};
 
 // Square sgemv matrices of 256 KiB to 8 MiB (floats), around one core's L2.
 constexpr std::int64_t kGemvSizes[] = {256, 362, 512, 724, 1024, 1448};
-
-struct GateProblems {
-  std::vector<std::vector<float>> a, b, c;
-  std::vector<int> reps;  // about 3 ms of work per shape per round
-  GateProblems() {
-    for (const GateShape& s : kGateShapes) {
-      a.emplace_back(static_cast<std::size_t>(s.m * s.k), 0.5f);
-      b.emplace_back(static_cast<std::size_t>(s.k * s.n), 0.25f);
-      c.emplace_back(static_cast<std::size_t>(s.m * s.n), 0.0f);
-      const double flops = 2.0 * static_cast<double>(s.m) * s.n * s.k;
-      reps.push_back(std::max(1, static_cast<int>(3e-3 * 50e9 / flops)));
-    }
-  }
-};
 
 struct GemvProblems {
   std::vector<std::vector<float>> a, x, y;
@@ -52,59 +35,18 @@ struct GemvProblems {
   }
 };
 
-struct DirectProblems {
-  std::vector<std::vector<float>> a, b, c;
-  std::vector<int> reps;  // about 3 ms per size per round at 100 GFLOP/s
-  DirectProblems() {
-    for (std::int64_t n : kDirectSizes) {
-      const auto count = static_cast<std::size_t>(n * n);
-      a.emplace_back(count, 0.5f);
-      b.emplace_back(count, 0.25f);
-      c.emplace_back(count, 0.0f);
-      const double flops = 2.0 * static_cast<double>(n) * n * n;
-      reps.push_back(std::max(1, static_cast<int>(3e-3 * 100e9 / flops)));
-    }
-  }
-};
-
+// Square sgemms of kDirectSizes on one thread, about 3 ms of each a
+// round at 100 GFLOP/s.
 Workload direct_path_work() {
-  auto p = std::make_shared<DirectProblems>();
-  return [p](const Context& context) -> std::function<bool()> {
-    return [&context, p] {
-      for (std::size_t i = 0; i < std::size(kDirectSizes); ++i) {
-        const std::int64_t n = kDirectSizes[i];
-        for (int r = 0; r < p->reps[i]; ++r) {
-          if (!try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, n, n, n, 1.0f,
-                        p->a[i].data(), n, p->b[i].data(), n, 0.0f, p->c[i].data(), n,
-                        Parallelism::serial())
-                   .ok()) {
-            return false;
-          }
-        }
-      }
-      return true;
-    };
-  };
+  std::vector<SgemmShape> shapes;
+  for (std::int64_t n : kDirectSizes) shapes.push_back({n, n, n});
+  return sgemm_workload(shapes, 3e-3, 100, Parallelism::serial());
 }
 
+// The gate shapes at threads(threads), about 3 ms of each a round at 50
+// GFLOP/s.
 Workload serial_gate_work(int threads) {
-  auto p = std::make_shared<GateProblems>();
-  return [p, threads](const Context& context) -> std::function<bool()> {
-    return [&context, p, threads] {
-      for (std::size_t i = 0; i < std::size(kGateShapes); ++i) {
-        const GateShape& s = kGateShapes[i];
-        for (int r = 0; r < p->reps[i]; ++r) {
-          if (!try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, s.m, s.n, s.k,
-                        1.0f, p->a[i].data(), s.k, p->b[i].data(), s.n, 0.0f, p->c[i].data(), s.n,
-                        Parallelism::threads(threads))
-                   .ok()) {
-            return false;
-          }
-        }
-      }
-      return true;
-    };
-  };
+  return sgemm_workload(kGateShapes, 3e-3, 50, Parallelism::threads(threads));
 }
 
 Workload gemv_floor_work() {

@@ -1,7 +1,9 @@
 #include "knob_sweep.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 
 #include "paired_rounds.hpp"
 
@@ -92,6 +94,40 @@ KnobSweepOutcome sweep_knobs(const std::vector<KnobTrial>& knobs, const std::str
     std::printf("  %s\n", outcome.notes.back().c_str());
   }
   return outcome;
+}
+
+Workload sgemm_workload(const std::vector<SgemmShape>& shapes, double seconds, double gflops,
+                        Parallelism parallelism) {
+  struct Problems {
+    std::vector<SgemmShape> shapes;
+    std::vector<std::vector<float>> a, b, c;
+    std::vector<int> reps;
+  };
+  auto p = std::make_shared<Problems>();
+  p->shapes = shapes;
+  for (const SgemmShape& s : shapes) {
+    p->a.emplace_back(static_cast<std::size_t>(s.m * s.k), 0.5f);
+    p->b.emplace_back(static_cast<std::size_t>(s.k * s.n), 0.25f);
+    p->c.emplace_back(static_cast<std::size_t>(s.m * s.n), 0.0f);
+    const double flops = 2.0 * static_cast<double>(s.m) * s.n * s.k;
+    p->reps.push_back(std::max(1, static_cast<int>(seconds * gflops * 1e9 / flops)));
+  }
+  return [p, parallelism](const Context& context) -> std::function<bool()> {
+    return [&context, p, parallelism] {
+      for (std::size_t i = 0; i < p->shapes.size(); ++i) {
+        const SgemmShape& s = p->shapes[i];
+        for (int r = 0; r < p->reps[i]; ++r) {
+          if (!try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, s.m, s.n, s.k,
+                        1.0f, p->a[i].data(), s.k, p->b[i].data(), s.n, 0.0f, p->c[i].data(), s.n,
+                        parallelism)
+                   .ok()) {
+            return false;
+          }
+        }
+      }
+      return true;
+    };
+  };
 }
 
 }  // namespace tessera::tune

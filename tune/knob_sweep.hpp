@@ -25,6 +25,16 @@ struct KnobTrial {
 // One round's work on `context` (true: every call succeeded).
 using Workload = std::function<std::function<bool()>(const Context& context)>;
 
+// A round of row-major sgemms (alpha 1, beta 0): each shape repeated for
+// about `seconds` of work at an assumed `gflops`, under `parallelism`. The
+// operands are made once, when the workload is built (so not in a dry run,
+// which passes Workload{}).
+struct SgemmShape {
+  std::int64_t m, n, k;
+};
+Workload sgemm_workload(const std::vector<SgemmShape>& shapes, double seconds, double gflops,
+                        Parallelism parallelism);
+
 struct KnobSweepOutcome {
   bool swept = false;
   Knobs chosen;  // the knobs that won (unset: the default kept)

@@ -1,7 +1,5 @@
 #include "width_sweep.hpp"
 
-#include <algorithm>
-#include <memory>
 
 #include "knob_sweep.hpp"
 
@@ -33,21 +31,6 @@ std::vector<KnobTrial> width_trials(int threads) {
   return trials;
 }
 
-struct WidthProblems {
-  std::vector<std::vector<float>> a, b, c;
-  std::vector<int> reps;  // calls per size per round: about 4 ms of work each
-  WidthProblems() {
-    for (std::int64_t n : kSizes) {
-      const auto count = static_cast<std::size_t>(n * n);
-      a.emplace_back(count, 0.5f);
-      b.emplace_back(count, 0.25f);
-      c.emplace_back(count, 0.0f);
-      const double flops = 2.0 * static_cast<double>(n) * n * n;
-      reps.push_back(std::max(1, static_cast<int>(4e-3 * 50e9 / flops)));
-    }
-  }
-};
-
 }  // namespace
 
 WidthOutcome sweep_width_knobs(int threads, int rounds, double margin, double* budget,
@@ -57,28 +40,15 @@ WidthOutcome sweep_width_knobs(int threads, int rounds, double margin, double* b
     outcome.notes.push_back("the width knobs: one participant, no width to choose: not swept");
     return outcome;
   }
-  // The operands are made only for a real run.
-  auto problems = dry_run ? nullptr : std::make_shared<WidthProblems>();
-  Workload work = [problems](const Context& context) -> std::function<bool()> {
-    return [&context, problems] {
-      WidthProblems& p = *problems;
-      for (std::size_t i = 0; i < std::size(kSizes); ++i) {
-        const std::int64_t n = kSizes[i];
-        for (int r = 0; r < p.reps[i]; ++r) {
-          if (!try_gemm(context, Layout::kRowMajor, Transpose::kNo, Transpose::kNo, n, n, n, 1.0f,
-                        p.a[i].data(), n, p.b[i].data(), n, 0.0f, p.c[i].data(), n)
-                   .ok()) {
-            return false;
-          }
-        }
-      }
-      return true;
-    };
-  };
+  // Square sgemms of kSizes at the automatic width, about 4 ms of each a
+  // round at 50 GFLOP/s; the operands are made only for a real run.
+  std::vector<SgemmShape> shapes;
+  for (std::int64_t n : kSizes) shapes.push_back({n, n, n});
+  const Workload work = dry_run ? Workload{} : sgemm_workload(shapes, 4e-3, 50, Parallelism());
   const KnobSweepOutcome o = sweep_knobs(
       width_trials(threads),
       "at " + std::to_string(threads) + " participants on sgemm 96^3 .. 512^3 (automatic width)",
-      threads, dry_run ? Workload{} : work, rounds, margin, budget, dry_run);
+      threads, work, rounds, margin, budget, dry_run);
   if (threads < 4) {
     outcome.notes.push_back("TESSERA_POOL_CLASSES: " + std::to_string(threads) +
                             " participants have no tier between one and full width: not swept");
