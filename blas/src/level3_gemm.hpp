@@ -4,6 +4,12 @@
 // inputs into their parts before it writes C) for c/z.
 // op is 'N', 'T', 'C' (conjugate transpose) or 'R' (conjugate, no
 // transpose); on real data conjugation is the identity.
+//
+// level3_gemm_strided: `batch` such products at element strides (0 shares
+// an operand), none of whose C may meet another's or an input's address
+// range. On real data one strided batched call, whose plan hands whole
+// entries to workers where each is too small to split (the bits of each
+// entry are its single GEMM's); on complex data the entries in order.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +19,7 @@
 #include "blas/src/disjoint.hpp"
 #include "blas/src/scalar.hpp"
 #include "tessera/gemm.hpp"
+#include "tessera/gemm_batched.hpp"
 
 namespace tessera::blas {
 
@@ -34,6 +41,28 @@ Status level3_gemm(Layout layout, char opa, char opb, std::int64_t m, std::int64
     };
     return gemm_disjoint(layout, transpose(opa), transpose(opb), m, n, k, alpha, a, lda, b, ldb,
                          beta, c, ldc);
+  }
+}
+
+template <class T>
+Status level3_gemm_strided(Layout layout, char opa, char opb, std::int64_t m, std::int64_t n,
+                           std::int64_t k, T alpha, const T* a, std::int64_t lda,
+                           std::int64_t stride_a, const T* b, std::int64_t ldb,
+                           std::int64_t stride_b, T beta, T* c, std::int64_t ldc,
+                           std::int64_t stride_c, std::int64_t batch) {
+  if constexpr (kIsComplex<T>) {
+    for (std::int64_t i = 0; i < batch; ++i) {
+      TESSERA_RETURN_IF_ERROR(level3_gemm(layout, opa, opb, m, n, k, alpha, a + i * stride_a, lda,
+                                          b + i * stride_b, ldb, beta, c + i * stride_c, ldc));
+    }
+    return Status();
+  } else {
+    const auto transpose = [](char op) {
+      return op == 'T' || op == 'C' ? Transpose::kYes : Transpose::kNo;
+    };
+    return try_gemm_strided_batched(blas_context(), layout, transpose(opa), transpose(opb), m, n,
+                                    k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
+                                    stride_c, batch);
   }
 }
 

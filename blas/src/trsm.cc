@@ -14,23 +14,30 @@
 //
 // tessera's GEMM refuses an input whose address range meets C's (rows of
 // one column-major matrix interleave), so every GEMM here reads one array
-// and writes another: S, a compact copy of alpha B in B's layout, and B.
-//   TRMM, B := E S: each block's rows of B are written from S's rows (its
+// and writes another: S, a compact copy of alpha B, and R, the result's
+// rows (B itself where it can be: the left side, A apart from B).
+//   TRMM, R := E S: each block's rows of R are written from S's rows (its
 //     diagonal block, beta 0) and then get the off-diagonal block's product
 //     of S's other rows added.
-//   TRSM, E X = S: a block's rows of X go to B (its inverse times S's
+//   TRSM, E X = S: a block's rows of X go to R (its inverse times S's
 //     rows), and the fed half's rows of S lose E's off-diagonal block times
-//     those rows of X, read from B.
+//     those rows of X, read from R.
 // (The recursion used to work in B alone, copying each GEMM's input rows
 // first: 2.5 copies of B per call at m = 1000 against one now.)
-// The columns of X are independent: B is handled in chunks of kChunk
-// columns, so S is at most m x kChunk.
+//
+// The columns of X are independent: B is cut into equal chunks of about
+// kChunk columns (by n alone, so the bits do not depend on the workers),
+// and each step of the recursion is one strided batched GEMM over a group
+// of chunks. Its plan hands whole chunks to workers where a step is too
+// small to split (the diagonal blocks, the shallow updates), which a
+// sequence of single GEMMs would run on one worker while the others wait.
 #include <algorithm>
 #include <memory>
 #include <new>
 #include <string>
 
 #include "blas/src/blas_args.hpp"
+#include "blas/src/disjoint.hpp"
 #include "blas/src/level3_gemm.hpp"
 #include "blas/src/scalar.hpp"
 #include "blas/src/trsm.hpp"
@@ -46,7 +53,10 @@ namespace {
 constexpr std::int64_t kSolveBase = 32;
 constexpr std::int64_t kMultiplyBase = 64;
 constexpr std::int64_t kMaxBase = std::max(kSolveBase, kMultiplyBase);
-constexpr std::int64_t kChunk = 512;
+constexpr std::int64_t kChunk = 256;
+// S and a scratch R for one group of chunks stay under this (at m = 2000,
+// f64, 8 chunks a group).
+constexpr std::int64_t kGroupBytes = std::int64_t{32} << 20;
 
 template <class T>
 struct TriangularBlocks {
@@ -55,26 +65,26 @@ struct TriangularBlocks {
   const T* a;
   std::int64_t lda;
   bool e_trans, e_conj, unit, e_lower;
-  bool multiply;  // TRMM (B := E S) rather than TRSM (E X = S)
+  bool multiply;      // TRMM (R := E S) rather than TRSM (E R = S)
   std::int64_t base;  // kMultiplyBase or kSolveBase
-  // B (m x n) as a view: B(i,j) = b[i*rs + j*cs], rs == 1 (column-major
-  // view) or cs == 1 (row-major); layout is the GEMM layout in which
-  // (b, ldb) describes that view.
-  T* b;
-  std::int64_t rs, cs, ldb;
-  Layout layout;
-  std::int64_t m, n;  // n: the columns of the current chunk
-  T* s;       // S (m x n), compact in B's layout
+  Layout layout;      // of B's view: column-major (left side) or row-major
+  std::int64_t m;
+  // The group: `count` chunks of n columns, chunk c's S at s + c *
+  // s_stride, its R at r + c * r_stride, both in B's view's layout.
+  std::int64_t n, count;
+  T* s;
+  std::int64_t s_ld, s_stride;
+  T* r;
+  std::int64_t r_ld, r_stride;
   T* eb;       // base x base scratch for one diagonal block of E
   T* inverse;  // base x base: that block's inverse (TRSM)
 
   T e(std::int64_t i, std::int64_t j) const {
     return conj_if(e_trans ? a[j + i * lda] : a[i + j * lda], e_conj);
   }
-  T* row(std::int64_t i) const { return b + i * rs; }
-
-  T* s_row(std::int64_t r0) const { return layout == Layout::kColMajor ? s + r0 : s + r0 * n; }
-  std::int64_t s_ld() const { return layout == Layout::kColMajor ? m : n; }
+  T* rows(T* p, std::int64_t ld, std::int64_t r0) const {
+    return layout == Layout::kColMajor ? p + r0 : p + r0 * ld;
+  }
 
   // The GEMM operand for E's sub-block at (r0, c0): A column-major is A^T
   // in a row-major layout, so the transpose flag flips with the layout
@@ -87,32 +97,23 @@ struct TriangularBlocks {
     return t ? (e_conj ? 'C' : 'T') : (e_conj ? 'R' : 'N');
   }
 
-  // S := alpha B (the reference scales B first too), line by line.
-  void load(T alpha) const {
-    const bool col = layout == Layout::kColMajor;
-    const std::int64_t lines = col ? n : m, line = col ? m : n;
-    for (std::int64_t l = 0; l < lines; ++l) {
-      const T* from = b + l * ldb;
-      T* to = s + l * line;
-      for (std::int64_t i = 0; i < line; ++i) to[i] = alpha * from[i];
-    }
-  }
-
-  // TRMM: B[r0, r0+h) += E[r0, r0+h) x [k0, k0+w) S[k0, k0+w).
+  // TRMM: R[r0, r0+h) += E[r0, r0+h) x [k0, k0+w) S[k0, k0+w).
   Status add_product(std::int64_t r0, std::int64_t h, std::int64_t k0, std::int64_t w) const {
-    return level3_gemm(layout, e_op(), 'N', h, n, w, T(1), e_block(r0, k0), lda, s_row(k0), s_ld(),
-                       T(1), row(r0), ldb);
+    return level3_gemm_strided(layout, e_op(), 'N', h, n, w, T(1), e_block(r0, k0), lda, 0,
+                               rows(s, s_ld, k0), s_ld, s_stride, T(1), rows(r, r_ld, r0), r_ld,
+                               r_stride, count);
   }
 
   // TRSM: S[r0, r0+h) -= E[r0, r0+h) x [k0, k0+w) X[k0, k0+w), X's rows
-  // already solved into B.
+  // already solved into R.
   Status subtract_solved(std::int64_t r0, std::int64_t h, std::int64_t k0,
                          std::int64_t w) const {
-    return level3_gemm(layout, e_op(), 'N', h, n, w, T(-1), e_block(r0, k0), lda, row(k0), ldb,
-                       T(1), s_row(r0), s_ld());
+    return level3_gemm_strided(layout, e_op(), 'N', h, n, w, T(-1), e_block(r0, k0), lda, 0,
+                               rows(r, r_ld, k0), r_ld, r_stride, T(1), rows(s, s_ld, r0), s_ld,
+                               s_stride, count);
   }
 
-  // B[r0, r1) := M S[r0, r1) by one GEMM (r1 - r0 at most base), M the
+  // R[r0, r1) := M S[r0, r1) by one GEMM (r1 - r0 at most base), M the
   // block of E (TRMM) or its inverse (TRSM), zero outside its triangle, in
   // B's layout. The inverse comes from substitution on the identity's
   // columns: w^3/3 operations, against the w^2 n of the GEMM. Measured on
@@ -152,8 +153,8 @@ struct TriangularBlocks {
       }
       mat = inverse;
     }
-    return level3_gemm(layout, 'N', 'N', w, n, w, T(1), mat, w, s_row(r0), s_ld(), T(0), row(r0),
-                       ldb);
+    return level3_gemm_strided(layout, 'N', 'N', w, n, w, T(1), mat, w, 0, rows(s, s_ld, r0),
+                               s_ld, s_stride, T(0), rows(r, r_ld, r0), r_ld, r_stride, count);
   }
 
   Status run(std::int64_t r0, std::int64_t r1) const {
@@ -162,7 +163,7 @@ struct TriangularBlocks {
     // Split at a multiple of base, so every base block but the last is full.
     const std::int64_t mid = r0 + std::max<std::int64_t>(base, (h / 2) / base * base);
     if (multiply) {
-      // Each half's rows of B from its own diagonal block, then E's
+      // Each half's rows of R from its own diagonal block, then E's
       // off-diagonal block adds the other half's S to the fed half.
       TESSERA_RETURN_IF_ERROR(run(r0, mid));
       TESSERA_RETURN_IF_ERROR(run(mid, r1));
@@ -182,8 +183,30 @@ struct TriangularBlocks {
   }
 };
 
-// The shared driver: B in column chunks, each loaded into S as alpha B and
-// then multiplied or solved back into B.
+// Copies between B's view (columns j0.. of `count` chunks of n, leading
+// dimension ldb) and compact chunks (chunk c at p + c * m * n), line by
+// line in the view's layout; to_compact scales by alpha on the way.
+template <class T>
+void copy_chunks(bool to_compact, Layout layout, std::int64_t m, std::int64_t n,
+                 std::int64_t count, T alpha, T* view, std::int64_t ldb, T* p) {
+  const bool col = layout == Layout::kColMajor;
+  const std::int64_t lines = col ? n : m, line = col ? m : n;
+  for (std::int64_t c = 0; c < count; ++c) {
+    for (std::int64_t l = 0; l < lines; ++l) {
+      // A view line: a column of B's chunk (column-major) or a row of it.
+      T* v = col ? view + (c * n + l) * ldb : view + l * ldb + c * n;
+      T* q = p + c * m * n + l * line;
+      if (to_compact) {
+        for (std::int64_t i = 0; i < line; ++i) q[i] = alpha * v[i];
+      } else {
+        std::copy(q, q + line, v);
+      }
+    }
+  }
+}
+
+// The shared driver: B in groups of chunks, each loaded into S as alpha B,
+// multiplied or solved into R, and R copied back unless it is B.
 template <class T>
 void triangular_colmajor(const char* routine, bool multiply, char side, char uplo, char trans,
                          char diag, std::int64_t m, std::int64_t n, T alpha, const T* a,
@@ -205,25 +228,36 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   s.base = multiply ? kMultiplyBase : kSolveBase;
   // op(A) = A^H: conjugated on either side (X A^H = B is conj(A) X^T = B^T).
   s.e_conj = trans == 'C';
-  s.ldb = ldb;
   std::int64_t columns;
   if (side == 'L') {
     s.e_trans = trans_a;
-    s.rs = 1, s.cs = ldb;
     s.layout = Layout::kColMajor;
     s.m = m, columns = n;
   } else {
     // op(A)^T X^T = B^T: E = op(A)^T, B^T is n x m, row-major (ld ldb).
     s.e_trans = !trans_a;
-    s.rs = ldb, s.cs = 1;
     s.layout = Layout::kRowMajor;
     s.m = n, columns = m;
   }
   // E is lower triangular when A's stored triangle is, unless transposed.
   s.e_lower = (uplo == 'L') != s.e_trans;
-  const std::int64_t chunk = std::min(kChunk, columns);
-  std::unique_ptr<T[]> scratch(
-      new (std::nothrow) T[static_cast<std::size_t>(2 * kMaxBase * kMaxBase + s.m * chunk)]);
+  // R is B's chunks themselves where they are disjoint address ranges (B's
+  // columns: the left side) and A lies apart from B (the GEMMs would
+  // refuse it as an input meeting C).
+  const std::int64_t a_order = side == 'L' ? m : n;
+  const bool r_in_b =
+      side == 'L' && !overlap(matrix_footprint(Layout::kColMajor, a_order, a_order, lda, a),
+                              matrix_footprint(Layout::kColMajor, m, n, ldb, b));
+  const std::int64_t pieces = (columns + kChunk - 1) / kChunk;
+  const std::int64_t width = (columns + pieces - 1) / pieces;
+  const std::int64_t full = columns / width, rest = columns - full * width;
+  const std::int64_t chunk_bytes =
+      s.m * width * static_cast<std::int64_t>(sizeof(T)) * (r_in_b ? 1 : 2);
+  const std::int64_t group = std::max<std::int64_t>(
+      1, std::min(std::max<std::int64_t>(full, 1), kGroupBytes / chunk_bytes));
+  const std::int64_t compact = s.m * width * group;
+  std::unique_ptr<T[]> scratch(new (std::nothrow) T[static_cast<std::size_t>(
+      2 * kMaxBase * kMaxBase + compact * (r_in_b ? 1 : 2))]);
   if (scratch == nullptr) {
     report_failure(routine, Status(StatusCode::kOutOfMemory, "no memory for the scratch of " +
                                                                  std::string(routine)));
@@ -231,17 +265,32 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   }
   s.eb = scratch.get();
   s.inverse = s.eb + kMaxBase * kMaxBase;
-  s.s = s.inverse + kMaxBase * kMaxBase;
-  for (std::int64_t j0 = 0; j0 < columns; j0 += chunk) {
-    s.b = b + j0 * s.cs;
-    s.n = std::min(chunk, columns - j0);
-    s.load(alpha);
-    const Status st = s.run(0, s.m);
-    if (!st.ok()) {
-      report_failure(routine, st);
-      return;
+  T* s_area = s.inverse + kMaxBase * kMaxBase;
+  T* r_area = s_area + compact;
+  // View column j0 of B: column j0 (left side) or row j0 (right side).
+  const std::int64_t column_step = side == 'L' ? ldb : 1;
+  const auto process = [&](std::int64_t j0, std::int64_t cols, std::int64_t count) {
+    T* view = b + j0 * column_step;
+    s.n = cols, s.count = count;
+    s.s = s_area;
+    s.s_ld = s.layout == Layout::kColMajor ? s.m : cols;
+    s.s_stride = s.m * cols;
+    if (r_in_b) {
+      s.r = view, s.r_ld = ldb, s.r_stride = cols * ldb;
+    } else {
+      s.r = r_area, s.r_ld = s.s_ld, s.r_stride = s.s_stride;
     }
+    copy_chunks(true, s.layout, s.m, cols, count, alpha, view, ldb, s.s);
+    TESSERA_RETURN_IF_ERROR(s.run(0, s.m));
+    if (!r_in_b) copy_chunks(false, s.layout, s.m, cols, count, T(1), view, ldb, s.r);
+    return Status();
+  };
+  Status st;
+  for (std::int64_t c0 = 0; c0 < full && st.ok(); c0 += group) {
+    st = process(c0 * width, width, std::min(group, full - c0));
   }
+  if (st.ok() && rest > 0) st = process(full * width, rest, 1);
+  if (!st.ok()) report_failure(routine, st);
 }
 
 }  // namespace

@@ -26,6 +26,8 @@ void strsm_(const char*, const char*, const char*, const char*, const int*, cons
             const float*, const float*, const int*, float*, const int*);
 void dtrsm_(const char*, const char*, const char*, const char*, const int*, const int*,
             const double*, const double*, const int*, double*, const int*);
+void dtrmm_(const char*, const char*, const char*, const char*, const int*, const int*,
+            const double*, const double*, const int*, double*, const int*);
 }
 
 namespace {
@@ -179,7 +181,8 @@ TEST_CASE_TEMPLATE(
     T, float, double) {
   const T nan = std::numeric_limits<T>::quiet_NaN();
   // (203, 5): several levels of recursion; (37, 300): B in two column
-  // chunks (256 wide) on the left side, A of 300 on the right.
+  // chunks (150 wide: chunks of about 256) on the left side, A of 300 on
+  // the right.
   for (const auto& [big, small] : {std::pair<int, int>{203, 5}, std::pair<int, int>{37, 300}}) {
     for (char side : {'L', 'R'}) {
       for (char uplo : {'U', 'L'}) {
@@ -245,5 +248,63 @@ TEST_CASE_TEMPLATE(
     }
   }
 }
+
+#if defined(__x86_64__)
+// B past the 32 MiB that one group of column chunks may take (S, and R
+// where B cannot be written directly): the chunks then run in several
+// groups, the last one short. x86-64 only (40 MB of B; long double is
+// software quad on aarch64). Sampled columns of X (rows, on the right
+// side), every group's first and last among them, against long double.
+TEST_CASE("dtrsm and dtrmm over several groups of column chunks, both sides") {
+  const int order = 100, wide = 48000;  // A 100 x 100; B 100 x 48000 or 48000 x 100
+  for (char side : {'L', 'R'}) {
+    for (bool multiply : {false, true}) {
+      const int m = side == 'L' ? order : wide, n = side == 'L' ? wide : order;
+      std::vector<double> a = filled<double>(static_cast<std::size_t>(order) * order, 21);
+      for (int i = 0; i < order; ++i) a[static_cast<std::size_t>(i + i * order)] += 3.0;
+      const std::vector<double> b0 = filled<double>(static_cast<std::size_t>(m) * n, 22);
+      std::vector<double> b = b0;
+      const double alpha = 0.75;
+      const char uplo = 'U', trans = 'N', diag = 'N';
+      (multiply ? dtrmm_ : dtrsm_)(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &order,
+                                   b.data(), &m);
+      // A(r, c) from the upper triangle.
+      const auto at = [&](int r, int c) -> long double {
+        return r <= c ? a[static_cast<std::size_t>(r + c * order)] : 0.0L;
+      };
+      int bad = 0;
+      // 187 chunks 256 wide and one of 128: a group holds 163 of them on
+      // the left (S only, 200 KiB each), 81 on the right (S and R).
+      for (int v : {0, 1, 255, 256, 20735, 20736, 41471, 41472, 41727, 41728, 47871, 47872,
+                    wide - 1}) {
+        // v: a column of B (left side) or a row of B (right side).
+        for (int t = 0; t < order; ++t) {
+          const auto at_b = [&](const std::vector<double>& x, int p) -> long double {
+            return side == 'L' ? x[static_cast<std::size_t>(p + v * m)]
+                               : x[static_cast<std::size_t>(v + p * m)];
+          };
+          // Left: (A y)(t) for y = column v; right: (y^T A)(t) for y = row v.
+          // TRSM: y = X and the result must be alpha B0; TRMM: y = B0 and
+          // the result, times alpha, must be B.
+          const std::vector<double>& y = multiply ? b0 : b;
+          long double sum = 0, mag = 0;
+          for (int p = 0; p < order; ++p) {
+            const long double term = side == 'L' ? at(t, p) * at_b(y, p) : at_b(y, p) * at(p, t);
+            sum += term;
+            mag += std::fabs(term);
+          }
+          const long double got = multiply ? at_b(b, t) : sum;
+          const long double want = multiply ? alpha * sum : alpha * at_b(b0, t);
+          const long double tol =
+              8 * order * static_cast<long double>(std::numeric_limits<double>::epsilon()) *
+              (multiply ? alpha * mag : mag + std::fabs(want));
+          bad += !(std::fabs(got - want) <= tol);
+        }
+      }
+      CHECK_MESSAGE(bad == 0, "side ", side, multiply ? " dtrmm" : " dtrsm");
+    }
+  }
+}
+#endif
 
 }  // namespace
