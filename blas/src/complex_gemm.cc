@@ -7,6 +7,7 @@
 #include "blas/src/blas_args.hpp"
 #include "blas/src/scalar.hpp"
 #include "tessera/gemm.hpp"
+#include "tessera/gemm_batched.hpp"
 
 namespace tessera::blas {
 namespace {
@@ -97,53 +98,84 @@ void split_parts(char trans, std::int64_t rows, std::int64_t cols, const std::co
 }  // namespace
 
 template <class R>
-Status complex_gemm_colmajor(char transa, char transb, std::int64_t m, std::int64_t n,
-                             std::int64_t k, std::complex<R> alpha, const std::complex<R>* a,
-                             std::int64_t lda, const std::complex<R>* b, std::int64_t ldb,
-                             std::complex<R> beta, std::complex<R>* c, std::int64_t ldc) {
+Status complex_gemm_colmajor_strided(char transa, char transb, std::int64_t m, std::int64_t n,
+                                     std::int64_t k, std::complex<R> alpha,
+                                     const std::complex<R>* a, std::int64_t lda,
+                                     std::int64_t stride_a, const std::complex<R>* b,
+                                     std::int64_t ldb, std::int64_t stride_b,
+                                     std::complex<R> beta, std::complex<R>* c, std::int64_t ldc,
+                                     std::int64_t stride_c, std::int64_t batch) {
   using C = std::complex<R>;
-  if (m == 0 || n == 0 || ((alpha == C(0) || k == 0) && beta == C(1))) return {};
+  if (batch == 0 || m == 0 || n == 0 || ((alpha == C(0) || k == 0) && beta == C(1))) return {};
   if (alpha == C(0) || k == 0) {
-    for (std::int64_t j = 0; j < n; ++j) {
-      C* column = c + j * ldc;
-      for (std::int64_t i = 0; i < m; ++i) column[i] = beta == C(0) ? C(0) : beta * column[i];
+    for (std::int64_t e = 0; e < batch; ++e) {
+      for (std::int64_t j = 0; j < n; ++j) {
+        C* column = c + e * stride_c + j * ldc;
+        for (std::int64_t i = 0; i < m; ++i) column[i] = beta == C(0) ? C(0) : beta * column[i];
+      }
     }
     return {};
   }
-  const std::size_t a_size = static_cast<std::size_t>(2 * m * k);
-  const std::size_t b_size = static_cast<std::size_t>(2 * k * n);
-  const std::size_t p_size = static_cast<std::size_t>(4 * m * n);
-  ScratchLease<R> scratch(a_size + b_size + p_size);
+  // A shared operand (stride 0) is split once.
+  const std::int64_t a_count = stride_a == 0 ? 1 : batch, b_count = stride_b == 0 ? 1 : batch;
+  const std::int64_t a_size = 2 * m * k, b_size = 2 * k * n, p_size = 4 * m * n;
+  ScratchLease<R> scratch(
+      static_cast<std::size_t>(a_size * a_count + b_size * b_count + p_size * batch));
   if (scratch.data() == nullptr) {
     return Status(StatusCode::kOutOfMemory,
                   "no memory for the complex GEMM's scratch (the parts of A and B, and the "
                   "four real products)");
   }
   R* const a_parts = scratch.data();
-  R* const b_parts = a_parts + a_size;
-  R* const product = b_parts + b_size;
-  split_parts(transa, m, k, a, lda, /*stack_rows=*/true, a_parts);
-  split_parts(transb, k, n, b, ldb, /*stack_rows=*/false, b_parts);
-  // [Ar; Ai] (2m x k) times [Br Bi] (k x 2n): product is 2m x 2n.
-  TESSERA_RETURN_IF_ERROR(try_gemm(blas_context(), Layout::kColMajor, Transpose::kNo,
-                                   Transpose::kNo, 2 * m, 2 * n, k, R(1), a_parts, 2 * m,
-                                   b_parts, k, R(0), product, 2 * m));
+  R* const b_parts = a_parts + a_size * a_count;
+  R* const product = b_parts + b_size * b_count;
+  for (std::int64_t e = 0; e < a_count; ++e) {
+    split_parts(transa, m, k, a + e * stride_a, lda, /*stack_rows=*/true, a_parts + e * a_size);
+  }
+  for (std::int64_t e = 0; e < b_count; ++e) {
+    split_parts(transb, k, n, b + e * stride_b, ldb, /*stack_rows=*/false, b_parts + e * b_size);
+  }
+  // [Ar; Ai] (2m x k) times [Br Bi] (k x 2n): product is 2m x 2n. Several
+  // entries go as one batched call, whose plan may hand whole entries to
+  // workers (each entry's bits are its single GEMM's either way).
+  if (batch == 1) {
+    TESSERA_RETURN_IF_ERROR(try_gemm(blas_context(), Layout::kColMajor, Transpose::kNo,
+                                     Transpose::kNo, 2 * m, 2 * n, k, R(1), a_parts, 2 * m,
+                                     b_parts, k, R(0), product, 2 * m));
+  } else {
+    TESSERA_RETURN_IF_ERROR(try_gemm_strided_batched(
+        blas_context(), Layout::kColMajor, Transpose::kNo, Transpose::kNo, 2 * m, 2 * n, k, R(1),
+        a_parts, 2 * m, a_count == 1 ? 0 : a_size, b_parts, k, b_count == 1 ? 0 : b_size, R(0),
+        product, 2 * m, p_size, batch));
+  }
   const std::int64_t ld = 2 * m;
-  for (std::int64_t j = 0; j < n; ++j) {
-    const R* rr = product + j * ld;        // Ar Br, column j
-    const R* ir = rr + m;                  // Ai Br
-    const R* ri = product + (j + n) * ld;  // Ar Bi
-    const R* ii = ri + m;                         // Ai Bi
-    C* column = c + j * ldc;
-    if (beta == C(0)) {
-      for (std::int64_t i = 0; i < m; ++i) column[i] = alpha * C(rr[i] - ii[i], ri[i] + ir[i]);
-    } else {
-      for (std::int64_t i = 0; i < m; ++i) {
-        column[i] = alpha * C(rr[i] - ii[i], ri[i] + ir[i]) + beta * column[i];
+  for (std::int64_t e = 0; e < batch; ++e) {
+    const R* entry = product + e * p_size;
+    for (std::int64_t j = 0; j < n; ++j) {
+      const R* rr = entry + j * ld;        // Ar Br, column j
+      const R* ir = rr + m;                // Ai Br
+      const R* ri = entry + (j + n) * ld;  // Ar Bi
+      const R* ii = ri + m;                // Ai Bi
+      C* column = c + e * stride_c + j * ldc;
+      if (beta == C(0)) {
+        for (std::int64_t i = 0; i < m; ++i) column[i] = alpha * C(rr[i] - ii[i], ri[i] + ir[i]);
+      } else {
+        for (std::int64_t i = 0; i < m; ++i) {
+          column[i] = alpha * C(rr[i] - ii[i], ri[i] + ir[i]) + beta * column[i];
+        }
       }
     }
   }
   return {};
+}
+
+template <class R>
+Status complex_gemm_colmajor(char transa, char transb, std::int64_t m, std::int64_t n,
+                             std::int64_t k, std::complex<R> alpha, const std::complex<R>* a,
+                             std::int64_t lda, const std::complex<R>* b, std::int64_t ldb,
+                             std::complex<R> beta, std::complex<R>* c, std::int64_t ldc) {
+  return complex_gemm_colmajor_strided(transa, transb, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta,
+                                       c, ldc, 0, 1);
 }
 
 template Status complex_gemm_colmajor<float>(char, char, std::int64_t, std::int64_t,
@@ -152,5 +184,15 @@ template Status complex_gemm_colmajor<float>(char, char, std::int64_t, std::int6
 template Status complex_gemm_colmajor<double>(char, char, std::int64_t, std::int64_t,
                                               std::int64_t, c64, const c64*, std::int64_t,
                                               const c64*, std::int64_t, c64, c64*, std::int64_t);
+template Status complex_gemm_colmajor_strided<float>(char, char, std::int64_t, std::int64_t,
+                                                     std::int64_t, c32, const c32*, std::int64_t,
+                                                     std::int64_t, const c32*, std::int64_t,
+                                                     std::int64_t, c32, c32*, std::int64_t,
+                                                     std::int64_t, std::int64_t);
+template Status complex_gemm_colmajor_strided<double>(char, char, std::int64_t, std::int64_t,
+                                                      std::int64_t, c64, const c64*, std::int64_t,
+                                                      std::int64_t, const c64*, std::int64_t,
+                                                      std::int64_t, c64, c64*, std::int64_t,
+                                                      std::int64_t, std::int64_t);
 
 }  // namespace tessera::blas

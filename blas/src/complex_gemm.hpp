@@ -39,4 +39,15 @@ Status complex_gemm_colmajor(char transa, char transb, std::int64_t m, std::int6
                              std::int64_t lda, const std::complex<R>* b, std::int64_t ldb,
                              std::complex<R> beta, std::complex<R>* c, std::int64_t ldc);
 
+// `batch` products at element strides (0 shares an operand, split once),
+// none of whose C may meet another's: one real GEMM over all entries.
+template <class R>
+Status complex_gemm_colmajor_strided(char transa, char transb, std::int64_t m, std::int64_t n,
+                                     std::int64_t k, std::complex<R> alpha,
+                                     const std::complex<R>* a, std::int64_t lda,
+                                     std::int64_t stride_a, const std::complex<R>* b,
+                                     std::int64_t ldb, std::int64_t stride_b,
+                                     std::complex<R> beta, std::complex<R>* c, std::int64_t ldc,
+                                     std::int64_t stride_c, std::int64_t batch);
+
 }  // namespace tessera::blas

@@ -7,9 +7,10 @@
 //
 // level3_gemm_strided: `batch` such products at element strides (0 shares
 // an operand), none of whose C may meet another's or an input's address
-// range. On real data one strided batched call, whose plan hands whole
-// entries to workers where each is too small to split (the bits of each
-// entry are its single GEMM's); on complex data the entries in order.
+// range: one strided batched call (on complex data, of the real GEMM on
+// the entries' parts), whose plan hands whole entries to workers where
+// each is too small to split (the bits of each entry are its single
+// GEMM's).
 #pragma once
 
 #include <cstdint>
@@ -51,11 +52,12 @@ Status level3_gemm_strided(Layout layout, char opa, char opb, std::int64_t m, st
                            std::int64_t stride_b, T beta, T* c, std::int64_t ldc,
                            std::int64_t stride_c, std::int64_t batch) {
   if constexpr (kIsComplex<T>) {
-    for (std::int64_t i = 0; i < batch; ++i) {
-      TESSERA_RETURN_IF_ERROR(level3_gemm(layout, opa, opb, m, n, k, alpha, a + i * stride_a, lda,
-                                          b + i * stride_b, ldb, beta, c + i * stride_c, ldc));
+    if (layout == Layout::kRowMajor) {
+      return complex_gemm_colmajor_strided(opb, opa, n, m, k, alpha, b, ldb, stride_b, a, lda,
+                                           stride_a, beta, c, ldc, stride_c, batch);
     }
-    return Status();
+    return complex_gemm_colmajor_strided(opa, opb, m, n, k, alpha, a, lda, stride_a, b, ldb,
+                                         stride_b, beta, c, ldc, stride_c, batch);
   } else {
     const auto transpose = [](char op) {
       return op == 'T' || op == 'C' ? Transpose::kYes : Transpose::kNo;
