@@ -1,5 +1,6 @@
 #include "blas/src/complex_gemm.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <new>
@@ -20,6 +21,7 @@ namespace {
 // zero-filled (every element is written before it is read). A nested or
 // larger call gets its own allocation, freed when it returns.
 constexpr std::size_t kKeptBytes = std::size_t{64} << 20;
+constexpr std::int64_t kRunBytes = std::int64_t{4} << 20;
 
 template <class R>
 class ScratchLease {
@@ -107,6 +109,24 @@ Status complex_gemm_colmajor_strided(char transa, char transb, std::int64_t m, s
                                      std::int64_t stride_c, std::int64_t batch) {
   using C = std::complex<R>;
   if (batch == 0 || m == 0 || n == 0 || ((alpha == C(0) || k == 0) && beta == C(1))) return {};
+  // Entries in runs whose parts and products fit in kRunBytes (at least
+  // two, for two workers): splitting every entry before multiplying any
+  // would send the parts to memory and back. Measured on Zen 4, one thread,
+  // against OpenBLAS side by side, n = 1000 (SYRK's batched blocks of 32 x
+  // 32 x 1000): one run of all 31 diagonal blocks (33 MB of parts) cherk
+  // 0.73x, zherk 0.90x; runs of 4 MiB 0.78x, 0.96x.
+  const std::int64_t entry_bytes =
+      ((stride_a == 0 ? 0 : 2 * m * k) + (stride_b == 0 ? 0 : 2 * k * n) + 4 * m * n) *
+      static_cast<std::int64_t>(sizeof(R));
+  const std::int64_t run = std::max<std::int64_t>(2, kRunBytes / entry_bytes);
+  if (batch > run) {
+    for (std::int64_t e0 = 0; e0 < batch; e0 += run) {
+      TESSERA_RETURN_IF_ERROR(complex_gemm_colmajor_strided(
+          transa, transb, m, n, k, alpha, a + e0 * stride_a, lda, stride_a, b + e0 * stride_b, ldb,
+          stride_b, beta, c + e0 * stride_c, ldc, stride_c, std::min(run, batch - e0)));
+    }
+    return {};
+  }
   if (alpha == C(0) || k == 0) {
     for (std::int64_t e = 0; e < batch; ++e) {
       for (std::int64_t j = 0; j < n; ++j) {

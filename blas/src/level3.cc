@@ -5,12 +5,14 @@
 // the O(na^2 n) product) and runs one GEMM, so the product has the GEMM's
 // blocking and threads.
 //
-// SYRK and SYR2K halve C's triangle recursively: the rectangle between the
+// SYRK and SYR2K cut C's triangle as a binary tree of kBlock-wide
+// diagonal blocks (triangle_update): the rectangle between two sibling
 // halves is a plain block of C, updated in place by one GEMM (two for
-// SYR2K) of depth k and sides n/2, n/4, ...: large products; diagonal
-// blocks of at most kBlock are computed by GEMM into a scratch square, of
-// which only the `uplo` triangle is merged into C. The extra work is the
-// other half of those blocks, kBlock / n of the total.
+// SYR2K) of depth k and sides n/2, n/4, ...: large products, the equal
+// ones of a level batched; diagonal blocks of at most kBlock are computed
+// by GEMM into a scratch square, of which only the `uplo` triangle is
+// merged into C. The extra work is the other half of those blocks,
+// kBlock / n of the total.
 //
 // kBlock swept on Zen 4 (n = 1000, one thread, dsyrk, dsyr2k, zsyrk,
 // zsyr2k, zherk, zher2k against OpenBLAS side by side, 3 rounds): 192
@@ -23,8 +25,10 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "blas/src/blas_args.hpp"
+#include "blas/src/disjoint.hpp"
 #include "blas/src/level3.hpp"
 #include "blas/src/level3_gemm.hpp"
 #include "blas/src/scalar.hpp"
@@ -78,37 +82,91 @@ void scale_triangle(bool hermitian, char uplo, std::int64_t n, T beta, T* c, std
   }
 }
 
-// C's `uplo` triangle := P + beta C, where product(r0, rh, c0, cw, beta,
-// dst, ld) writes P[r0, r0+rh) x [c0, c0+cw) + beta dst into dst (P the
-// full n x n update, alpha included).
+// C's `uplo` triangle := P + beta C, P the full n x n update (alpha
+// included). product(r0, rh, c0, cw, count, step, beta, dst, ld,
+// dst_stride) computes `count` blocks of P at once: block e is
+// P[r0 + e step, +rh) x [c0 + e step, +cw), written (+ beta dst_e) into
+// dst + e dst_stride.
+//
+// Every element of the triangle is one product's, so the order is free and
+// equal blocks go together: C is cut into kBlock-wide diagonal blocks, and
+// a run of 2^p of them is a perfect binary tree whose level s holds
+// 2^p / 2s equal rectangles (s blocks square, in place) between sibling
+// halves, one batched product per level; the columns past the largest
+// such run get the rectangle beside it and the same cut. The diagonal
+// blocks are one batched product into a scratch of n x kBlock, of which
+// only the `uplo` triangles are merged into C. A batched product's plan
+// hands whole blocks to workers where each is too small to split (the
+// blocks near the diagonal), which single products would run on one
+// worker.
 template <class T, class Product>
 Status triangle_update(bool hermitian, char uplo, std::int64_t n, T beta, T* c, std::int64_t ldc,
                        T* diag, const Product& product) {
-  // C[j0, j0+w)^2's triangle: a diagonal block of at most kBlock through
-  // the scratch square; a larger one split in two, the two halves' own
-  // triangles recursively and the rectangle between them (C12 above the
-  // diagonal, C21 below) in place.
-  const auto block = [&](const auto& self, std::int64_t j0, std::int64_t w) -> Status {
-    if (w > kBlock) {
-      const std::int64_t h = std::max(kBlock, (w / 2) / kBlock * kBlock);
-      TESSERA_RETURN_IF_ERROR(self(self, j0, h));
-      const std::int64_t r0 = uplo == 'U' ? j0 : j0 + h, c0 = uplo == 'U' ? j0 + h : j0;
-      const std::int64_t rh = uplo == 'U' ? h : w - h, cw = uplo == 'U' ? w - h : h;
-      TESSERA_RETURN_IF_ERROR(product(r0, rh, c0, cw, beta, c + r0 + c0 * ldc, ldc));
-      return self(self, j0 + h, w - h);
+  const bool upper = uplo == 'U';
+  // The rectangle between [j0, j0+h) and [j0+h, j0+h+w2), `count` times
+  // `step` apart along the diagonal: above it (upper) or below.
+  const auto between = [&](std::int64_t j0, std::int64_t h, std::int64_t w2, std::int64_t count,
+                           std::int64_t step) {
+    const std::int64_t r0 = upper ? j0 : j0 + h, c0 = upper ? j0 + h : j0;
+    const std::int64_t rh = upper ? h : w2, cw = upper ? w2 : h;
+    return product(r0, rh, c0, cw, count, step, beta, c + r0 + c0 * ldc, ldc, step * (ldc + 1));
+  };
+  for (std::int64_t j0 = 0; n - j0 > kBlock;) {
+    std::int64_t run = 1;  // diagonal blocks, a power of two
+    while (2 * run * kBlock <= n - j0) run *= 2;
+    for (std::int64_t s = run / 2; s >= 1; s /= 2) {
+      TESSERA_RETURN_IF_ERROR(between(j0, s * kBlock, s * kBlock, run / (2 * s), 2 * s * kBlock));
     }
-    TESSERA_RETURN_IF_ERROR(product(j0, w, j0, w, T(0), diag, w));
+    const std::int64_t h = run * kBlock;
+    if (n - j0 > h) TESSERA_RETURN_IF_ERROR(between(j0, h, n - j0 - h, 1, 0));
+    j0 += h;
+  }
+  // The diagonal blocks: the full ones batched, a short last one alone.
+  const std::int64_t full = n / kBlock, last = n - full * kBlock;
+  const std::int64_t square = kBlock * kBlock;
+  if (full > 0) {
+    TESSERA_RETURN_IF_ERROR(
+        product(0, kBlock, 0, kBlock, full, kBlock, T(0), diag, kBlock, square));
+  }
+  if (last > 0) {
+    const std::int64_t j0 = full * kBlock;
+    TESSERA_RETURN_IF_ERROR(product(j0, last, j0, last, 1, 0, T(0), diag + full * square, last, 0));
+  }
+  for (std::int64_t b = 0; b * kBlock < n; ++b) {
+    const std::int64_t j0 = b * kBlock, w = std::min(kBlock, n - j0);
+    const T* block = diag + b * square;
     for (std::int64_t j = 0; j < w; ++j) {
-      const std::int64_t i0 = uplo == 'U' ? 0 : j, i1 = uplo == 'U' ? j + 1 : w;
+      const std::int64_t i0 = upper ? 0 : j, i1 = upper ? j + 1 : w;
       T* col = c + j0 + (j0 + j) * ldc;
       for (std::int64_t i = i0; i < i1; ++i) {
-        col[i] = merged(diag[i + j * w], beta, col[i], hermitian && i == j);
+        col[i] = merged(block[i + j * w], beta, col[i], hermitian && i == j);
       }
     }
-    return {};
-  };
-  return block(block, 0, n);
+  }
+  return {};
 }
+
+// X as SYRK/SYR2K reads it (n x k, or k x n when by_columns), through a
+// compact copy when it shares C's address range: LAPACK passes blocks of
+// one array (dpotrf's upper dsyrk reads rows above its C in the same
+// columns), and the batched products refuse an input meeting their C.
+template <class T>
+struct RankKInput {
+  const T* x;
+  std::int64_t ld;
+  std::vector<T> copy;
+  RankKInput(bool by_columns, std::int64_t n, std::int64_t k, const T* p, std::int64_t ldp,
+             const T* c, std::int64_t ldc)
+      : x(p), ld(ldp) {
+    const std::int64_t rows = by_columns ? k : n, cols = by_columns ? n : k;
+    if (overlap(matrix_footprint(Layout::kColMajor, rows, cols, ldp, p),
+                matrix_footprint(Layout::kColMajor, n, n, ldc, c))) {
+      copy = compact_copy(Layout::kColMajor, rows, cols, p, ldp);
+      x = copy.data();
+      ld = rows;
+    }
+  }
+};
 
 }  // namespace
 
@@ -165,15 +223,19 @@ void syrk_colmajor(const char* routine, bool hermitian, char uplo, char trans, s
     return;
   }
   const RankKOps ops = rank_k_ops(hermitian, trans);
-  const auto rows = [&](std::int64_t i0) { return ops.by_columns ? a + i0 * lda : a + i0; };
-  const std::unique_ptr<T[]> diag = scratch<T>(routine, std::min(kBlock, n) * std::min(kBlock, n));
+  const RankKInput<T> in(ops.by_columns, n, k, a, lda, c, ldc);
+  // Row i0 of op(A), and the step between rows `step` apart.
+  const auto rows = [&](std::int64_t i0) { return ops.by_columns ? in.x + i0 * in.ld : in.x + i0; };
+  const std::int64_t row_stride = ops.by_columns ? in.ld : 1;
+  const std::unique_ptr<T[]> diag = scratch<T>(routine, n * kBlock + kBlock * kBlock);
   if (diag == nullptr) return;
   const Status s = triangle_update(
       hermitian, uplo, n, beta, c, ldc, diag.get(),
-      [&](std::int64_t r0, std::int64_t rh, std::int64_t c0, std::int64_t cw, T b, T* dst,
-          std::int64_t ld) {
-        return level3_gemm(Layout::kColMajor, ops.left, ops.right, rh, cw, k, alpha, rows(r0),
-                           lda, rows(c0), lda, b, dst, ld);
+      [&](std::int64_t r0, std::int64_t rh, std::int64_t c0, std::int64_t cw, std::int64_t count,
+          std::int64_t step, T b, T* dst, std::int64_t ld, std::int64_t dst_stride) {
+        return level3_gemm_strided(Layout::kColMajor, ops.left, ops.right, rh, cw, k, alpha,
+                                   rows(r0), in.ld, step * row_stride, rows(c0), in.ld,
+                                   step * row_stride, b, dst, ld, dst_stride, count);
       });
   if (!s.ok()) report_failure(routine, s);
 }
@@ -188,22 +250,27 @@ void syr2k_colmajor(const char* routine, bool hermitian, char uplo, char trans, 
     return;
   }
   const RankKOps ops = rank_k_ops(hermitian, trans);
-  const auto rows = [&](const T* x, std::int64_t ld, std::int64_t i0) {
-    return ops.by_columns ? x + i0 * ld : x + i0;
+  const RankKInput<T> in_a(ops.by_columns, n, k, a, lda, c, ldc);
+  const RankKInput<T> in_b(ops.by_columns, n, k, b, ldb, c, ldc);
+  const auto rows = [&](const RankKInput<T>& x, std::int64_t i0) {
+    return ops.by_columns ? x.x + i0 * x.ld : x.x + i0;
   };
+  const auto row_stride = [&](const RankKInput<T>& x) { return ops.by_columns ? x.ld : 1; };
   // The second product's alpha: conj(alpha) for her2k.
   const T alpha2 = conj_if(alpha, hermitian);
-  const std::unique_ptr<T[]> diag = scratch<T>(routine, std::min(kBlock, n) * std::min(kBlock, n));
+  const std::unique_ptr<T[]> diag = scratch<T>(routine, n * kBlock + kBlock * kBlock);
   if (diag == nullptr) return;
   const Status s = triangle_update(
       hermitian, uplo, n, beta, c, ldc, diag.get(),
-      [&](std::int64_t r0, std::int64_t rh, std::int64_t c0, std::int64_t cw, T bt, T* dst,
-          std::int64_t ld) -> Status {
-        TESSERA_RETURN_IF_ERROR(level3_gemm(Layout::kColMajor, ops.left, ops.right, rh, cw, k,
-                                            alpha, rows(a, lda, r0), lda, rows(b, ldb, c0), ldb,
-                                            bt, dst, ld));
-        return level3_gemm(Layout::kColMajor, ops.left, ops.right, rh, cw, k, alpha2,
-                           rows(b, ldb, r0), ldb, rows(a, lda, c0), lda, T(1), dst, ld);
+      [&](std::int64_t r0, std::int64_t rh, std::int64_t c0, std::int64_t cw, std::int64_t count,
+          std::int64_t step, T bt, T* dst, std::int64_t ld, std::int64_t dst_stride) -> Status {
+        const std::int64_t sa = step * row_stride(in_a), sb = step * row_stride(in_b);
+        TESSERA_RETURN_IF_ERROR(level3_gemm_strided(
+            Layout::kColMajor, ops.left, ops.right, rh, cw, k, alpha, rows(in_a, r0), in_a.ld, sa,
+            rows(in_b, c0), in_b.ld, sb, bt, dst, ld, dst_stride, count));
+        return level3_gemm_strided(Layout::kColMajor, ops.left, ops.right, rh, cw, k, alpha2,
+                                   rows(in_b, r0), in_b.ld, sb, rows(in_a, c0), in_a.ld, sa, T(1),
+                                   dst, ld, dst_stride, count);
       });
   if (!s.ok()) report_failure(routine, s);
 }

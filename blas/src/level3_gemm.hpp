@@ -6,8 +6,8 @@
 // transpose); on real data conjugation is the identity.
 //
 // level3_gemm_strided: `batch` such products at element strides (0 shares
-// an operand), none of whose C may meet another's or an input's address
-// range: one strided batched call (on complex data, of the real GEMM on
+// an operand), none of whose C may meet another's or (batch > 1) an
+// input's address range: one strided batched call (on complex data, of the real GEMM on
 // the entries' parts), whose plan hands whole entries to workers where
 // each is too small to split (the bits of each entry are its single
 // GEMM's).
@@ -51,6 +51,10 @@ Status level3_gemm_strided(Layout layout, char opa, char opb, std::int64_t m, st
                            std::int64_t stride_a, const T* b, std::int64_t ldb,
                            std::int64_t stride_b, T beta, T* c, std::int64_t ldc,
                            std::int64_t stride_c, std::int64_t batch) {
+  // One product: level3_gemm, which copies an input sharing C's range.
+  if (batch == 1) {
+    return level3_gemm(layout, opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
   if constexpr (kIsComplex<T>) {
     if (layout == Layout::kRowMajor) {
       return complex_gemm_colmajor_strided(opb, opa, n, m, k, alpha, b, ldb, stride_b, a, lda,
