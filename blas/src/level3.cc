@@ -166,6 +166,9 @@ struct RankKInput {
       ld = rows;
     }
   }
+  // x may point into copy: never copied or moved.
+  RankKInput(const RankKInput&) = delete;
+  RankKInput& operator=(const RankKInput&) = delete;
 };
 
 }  // namespace
