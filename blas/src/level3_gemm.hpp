@@ -24,6 +24,11 @@
 
 namespace tessera::blas {
 
+// The real GEMM's transpose flag for an op (conjugation is the identity).
+inline Transpose real_transpose(char op) {
+  return op == 'T' || op == 'C' ? Transpose::kYes : Transpose::kNo;
+}
+
 template <class T>
 Status level3_gemm(Layout layout, char opa, char opb, std::int64_t m, std::int64_t n,
                    std::int64_t k, T alpha, const T* a, std::int64_t lda, const T* b,
@@ -37,11 +42,8 @@ Status level3_gemm(Layout layout, char opa, char opb, std::int64_t m, std::int64
     }
     return complex_gemm_colmajor(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   } else {
-    const auto transpose = [](char op) {
-      return op == 'T' || op == 'C' ? Transpose::kYes : Transpose::kNo;
-    };
-    return gemm_disjoint(layout, transpose(opa), transpose(opb), m, n, k, alpha, a, lda, b, ldb,
-                         beta, c, ldc);
+    return gemm_disjoint(layout, real_transpose(opa), real_transpose(opb), m, n, k, alpha, a, lda,
+                         b, ldb, beta, c, ldc);
   }
 }
 
@@ -63,12 +65,9 @@ Status level3_gemm_strided(Layout layout, char opa, char opb, std::int64_t m, st
     return complex_gemm_colmajor_strided(opa, opb, m, n, k, alpha, a, lda, stride_a, b, ldb,
                                          stride_b, beta, c, ldc, stride_c, batch);
   } else {
-    const auto transpose = [](char op) {
-      return op == 'T' || op == 'C' ? Transpose::kYes : Transpose::kNo;
-    };
-    return try_gemm_strided_batched(blas_context(), layout, transpose(opa), transpose(opb), m, n,
-                                    k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
-                                    stride_c, batch);
+    return try_gemm_strided_batched(blas_context(), layout, real_transpose(opa),
+                                    real_transpose(opb), m, n, k, alpha, a, lda, stride_a, b, ldb,
+                                    stride_b, beta, c, ldc, stride_c, batch);
   }
 }
 
