@@ -8,6 +8,7 @@ import { operandsOwned } from './message-pool.js';
 import { dtypes } from './operands.js';
 import { validateOptions } from './options.js';
 import { platform } from './platform.js';
+import { drainSpares, giveSpare } from './spare-buffers.js';
 
 let tessera = null;
 const tensors = new Map();  // id (the heap pointer) -> Tensor
@@ -23,6 +24,19 @@ const decode = (x) => {
   }
   return x;
 };
+
+// The typed arrays of a call's arguments (top level, or fields of an
+// options object) that this worker owns: not the heap, not shared memory.
+function arraysIn(args) {
+  const found = [];
+  for (const x of args) {
+    const fields = x !== null && typeof x === 'object' && !ArrayBuffer.isView(x) && !(x instanceof Tensor) ? Object.values(x) : [x];
+    for (const v of fields) {
+      if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer && v.buffer !== tessera.module.HEAPU8.buffer) found.push(v);
+    }
+  }
+  return found;
+}
 
 const methods = {
   alloc(dtype, length) {
@@ -76,6 +90,7 @@ async function handle(port, message) {
       return;
     }
     let result;
+    let decoded = args;
     if (method in methods) {
       result = methods[method](...args);
     } else {
@@ -84,7 +99,7 @@ async function handle(port, message) {
       // memory) a GEMM waits for its helpers' blocks.
       // The arrays of a message are this worker's own copies: a message
       // pool may hand them to a helper without another copy.
-      const decoded = args.map(decode);
+      decoded = args.map(decode);
       if (decoded.length === 1 && decoded[0] !== null && typeof decoded[0] === 'object' && !ArrayBuffer.isView(decoded[0])) {
         decoded[0][operandsOwned] = true;
       }
@@ -97,7 +112,13 @@ async function handle(port, message) {
     // memory) moves back without a copy.
     const own = ArrayBuffer.isView(result) && result.buffer instanceof ArrayBuffer &&
                 result.buffer !== tessera.module.HEAPU8.buffer;
-    port.post({ id, ok: true, result }, own ? [result.buffer] : []);
+    // The call's copies it has finished with go back with the reply, for
+    // the page's next copies (spare-buffers.js), with any its helpers sent
+    // back; never the result's.
+    const kept = new Set(arraysIn([result]).map((x) => x.buffer));
+    for (const x of arraysIn(decoded)) if (!kept.has(x.buffer)) giveSpare(x.buffer);
+    const spares = drainSpares().filter((b) => !kept.has(b));
+    port.post({ id, ok: true, result, spares }, own ? [result.buffer, ...spares] : spares);
   } catch (error) {
     port.post({ id, ok: false, code: error instanceof TesseraError ? error.code : 'internal', message: error.message });
   }

@@ -20,6 +20,7 @@ import { TesseraError } from './errors.js';
 import { Tensor, gemmArguments } from './instance.js';
 import { dtypes, span } from './operands.js';
 import { matmulIntegerArguments, qlinearArguments } from './quantized.js';
+import { copyOf, drainSpares } from './spare-buffers.js';
 import { loadInWorker } from './worker-client.js';
 
 // The cost model. The compute rate starts at the single-threaded SIMD128
@@ -90,6 +91,10 @@ class MessagePool {
     // and then follows the calls (see balance()).
     this.lagMsPerByte = 0.3e-6;
     this.stats = { splitCalls: 0, localCalls: 0, bytesSent: 0 };
+    // Helper i's last block of C, once copied into the output: sent back
+    // to it as the next block's output, since a copy into fresh pages
+    // costs several times one into pages used before (spare-buffers.js).
+    this.blockBuffers = helpers.map(() => null);
     this.lastPlan = 'no call yet';
   }
 
@@ -183,6 +188,11 @@ class MessagePool {
         }
         const [sub, transfer, bytes] = blockArguments(g, args, blocks[i][0], blocks[i][1], undefined, last && handOver);
         this.stats.bytesSent += bytes;
+        const output = g.readsOut ? null : this.blockOutput(i - 1, g, blocks[i][1] - blocks[i][0]);
+        if (output !== null) {
+          sub[g.outKey] = output;
+          transfer.push(output.buffer);
+        }
         pending.push(this.helpers[i - 1].request(name, [sub], transfer));
       }
       local = this.timed({ ...g, m: blocks[0][1] - blocks[0][0] }, () => sync(mine));
@@ -203,8 +213,21 @@ class MessagePool {
     const ld = g.readsOut ? g.ldOut : g.n;
     [local, ...results.map((r) => r.value)].forEach((block, i) => {
       if (i > 0 || !direct) out.set(block, blocks[i][0] * ld);
+      if (i > 0 && block.buffer instanceof ArrayBuffer) this.blockBuffers[i - 1] = block.buffer;
     });
     return g.out;
+  }
+
+  // Helper h's output for a block of `rows` rows of C (read by no kernel,
+  // ld n): a view on its previous block's buffer where that holds between
+  // one and two such blocks, else null (the helper makes one).
+  blockOutput(h, g, rows) {
+    const buffer = this.blockBuffers[h];
+    const Type = (g.out instanceof Tensor ? g.out.data : g.out).constructor;
+    const bytes = rows * g.n * Type.BYTES_PER_ELEMENT;
+    if (buffer === null || bytes === 0 || buffer.byteLength < bytes || buffer.byteLength > 2 * bytes) return null;
+    this.blockBuffers[h] = null;
+    return new Type(buffer, 0, rows * g.n);
   }
 
   // Folds a split call's imbalance into lagMsPerByte: the caller waited
@@ -253,6 +276,8 @@ class MessagePool {
       h.pending.clear();
       h.worker.terminate();
     }
+    this.blockBuffers.fill(null);
+    drainSpares();  // this thread's spare buffers are let go
   }
 }
 
@@ -337,8 +362,10 @@ function placeInHeap(owner, g, args, r0, r1) {
 // tensor rows of A are copied.
 function blockArguments(g, args, r0, r1, caller, handOver = false) {
   const view = (x) => (x instanceof Tensor ? x.data : x);
-  const compact = (x, from, to) => (ArrayBuffer.isView(x) || x instanceof Tensor ? view(x).slice(from, to) : x);
-  const part = (x, from, to) => (caller === undefined || x instanceof Tensor ? view(x).slice(from, to) : x.subarray(from, to));
+  // A helper's copies go into spare buffers where this thread has them.
+  const copy = (x, from, to) => copyOf(view(x).subarray(from, to));
+  const compact = (x, from, to) => (ArrayBuffer.isView(x) || x instanceof Tensor ? copy(x, from, to) : x);
+  const part = (x, from, to) => (caller === undefined || x instanceof Tensor ? copy(x, from, to) : x.subarray(from, to));
   const rows = r1 - r0;
   const { n, k, lda, ldOut } = g;
   let a, subLda;
@@ -373,7 +400,7 @@ function blockArguments(g, args, r0, r1, caller, handOver = false) {
     // Read by the kernel (beta) or holding gaps that must come back as
     // they were (ld > n): always a copy, so the output is written only at
     // the end.
-    sub[g.outKey] = send(view(g.out).slice(r0 * ldOut, r0 * ldOut + span(rows, n, ldOut)));
+    sub[g.outKey] = send(copy(g.out, r0 * ldOut, r0 * ldOut + span(rows, n, ldOut)));
     sub[g.ldOutKey] = ldOut;
   }
   // The bytes the helper receives: its views' (a handed-over buffer holds

@@ -107,6 +107,40 @@ for (const mode of ['inline', 'worker']) {
   });
 }
 
+// Worker mode sends copies and gets their buffers back for the next
+// copies (lib/spare-buffers.js); the pool hands each helper its previous
+// block's buffer as the next block's output. Calls of changing sizes and
+// types, inputs changed between calls, C passed or not: every result must
+// be the one-thread call's, every returned array must own a buffer of
+// exactly its size, and the caller's arrays must stay its own.
+for (const threads of [1, 2]) {
+  test(`worker mode's recycled buffers never leak into results (threads: ${threads})`, async () => {
+    const one = await load({ threads: 1, mode: 'inline' });
+    const t = await load(threads === 1 ? { threads, mode: 'worker' } : { threads, pool: 'messages', mode: 'worker' });
+    try {
+      const calls = [[Float32Array, m, n, k, 1], [Float32Array, 37, 29, 41, 2], [Float32Array, m, n, k, 3],
+                     [Float64Array, m, n, k, 4], [Float32Array, m - 8, n, k, 5], [Float32Array, m, n, k, 6]];
+      for (const [Type, mm, nn, kk, seed] of calls) {
+        const a = seeded(Type, mm * kk, seed, 1), b = seeded(Type, kk * nn, seed, 2);
+        const want = one.gemmSync({ m: mm, n: nn, k: kk, a, b });
+        const got = await t.gemm({ m: mm, n: nn, k: kk, a, b });
+        const where = `${Type.name} ${mm}x${nn}x${kk}`;
+        assert.equal(got.buffer.byteLength, got.byteLength, `${where}: the result's buffer is not its own size`);
+        assert.equal(got.findIndex((v, i) => !Object.is(v, want[i])), -1, `${where}: result differs`);
+        // C passed: written in place, with the bits of a C-less call.
+        const c = new Type(mm * nn).fill(7);
+        assert.equal(await t.gemm({ m: mm, n: nn, k: kk, a, b, c }), c);
+        assert.equal(c.findIndex((v, i) => !Object.is(v, want[i])), -1, `${where}: c differs`);
+        assert.deepEqual([a.buffer.byteLength, b.buffer.byteLength, c.buffer.byteLength], [a.byteLength, b.byteLength, c.byteLength]);
+      }
+      if (threads === 2) assert.ok((await t.counters()).messagePoolSplitCalls >= 8, (await t.counters()).messagePoolLastPlan);
+    } finally {
+      one.dispose();
+      await t.dispose();
+    }
+  });
+}
+
 test('split GEMMs on tensors write the output tensor and keep the operands', async () => {
   const one = await load({ threads: 1 });
   const pooled = await load({ threads: 2, pool: 'messages', mode: 'inline' });
