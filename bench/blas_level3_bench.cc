@@ -16,6 +16,8 @@
 //
 //   ./dev bench blas_level3
 //   TESSERA_BENCH_ARGS="--n 256,1000,2000 --threads 2 --types dz --routines gemm,trsm"
+// --routines trmm_right,trsm_right adds the right side (X L^T = B, as
+// LAPACK's lower Cholesky calls it); the default table has the left only.
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
@@ -109,11 +111,11 @@ struct Adder {
   double scale = kComplex<T> ? 4.0 : 1.0;
 
   template <class F, class Call>
-  void add(const char* name, F o, double flops_per_n3, Call call) {
+  void add(const char* name, F o, double flops_per_n3, Call call, const char* suffix = "") {
     const F t = tessera::bench::blas_symbol<F>(lib, name, "bench-blas_level3");
     const double dn = n;
-    cases.push_back({name, n, scale * flops_per_n3 * dn * dn * dn, [=] { call(t); },
-                     [=] { call(o); }});
+    cases.push_back({std::string(name) + suffix, n, scale * flops_per_n3 * dn * dn * dn,
+                     [=] { call(t); }, [=] { call(o); }});
   }
   template <class F>
   void gemm(const char* name, F o) {
@@ -183,6 +185,18 @@ struct Adder {
         d->tri.data(), n, d->x.data(), n);
     });
   }
+  // The right side, as LAPACK's lower Cholesky calls it (X L^T = B): the
+  // `trmm_right` and `trsm_right` rows.
+  template <class F>
+  void triangular_right(const char* name, F o) {
+    auto d = this->d;
+    const int n = this->n;
+    add(name, o, 1, [d, n](F f) {
+      d->x = d->b;
+      f(kCol, CblasRight, CblasLower, CblasTrans, CblasNonUnit, n, n, scalar(d->alpha),
+        d->tri.data(), n, d->x.data(), n);
+    }, " right");
+  }
 };
 
 template <class T, class Add>
@@ -215,7 +229,8 @@ int main(int argc, char** argv) {
   std::vector<BlasCase> cases;
   for (int n : args.sizes) {
     for (char p : args.types) {
-      const auto add_real = [](auto& a, auto want, auto gemm, auto symm, auto syrk, auto syr2k,
+      const std::string& routines = args.routines;
+      const auto add_real = [&routines](auto& a, auto want, auto gemm, auto symm, auto syrk, auto syr2k,
                                auto trmm, auto trsm, const char* const names[6]) {
         if (want("gemm")) a.gemm(names[0], gemm);
         if (want("symm")) a.symm(names[1], symm);
@@ -223,6 +238,9 @@ int main(int argc, char** argv) {
         if (want("syr2k")) a.syr2k(names[3], syr2k);
         if (want("trmm")) a.triangular(names[4], trmm);
         if (want("trsm")) a.triangular(names[5], trsm);
+        // Only where asked for (not in the default table).
+        if (!routines.empty() && want("trmm_right")) a.triangular_right(names[4], trmm);
+        if (!routines.empty() && want("trsm_right")) a.triangular_right(names[5], trsm);
       };
       if (p == 's') {
         const char* const names[6] = {"cblas_sgemm",  "cblas_ssymm", "cblas_ssyrk",
