@@ -6,6 +6,7 @@
 #include <new>
 
 #include "blas/src/blas_args.hpp"
+#include "blas/src/level3_gemm.hpp"
 #include "blas/src/scalar.hpp"
 #include "tessera/gemm.hpp"
 #include "tessera/gemm_batched.hpp"
@@ -163,10 +164,11 @@ Status complex_gemm_colmajor_strided(char transa, char transb, std::int64_t m, s
                                      Transpose::kNo, 2 * m, 2 * n, k, R(1), a_parts, 2 * m,
                                      b_parts, k, R(0), product, 2 * m));
   } else {
-    TESSERA_RETURN_IF_ERROR(try_gemm_strided_batched(
-        blas_context(), Layout::kColMajor, Transpose::kNo, Transpose::kNo, 2 * m, 2 * n, k, R(1),
-        a_parts, 2 * m, a_count == 1 ? 0 : a_size, b_parts, k, b_count == 1 ? 0 : b_size, R(0),
-        product, 2 * m, p_size, batch));
+    // level3_gemm_strided packs a shared part once (stride 0).
+    TESSERA_RETURN_IF_ERROR(level3_gemm_strided<R>(
+        Layout::kColMajor, 'N', 'N', 2 * m, 2 * n, k, R(1), a_parts, 2 * m,
+        a_count == 1 ? 0 : a_size, b_parts, k, b_count == 1 ? 0 : b_size, R(0), product, 2 * m,
+        p_size, batch));
   }
   const std::int64_t ld = 2 * m;
   for (std::int64_t e = 0; e < batch; ++e) {

@@ -65,6 +65,32 @@ Status level3_gemm_strided(Layout layout, char opa, char opb, std::int64_t m, st
     return complex_gemm_colmajor_strided(opa, opb, m, n, k, alpha, a, lda, stride_a, b, ldb,
                                          stride_b, beta, c, ldc, stride_c, batch);
   } else {
+    // A shared operand (stride 0; TRSM's and TRMM's block of the triangle
+    // against every chunk of B) is packed once, as the right-hand side,
+    // instead of once per entry: C = op(A) op(B) in one layout is C^T =
+    // op(B)^T op(A)^T in the other, on the same arrays, so a shared A
+    // becomes the right operand there. Same bits (a prepacked operand's
+    // products equal the unpacked call's).
+    if (stride_a == 0 || stride_b == 0) {
+      const Context& context = blas_context();
+      const bool flip = stride_b != 0;
+      const Layout packed_layout =
+          flip ? (layout == Layout::kRowMajor ? Layout::kColMajor : Layout::kRowMajor) : layout;
+      PackedRhs packed;
+      const Status st = flip ? try_prepack_rhs(context, packed_layout, real_transpose(opa), k, m,
+                                               a, lda, &packed)
+                             : try_prepack_rhs(context, packed_layout, real_transpose(opb), k, n,
+                                               b, ldb, &packed);
+      if (st.ok()) {
+        return flip ? try_gemm_strided_batched(context, packed_layout, real_transpose(opb), n,
+                                               alpha, b, ldb, stride_b, packed, beta, c, ldc,
+                                               stride_c, batch)
+                    : try_gemm_strided_batched(context, packed_layout, real_transpose(opa), m,
+                                               alpha, a, lda, stride_a, packed, beta, c, ldc,
+                                               stride_c, batch);
+      }
+      // No memory for the packed copy: the plain batched call below.
+    }
     return try_gemm_strided_batched(blas_context(), layout, real_transpose(opa),
                                     real_transpose(opb), m, n, k, alpha, a, lda, stride_a, b, ldb,
                                     stride_b, beta, c, ldc, stride_c, batch);

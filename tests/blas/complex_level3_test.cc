@@ -3,7 +3,9 @@
 // diagonal blocks of the triangle recursion, with NaN in a C that beta = 0
 // must not read, the other triangle untouched and a Hermitian diagonal's
 // imaginary part exactly zero; TRMM across several recursion levels on
-// every side, triangle and op. Checked against naive references (sums in
+// every side, triangle and op; TRMM and TRSM over several chunks of B,
+// whose shared block of the triangle is packed once (level3_gemm.hpp).
+// Checked against naive references (sums in
 // double with a tolerance of the reference testers' kind: double is
 // software-emulated on AArch64, where this runs under QEMU too).
 #include <doctest/doctest.h>
@@ -29,6 +31,8 @@ void ztrmm_(const char*, const char*, const char*, const char*, const int*, cons
             const c64*, const c64*, const int*, c64*, const int*);
 void dtrmm_(const char*, const char*, const char*, const char*, const int*, const int*,
             const double*, const double*, const int*, double*, const int*);
+void ztrsm_(const char*, const char*, const char*, const char*, const int*, const int*,
+            const c64*, const c64*, const int*, c64*, const int*);
 }
 
 namespace {
@@ -265,5 +269,63 @@ TEST_CASE("ztrmm and dtrmm across recursion levels, every side, triangle, op and
       }
     }
     CHECK_MESSAGE(bad == 0, "dtrmm side ", side);
+  }
+}
+
+TEST_CASE("ztrmm and ztrsm with B in several chunks (the triangle's block packed once), both sides") {
+  // B's long side (600) is cut into three chunks of 200, so each step of the
+  // recursion is a batched product with the triangle's block shared: on
+  // the left side as the left operand, on the right as the right one. A of
+  // order 70 takes a recursion level above the diagonal blocks (64 and 32).
+  const int order = 70, wide = 600;
+  for (char side : {'L', 'R'}) {
+    for (char trans : {'N', 'C'}) {
+      for (bool solve : {false, true}) {
+        const int m = side == 'L' ? order : wide, n = side == 'L' ? wide : order;
+        const int lda = order + 3, ldb = m + 2;
+        std::vector<c64> a = complex_values(static_cast<std::size_t>(lda) * order, 11);
+        for (int i = 0; i < order; ++i) a[static_cast<std::size_t>(i + i * lda)] += c64(4, 0);
+        const std::vector<c64> b0 = complex_values(static_cast<std::size_t>(ldb) * n, 12);
+        std::vector<c64> b = b0;
+        const c64 alpha(0.75, -0.5);
+        const char uplo = 'U', diag = 'N';
+        (solve ? ztrsm_ : ztrmm_)(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda,
+                                  b.data(), &ldb);
+        // op(A)(i, p) from the upper triangle.
+        const auto opa = [&](int i, int p) -> cl {
+          const int r = trans == 'N' ? i : p, col = trans == 'N' ? p : i;
+          if (r > col) return 0;
+          const cl v = widen(a[static_cast<std::size_t>(r + col * lda)]);
+          return trans == 'C' ? std::conj(v) : v;
+        };
+        // TRMM: B must be alpha op(A) B0 (or alpha B0 op(A)). TRSM: B is X,
+        // and op(A) X (or X op(A)) must give back alpha B0.
+        const std::vector<c64>& y = solve ? b : b0;
+        int bad = 0;
+        for (int j = 0; j < n; ++j) {
+          for (int i = 0; i < m; ++i) {
+            cl sum = 0;
+            double mag = 0;
+            for (int p = 0; p < order; ++p) {
+              const cl v = side == 'L' ? opa(i, p) * widen(y[static_cast<std::size_t>(p + j * ldb)])
+                                       : widen(y[static_cast<std::size_t>(i + p * ldb)]) * opa(p, j);
+              sum += v;
+              mag += std::abs(v);
+            }
+            const std::size_t at = static_cast<std::size_t>(i + j * ldb);
+            const cl got = solve ? sum : widen(b[at]);
+            const cl want = solve ? widen(alpha) * widen(b0[at]) : widen(alpha) * sum;
+            bad += !close(got, want, 2 * mag);
+          }
+        }
+        for (int j = 0; j < n; ++j) {
+          for (int i = m; i < ldb; ++i) {
+            const std::size_t pad = static_cast<std::size_t>(i + j * ldb);
+            bad += b[pad] != b0[pad];
+          }
+        }
+        CHECK_MESSAGE(bad == 0, "side ", side, " trans ", trans, solve ? " ztrsm" : " ztrmm");
+      }
+    }
   }
 }
