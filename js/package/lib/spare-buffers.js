@@ -1,10 +1,10 @@
 // Spare ArrayBuffers of this thread, for the copies that cross between
 // threads without shared memory (worker mode's arguments, the message
 // pool's blocks). A copy into a fresh ArrayBuffer pays for the fresh
-// pages: in Chromium 156 on an AMD EPYC VM, copying 4 MB with slice()
-// took 2.5-4.6 ms, into a buffer used before 0.1 ms. So the side that has
-// finished with a copy sends its buffer back with the reply, and the next
-// copy is made into it.
+// pages: in Chromium, on an AMD EPYC VM, a 4 MB copy into a fresh buffer
+// took tens of times one into a buffer used before (docs/benchmarks.md).
+// So the side that has finished with a copy sends its buffer back with the
+// reply, and the next copy is made into it.
 //
 // A spare is taken only for an array of at least half its size, so a
 // small call does not carry a large buffer. The store is bounded: a
