@@ -174,28 +174,20 @@ struct Adder {
     });
   }
   // trmm and trsm overwrite B: each run starts from a fresh copy (timed for
-  // both libraries alike, n^2 elements next to n^3 flops).
+  // both libraries alike, n^2 elements next to n^3 flops). Left: L X = B;
+  // right (the `trmm_right` and `trsm_right` rows), as LAPACK's lower
+  // Cholesky calls it: X L^T = B.
   template <class F>
-  void triangular(const char* name, F o) {
+  void triangular(const char* name, F o, bool right = false) {
     auto d = this->d;
     const int n = this->n;
-    add(name, o, 1, [d, n](F f) {
+    const CBLAS_SIDE side = right ? CblasRight : CblasLeft;
+    const CBLAS_TRANSPOSE trans = right ? CblasTrans : CblasNoTrans;
+    add(name, o, 1, [d, n, side, trans](F f) {
       d->x = d->b;
-      f(kCol, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, n, scalar(d->alpha),
-        d->tri.data(), n, d->x.data(), n);
-    });
-  }
-  // The right side, as LAPACK's lower Cholesky calls it (X L^T = B): the
-  // `trmm_right` and `trsm_right` rows.
-  template <class F>
-  void triangular_right(const char* name, F o) {
-    auto d = this->d;
-    const int n = this->n;
-    add(name, o, 1, [d, n](F f) {
-      d->x = d->b;
-      f(kCol, CblasRight, CblasLower, CblasTrans, CblasNonUnit, n, n, scalar(d->alpha),
-        d->tri.data(), n, d->x.data(), n);
-    }, " right");
+      f(kCol, side, CblasLower, trans, CblasNonUnit, n, n, scalar(d->alpha), d->tri.data(), n,
+        d->x.data(), n);
+    }, right ? " right" : "");
   }
 };
 
@@ -239,8 +231,8 @@ int main(int argc, char** argv) {
         if (want("trmm")) a.triangular(names[4], trmm);
         if (want("trsm")) a.triangular(names[5], trsm);
         // Only where asked for (not in the default table).
-        if (!routines.empty() && want("trmm_right")) a.triangular_right(names[4], trmm);
-        if (!routines.empty() && want("trsm_right")) a.triangular_right(names[5], trsm);
+        if (!routines.empty() && want("trmm_right")) a.triangular(names[4], trmm, true);
+        if (!routines.empty() && want("trsm_right")) a.triangular(names[5], trsm, true);
       };
       if (p == 's') {
         const char* const names[6] = {"cblas_sgemm",  "cblas_ssymm", "cblas_ssyrk",
