@@ -20,7 +20,7 @@ import { TesseraError } from './errors.js';
 import { Tensor, gemmArguments } from './instance.js';
 import { dtypes, span } from './operands.js';
 import { matmulIntegerArguments, qlinearArguments } from './quantized.js';
-import { copyOf, drainSpares } from './spare-buffers.js';
+import { copyOf, drainSpares, spareFits } from './spare-buffers.js';
 import { loadInWorker } from './worker-client.js';
 
 // The cost model. The compute rate starts at the single-threaded SIMD128
@@ -225,7 +225,7 @@ class MessagePool {
     const buffer = this.blockBuffers[h];
     const Type = (g.out instanceof Tensor ? g.out.data : g.out).constructor;
     const bytes = rows * g.n * Type.BYTES_PER_ELEMENT;
-    if (buffer === null || bytes === 0 || buffer.byteLength < bytes || buffer.byteLength > 2 * bytes) return null;
+    if (buffer === null || !spareFits(buffer.byteLength, bytes)) return null;
     this.blockBuffers[h] = null;
     return new Type(buffer, 0, rows * g.n);
   }

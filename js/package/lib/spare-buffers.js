@@ -15,14 +15,17 @@ const kMostBytes = 64 << 20;
 const spares = [];
 let spareBytes = 0;
 
+// Whether a buffer of `size` bytes may carry an array of `bytes` (at least
+// half the buffer, so a small array does not carry a large buffer).
+export const spareFits = (size, bytes) => bytes > 0 && size >= bytes && size <= 2 * bytes;
+
 // A view of `length` elements of `Type` on a spare buffer, or null.
-export function takeSpare(Type, length) {
+function takeSpare(Type, length) {
   const bytes = length * Type.BYTES_PER_ELEMENT;
-  if (bytes === 0) return null;
   let best = -1;
   for (let i = 0; i < spares.length; ++i) {
     const size = spares[i].byteLength;
-    if (size >= bytes && size <= 2 * bytes && (best < 0 || size < spares[best].byteLength)) best = i;
+    if (spareFits(size, bytes) && (best < 0 || size < spares[best].byteLength)) best = i;
   }
   if (best < 0) return null;
   const [buffer] = spares.splice(best, 1);
