@@ -14,12 +14,14 @@
 namespace tessera::core {
 
 // Workers for `bytes` touched over `jobs` indivisible units; a call nested in
-// a parallel region runs serially.
+// a parallel region runs serially. The inline serial test comes first: a
+// small call then never asks the platform for its parallel depth (an
+// out-of-line call).
 inline BandwidthPlan plan_bandwidth_workers(const detail::ContextState& state,
                                             std::uint64_t bytes, std::uint64_t jobs,
                                             Parallelism parallelism) {
-  if (state.nested_call() ||
-      bandwidth_serial(bytes, parallelism, state.parallel_facts, state.knobs)) {
+  if (bandwidth_serial(bytes, parallelism, state.parallel_facts, state.knobs) ||
+      state.nested_call()) {
     return {};
   }
   return resolve_bandwidth(bytes, jobs, parallelism, state.parallel_facts, state.knobs,

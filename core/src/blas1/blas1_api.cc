@@ -347,8 +347,14 @@ Status gemv_impl(const Context& context, Layout layout, Transpose trans, std::in
       const auto depth = static_cast<std::size_t>(no_trans ? n : m);
       const std::uint64_t bytes = rows * depth * sizeof(T) + (depth + 2 * rows) * sizeof(T);
       if (set.gemv_rows != nullptr && set.gemv_cols != nullptr &&
-          (state->nested_call() ||
-           core::bandwidth_serial(bytes, parallelism, state->parallel_facts, state->knobs))) {
+          (core::bandwidth_serial(bytes, parallelism, state->parallel_facts, state->knobs) ||
+           state->nested_call())) {
+        // A unit-stride y of the rows form: the kernel writes y itself
+        // (the same bits as the kernel and epilogue below).
+        if (rows_form && incy == 1 && set.gemv_rows_y != nullptr) {
+          set.gemv_rows_y(a, static_cast<std::size_t>(lda), rows, depth, x, alpha, beta, y);
+          return {};
+        }
         gemv_row_range(kernel, rows_form, a, static_cast<std::size_t>(lda), depth, x, alpha, beta,
                        element0(y, static_cast<std::int64_t>(rows), incy),
                        static_cast<std::ptrdiff_t>(incy), 0, rows);

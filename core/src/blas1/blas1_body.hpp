@@ -195,11 +195,13 @@ inline typename V::Reg load_padded_a(const typename LA::Elem* p, std::size_t cou
 // Rows form, R rows at once sharing the loads of x. Each row has two
 // accumulators (even and odd vector steps), a single trailing vector goes to
 // the first and a zero-padded partial vector to the second: the same sequence
-// for every R, so a row's bits do not depend on its panel.
+// for every R, so a row's bits do not depend on its panel. dots[r] is row
+// r's two accumulators added, ready for its lane sum. Always inlined: the
+// accumulators must stay in registers.
 template <class V, int R, class LA = PlainA<V>>
-inline void rows_panel(const typename LA::Elem* a, std::size_t lda, std::size_t k,
-                       const typename V::Scalar* x, typename V::Scalar* out) {
-  using T = typename V::Scalar;
+[[gnu::always_inline]] inline void rows_dots(const typename LA::Elem* a, std::size_t lda,
+                                             std::size_t k, const typename V::Scalar* x,
+                                             typename V::Reg (&dots)[R]) {
   using Reg = typename V::Reg;
   constexpr std::size_t kL = V::kLanes;
   Reg acc0[R], acc1[R];
@@ -227,35 +229,111 @@ inline void rows_panel(const typename LA::Elem* a, std::size_t lda, std::size_t 
       acc1[r] = V::mul_add(load_padded_a<V, LA>(a + r * lda + p, k - p), x0, acc1[r]);
     }
   }
+  TESSERA_UNROLL_ROWS
+  for (int r = 0; r < R; ++r) dots[r] = V::add(acc0[r], acc1[r]);
+}
+
+// Whether the traits sum eight rows' lanes at once (V::sum_lanes8: a
+// transpose tree with reduce_lanes' bits, row i's sum in lane i).
+template <class V>
+concept HasSumLanes8 = requires(const typename V::Reg (&v)[8]) { V::sum_lanes8(v); };
+
+// R rows' raw sums into out[0, R).
+template <class V, int R, class LA = PlainA<V>>
+inline void rows_panel(const typename LA::Elem* a, std::size_t lda, std::size_t k,
+                       const typename V::Scalar* x, typename V::Scalar* out) {
+  using T = typename V::Scalar;
+  using Reg = typename V::Reg;
+  Reg dots[R];
+  rows_dots<V, R, LA>(a, lda, k, x, dots);
+  if constexpr (R == 8 && HasSumLanes8<V>) {
+    V::store_lanes(out, V::sum_lanes8(dots), V::first_lanes(8));
+    return;
+  }
   int r = 0;
   if constexpr (requires(Reg v, T * o) { V::sum_lanes4(v, v, v, v, o); }) {
     // The traits' in-register form of reduce_lanes, four rows at a time:
     // the same bits.
     TESSERA_UNROLL_ROWS
-    for (; r + 4 <= R; r += 4) {
-      V::sum_lanes4(V::add(acc0[r], acc1[r]), V::add(acc0[r + 1], acc1[r + 1]),
-                    V::add(acc0[r + 2], acc1[r + 2]), V::add(acc0[r + 3], acc1[r + 3]), out + r);
-    }
+    for (; r + 4 <= R; r += 4) V::sum_lanes4(dots[r], dots[r + 1], dots[r + 2], dots[r + 3], out + r);
   }
   TESSERA_UNROLL_ROWS
-  for (; r < R; ++r) out[r] = reduce_lanes<V>(V::add(acc0[r], acc1[r]));
+  for (; r < R; ++r) out[r] = reduce_lanes<V>(dots[r]);
 }
 
 // Six rows: twelve accumulators and two x vectors fit the sixteen registers
 // of SSE2 and AVX2, and six rows read side by side keep more lines in flight
 // than four. Zen 3, one thread, AVX2 sgemv: 4096^2 27-29 -> 31-32 GB/s,
-// 2048^2 42-47 -> 51 GB/s, 512^2 46-47 both. (Eight rows spill.) A row's
-// bits do not depend on its panel.
-inline constexpr int kRowsPanel = 6;
+// 2048^2 42-47 -> 51 GB/s, 512^2 46-47 both. (Eight rows spill.) Eight on
+// a level with 32 registers and the eight-row lane sums (AVX-512): sixteen
+// accumulators, and one transpose tree for the whole panel. A row's bits do
+// not depend on its panel.
+template <class V>
+inline constexpr int kRowsPanel = HasSumLanes8<V> ? 8 : 6;
 
 template <class V, class LA = PlainA<V>>
 void gemv_rows(const typename LA::Elem* a, std::size_t lda, std::size_t rows,
                std::size_t k, const typename V::Scalar* x, typename V::Scalar* out) {
+  constexpr int kPanel = kRowsPanel<V>;
   std::size_t i = 0;
-  for (; i + kRowsPanel <= rows; i += kRowsPanel) {
-    rows_panel<V, kRowsPanel, LA>(a + i * lda, lda, k, x, out + i);
+  for (; i + kPanel <= rows; i += kPanel) {
+    rows_panel<V, kPanel, LA>(a + i * lda, lda, k, x, out + i);
+  }
+  // A remainder of four or more rows shares its loads of x and its lane sums.
+  if (i + 4 <= rows) {
+    rows_panel<V, 4, LA>(a + i * lda, lda, k, x, out + i);
+    i += 4;
   }
   for (; i < rows; ++i) rows_panel<V, 1, LA>(a + i * lda, lda, k, x, out + i);
+}
+
+// gemv_rows and the driver's epilogue in one pass (GemvRowsYFn): each
+// panel's sums stay on the stack and go straight into y, with no scratch
+// of the whole y and no second call. The epilogue is apply_epilogue's
+// arithmetic (blas1_api.cc; FMA contraction is off in-tree).
+template <class V>
+void gemv_rows_y(const typename V::Scalar* a, std::size_t lda, std::size_t rows, std::size_t k,
+                 const typename V::Scalar* x, typename V::Scalar alpha,
+                 typename V::Scalar beta, typename V::Scalar* y) {
+  using T = typename V::Scalar;
+  using Reg = typename V::Reg;
+  constexpr int kPanel = kRowsPanel<V>;
+  std::size_t i = 0;
+  if constexpr (HasSumLanes8<V>) {
+    // Eight rows' sums leave the tree in one register and go to y from
+    // there: a store of the sums read back lane by lane waited on store
+    // forwarding (masked stores do not forward).
+    static_assert(kPanel == 8);
+    const auto eight = V::first_lanes(8);
+    for (; i + 8 <= rows; i += 8) {
+      Reg dots[8];
+      rows_dots<V, 8>(a + i * lda, lda, k, x, dots);
+      Reg v = V::mul(V::set1(alpha), V::sum_lanes8(dots));
+      if (beta != T(0)) v = V::add(v, V::mul(V::set1(beta), V::load_lanes(y + i, eight)));
+      V::store_lanes(y + i, v, eight);
+    }
+  }
+  T sums[kPanel];
+  const auto finish = [&](std::size_t at, int count) {
+    if (beta == T(0)) {
+      for (int r = 0; r < count; ++r) y[at + r] = alpha * sums[r];
+    } else {
+      for (int r = 0; r < count; ++r) y[at + r] = alpha * sums[r] + beta * y[at + r];
+    }
+  };
+  for (; i + kPanel <= rows; i += kPanel) {
+    rows_panel<V, kPanel>(a + i * lda, lda, k, x, sums);
+    finish(i, kPanel);
+  }
+  if (i + 4 <= rows) {
+    rows_panel<V, 4>(a + i * lda, lda, k, x, sums);
+    finish(i, 4);
+    i += 4;
+  }
+  for (; i < rows; ++i) {
+    rows_panel<V, 1>(a + i * lda, lda, k, x, sums);
+    finish(i, 1);
+  }
 }
 
 // Columns form: every out[i] is acc = 0, then acc = mul_add(a(i, j), x[j], acc)
@@ -334,7 +412,8 @@ constexpr Blas1Set<typename V::Scalar> blas1_set() {
   s.dot_blocks = &dot_blocks<V>;
   s.gemv_rows = &gemv_rows<V>;
   s.gemv_cols = &gemv_cols<V>;
-  s.gemv_rows_panel = kRowsPanel;
+  s.gemv_rows_y = &gemv_rows_y<V>;
+  s.gemv_rows_panel = kRowsPanel<V>;
   s.gemv_cols_panel = V::kLanes;
   return s;
 }

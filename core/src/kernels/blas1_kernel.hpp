@@ -49,6 +49,15 @@ template <class T>
 using GemvKernelFn = void (*)(const T* a, std::size_t lda, std::size_t rows,
                               std::size_t k, const T* x, T* out);
 
+// The rows form with the driver's epilogue, for a y of unit stride (the
+// small-call path's whole gemv): y[i] = alpha * s_i, or alpha * s_i +
+// beta * y[i] when beta != 0, s_i what GemvKernelFn's rows form writes, the
+// epilogue's products and sum rounded one by one as the driver's are. So y
+// has the bits of the rows kernel followed by the driver's epilogue.
+template <class T>
+using GemvRowsYFn = void (*)(const T* a, std::size_t lda, std::size_t rows, std::size_t k,
+                             const T* x, T alpha, T beta, T* y);
+
 // The whole problem for the naive family: y[i*incy] = alpha * sum_p
 // op(A)(i, p) * x[p*incx] + beta * y[i*incy], op(A)(i, p) at a[i*rs + p*cs].
 // x and y point at element 0 (negative increments already resolved).
@@ -78,6 +87,7 @@ struct Blas1Set {
   DotBlocksFn<T> dot_blocks = nullptr;
   GemvKernelFn<T> gemv_rows = nullptr;
   GemvKernelFn<T> gemv_cols = nullptr;
+  GemvRowsYFn<T> gemv_rows_y = nullptr;
   // Output rows per register panel: the driver splits rows on multiples of it.
   std::size_t gemv_rows_panel = 1;
   std::size_t gemv_cols_panel = 1;

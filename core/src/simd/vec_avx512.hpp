@@ -36,6 +36,52 @@ inline __m512 shuffle_chunks(__m512 a, __m512 b) {
   return _mm512_mask_shuffle_f32x4(a, __mmask16(0xFFFF), a, b, kImm);
 }
 
+template <int kImm>
+inline __m512d shuffle_chunks(__m512d a, __m512d b) {
+  return _mm512_mask_shuffle_f64x2(a, __mmask8(0xFF), a, b, kImm);
+}
+
+// Eight rows' lane sums (row i's in lane i; F32's lanes 8-15 copy lane 0)
+// in reduce_lanes' order (blas1_body.hpp), as a
+// transpose tree: each step adds the halves of two rows' partial lanes in
+// one register (0x44 | 0xEE: the 256-bit halves of a and b; 0x88 | 0xDD:
+// chunks 0, 2 | 1, 3 of each), so the eight rows of an 8 x 8 sgemv take 24
+// shuffles and adds where four rows at a time took about 50. (The masked
+// forms: see unpack_lo.)
+inline __m512 sum_lanes8(const __m512 (&r)[8]) {
+  __m512 p[4];  // p[i]: rows 2i and 2i + 1, lane l + lane l + 8 (8 lanes each)
+  for (int i = 0; i < 4; ++i) {
+    p[i] = _mm512_add_ps(shuffle_chunks<0x44>(r[2 * i], r[2 * i + 1]),
+                         shuffle_chunks<0xEE>(r[2 * i], r[2 * i + 1]));
+  }
+  // Chunk j of q0 (q1): row j (j + 4), lane l + lane l + 4 (4 lanes).
+  const __m512 q0 = _mm512_add_ps(shuffle_chunks<0x88>(p[0], p[1]), shuffle_chunks<0xDD>(p[0], p[1]));
+  const __m512 q1 = _mm512_add_ps(shuffle_chunks<0x88>(p[2], p[3]), shuffle_chunks<0xDD>(p[2], p[3]));
+  // Chunk j: row j's lanes 0 + 2, row j + 4's, row j's 1 + 3, row j + 4's.
+  const __m512 s = _mm512_add_ps(unpack_lo(q0, q1), unpack_hi(q0, q1));
+  // Chunk j: row j's (0 + 2) + (1 + 3), row j + 4's, then two don't-cares.
+  const __m512 t = _mm512_add_ps(s, _mm512_mask_shuffle_ps(s, __mmask16(0xFFFF), s, s, 0xEE));
+  const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 0, 0, 0, 0, 0, 0, 0, 0);
+  return _mm512_mask_permutexvar_ps(t, __mmask16(0xFFFF), order, t);
+}
+
+// F64's eight rows: lane l + lane l + 4, + 2, + 1, as F32's tree (22
+// shuffles and adds, against 44 four rows at a time).
+inline __m512d sum_lanes8(const __m512d (&r)[8]) {
+  __m512d p[4];  // chunks: row 2i's lanes (0,1), (2,3), row 2i + 1's, after + 4
+  for (int i = 0; i < 4; ++i) {
+    p[i] = _mm512_add_pd(shuffle_chunks<0x44>(r[2 * i], r[2 * i + 1]),
+                         shuffle_chunks<0xEE>(r[2 * i], r[2 * i + 1]));
+  }
+  // Chunk j of q0 (q1): row j (j + 4), lanes 0 + 2, 1 + 3.
+  const __m512d q0 = _mm512_add_pd(shuffle_chunks<0x88>(p[0], p[1]), shuffle_chunks<0xDD>(p[0], p[1]));
+  const __m512d q1 = _mm512_add_pd(shuffle_chunks<0x88>(p[2], p[3]), shuffle_chunks<0xDD>(p[2], p[3]));
+  // Chunk j: row j's (0 + 2) + (1 + 3), row j + 4's.
+  const __m512d t = _mm512_add_pd(unpack_lo(q0, q1), unpack_hi(q0, q1));
+  const __m512i order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+  return _mm512_mask_permutexvar_pd(t, __mmask8(0xFF), order, t);
+}
+
 // pack_lines6's last step (F32 and F64). In each of v0..v5, 128-bit chunk L
 // belongs to depth group L; the packed panel wants group L's chunks in the
 // order v0, v1, ..., v5, then group L + 1's. Pairs first (x01 = v0[0, 1],
@@ -86,6 +132,7 @@ struct F32 {
   static void sum_lanes4(Reg r0, Reg r1, Reg r2, Reg r3, float* out) {
     sse::sum_lanes4x4(fold_to_128(r0), fold_to_128(r1), fold_to_128(r2), fold_to_128(r3), out);
   }
+  static Reg sum_lanes8(const Reg (&r)[8]) { return avx512::sum_lanes8(r); }
   static Reg load(const float* p) { return _mm512_loadu_ps(p); }
   static void store(float* p, Reg v) { _mm512_storeu_ps(p, v); }
   static Reg set1(float x) { return _mm512_set1_ps(x); }
@@ -181,6 +228,7 @@ struct F64 {
     sse::sum_lanes2x2(fold_to_128(r0), fold_to_128(r1), out);
     sse::sum_lanes2x2(fold_to_128(r2), fold_to_128(r3), out + 2);
   }
+  static Reg sum_lanes8(const Reg (&r)[8]) { return avx512::sum_lanes8(r); }
   static Reg load(const double* p) { return _mm512_loadu_pd(p); }
   static void store(double* p, Reg v) { _mm512_storeu_pd(p, v); }
   static Reg set1(double x) { return _mm512_set1_pd(x); }
