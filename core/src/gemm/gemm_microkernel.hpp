@@ -1092,6 +1092,25 @@ void direct_wide_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc
 template <class V, int MR, int NV, int PNR, int WMR, int WNV, int TMR>
 void direct(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
             const typename V::Scalar* packed_b, typename V::Scalar* scratch) {
+  if constexpr (requires { typename V::Narrow::Reg; }) {
+    // A product without an epilogue whose columns fit the traits'
+    // half-width view (V::Narrow: AVX-512's 256-bit registers) runs there:
+    // the same operations on every element in half the register width.
+    // Zen 4 runs a 512-bit FMA as two 256-bit halves, so an 8-column sgemm
+    // spent half its multiplies on masked-off lanes (8 x 8 x 8: 64 512-bit
+    // FMAs, or 64 256-bit ones). One tile of one slice with B in place is
+    // that tile alone, as below.
+    using N = typename V::Narrow;
+    if (pr.n <= N::kLanes && !pr.epilogue.active()) {
+      if (pr.m <= MR && pr.k <= kc && packed_b == nullptr) {
+        direct_panel_tile<false, N, MR, 1, PNR, false>(pr, nullptr, nullptr, 0, 0, pr.k, 0, 0,
+                                                       pr.m, pr.a, pr.c, slice_update(pr, 0));
+      } else {
+        direct_impl<false, N, MR, 1, PNR, TMR>(pr, kc, packed_b, scratch);
+      }
+      return;
+    }
+  }
   if constexpr (HasLaneMasks<V> && (WMR != MR || WNV != NV)) {
     // A problem that is one tile of one slice, B in place: that tile alone,
     // the one direct_panel_tile call the loop nest would make (the nest's

@@ -120,10 +120,52 @@ inline __m128 fold_to_128(__m512 r) {
   return _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
 }
 
+// The half-width view of the AVX-512 levels (256-bit registers with
+// AVX-512VL's lane masks), for a direct-path GEMM tile whose columns fit in
+// 8 f32 (4 f64): Zen 4 runs a 512-bit FMA as two 256-bit halves, so a
+// 16-lane tile over 8 columns spent half its multiplies on masked-off
+// lanes. Only what the plain direct tile uses (no epilogue); the same
+// per-element operations, so the same bits.
+struct F32x8 {
+  using Scalar = float;
+  using Reg = __m256;
+  using Mask = __mmask8;
+  static constexpr int kLanes = 8;
+  static Reg load(const float* p) { return _mm256_loadu_ps(p); }
+  static void store(float* p, Reg v) { _mm256_storeu_ps(p, v); }
+  static Reg set1(float x) { return _mm256_set1_ps(x); }
+  static Reg broadcast(const float* p) { return _mm256_set1_ps(*p); }
+  static Reg zero() { return _mm256_setzero_ps(); }
+  static Reg add(Reg a, Reg b) { return _mm256_add_ps(a, b); }
+  static Reg mul(Reg a, Reg b) { return _mm256_mul_ps(a, b); }
+  static Reg mul_add(Reg a, Reg b, Reg c) { return _mm256_fmadd_ps(a, b, c); }
+  static Mask first_lanes(int n) { return n >= 8 ? Mask(0xFF) : n <= 0 ? Mask(0) : Mask((1u << n) - 1); }
+  static Reg load_lanes(const float* p, Mask m) { return _mm256_maskz_loadu_ps(m, p); }
+  static void store_lanes(float* p, Reg v, Mask m) { _mm256_mask_storeu_ps(p, m, v); }
+};
+struct F64x4 {
+  using Scalar = double;
+  using Reg = __m256d;
+  using Mask = __mmask8;
+  static constexpr int kLanes = 4;
+  static Reg load(const double* p) { return _mm256_loadu_pd(p); }
+  static void store(double* p, Reg v) { _mm256_storeu_pd(p, v); }
+  static Reg set1(double x) { return _mm256_set1_pd(x); }
+  static Reg broadcast(const double* p) { return _mm256_set1_pd(*p); }
+  static Reg zero() { return _mm256_setzero_pd(); }
+  static Reg add(Reg a, Reg b) { return _mm256_add_pd(a, b); }
+  static Reg mul(Reg a, Reg b) { return _mm256_mul_pd(a, b); }
+  static Reg mul_add(Reg a, Reg b, Reg c) { return _mm256_fmadd_pd(a, b, c); }
+  static Mask first_lanes(int n) { return n >= 4 ? Mask(0xF) : n <= 0 ? Mask(0) : Mask((1u << n) - 1); }
+  static Reg load_lanes(const double* p, Mask m) { return _mm256_maskz_loadu_pd(m, p); }
+  static void store_lanes(double* p, Reg v, Mask m) { _mm256_mask_storeu_pd(p, m, v); }
+};
+
 struct F32 {
   using Scalar = float;
   using Reg = __m512;
   static constexpr int kLanes = 16;
+  using Narrow = F32x8;  // gemm_microkernel.hpp's direct path, 8 columns or fewer
   // The lanes of r summed by halving (lane l += lane l + 8, then + 4, + 2,
   // + 1): reduce_lanes' order in blas1_body.hpp, in registers (through
   // memory, each row's 15 dependent adds cost an 8 x 8 sgemv 170 ns on
@@ -222,6 +264,7 @@ struct F64 {
   using Scalar = double;
   using Reg = __m512d;
   static constexpr int kLanes = 8;
+  using Narrow = F64x4;  // gemm_microkernel.hpp's direct path, 4 columns or fewer
   // As F32's: lane l += lane l + 4, then + 2, + 1.
   static double sum_lanes(Reg r) { return sse::sum_lanes1(fold_to_128(r)); }
   static void sum_lanes4(Reg r0, Reg r1, Reg r2, Reg r3, double* out) {

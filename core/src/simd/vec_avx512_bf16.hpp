@@ -24,6 +24,9 @@
 namespace tessera::simd::avx512 {
 
 struct Bf16Pairs : F32 {
+  // No half-width view: the direct path's narrow tiles would multiply with
+  // F32's plain mul_add, not this dot.
+  using Narrow = void;
   static Reg dot(Reg a, Reg b, Reg acc) {
     return _mm512_dpbf16_ps(acc, reinterpret_cast<__m512bh>(a), reinterpret_cast<__m512bh>(b));
   }
