@@ -114,6 +114,16 @@ void check_specials(const Context& context) {
       CHECK_MESSAGE((m == T(0) && !std::signbit(m)), "cols=", cols, " at=", at);
     }
   }
+  // A maximum of -0 then +0 past the first vectors (the scan compares a
+  // vector at a time): argmax is the first zero, -0 == +0.
+  for (std::int64_t cols : {40, 4099, 9000}) {
+    std::vector<T> row(static_cast<std::size_t>(cols));
+    for (std::int64_t j = 0; j < cols; ++j) row[static_cast<std::size_t>(j)] = T(-1) - T(j % 7);
+    row[static_cast<std::size_t>(cols / 2 + 3)] = T(-0.0);
+    row[static_cast<std::size_t>(cols - 1)] = T(0.0);
+    REQUIRE(try_argmax(context, 1, cols, row.data(), cols, &index).ok());
+    CHECK_MESSAGE(index == cols / 2 + 3, "cols=", cols);
+  }
   // All -Inf: max -Inf at index 0; sum -Inf.
   const std::vector<T> masked(5, -inf);
   REQUIRE(try_reduce(context, ReduceOp::kMax, 1, 5, masked.data(), 5, &m).ok());

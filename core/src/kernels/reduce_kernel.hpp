@@ -32,6 +32,12 @@ using BlockReduceFn = T (*)(const T* x, std::size_t n);
 //   log_finish: y[i] = (x[i] - shift) - log_sum (y may be x).
 //   log:      log(s) of a row's sum (the vector log of the same backend, so
 //             a level's log-softmax uses one log everywhere).
+// argmax's scan: the index of the first element of x[0, n) equal to m, the
+// row's maximum (of the first NaN when m is NaN; -0 == +0), as NumPy's
+// argmax. Any n (a whole row: the answer does not depend on a partition).
+template <class T>
+using FirstIndexFn = std::size_t (*)(const T* x, std::size_t n, T m);
+
 template <class T>
 using ExpSumFn = T (*)(const T* x, std::size_t n, T shift, T* y);
 template <class T>
@@ -58,6 +64,7 @@ struct ReduceSet {
   // Optimized family.
   BlockReduceFn<T> sum = nullptr;
   BlockReduceFn<T> max = nullptr;
+  FirstIndexFn<T> first_index = nullptr;
   ExpSumFn<T> exp_sum = nullptr;
   DivideFn<T> divide = nullptr;
   LogFinishFn<T> log_finish = nullptr;

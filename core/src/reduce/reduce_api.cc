@@ -181,17 +181,6 @@ Status reduce_impl(const Context& context, ReduceOp op, std::int64_t rows, std::
   return reduce_general(context, op, rows, cols, x, ldx, out, parallelism);
 }
 
-// The first index of the row's maximum m: of the first NaN when m is NaN,
-// else of the first element equal to m (NumPy's argmax; -0 == +0).
-template <class T>
-std::int64_t first_index_of(const T* row, std::size_t cols, T m) {
-  const bool nan = m != m;
-  for (std::size_t j = 0; j < cols; ++j) {
-    if (nan ? row[j] != row[j] : row[j] == m) return static_cast<std::int64_t>(j);
-  }
-  return 0;  // unreachable: m is one of the row's elements
-}
-
 // Every argmax that argmax_impl's small-call path does not take, errors
 // included; out of line.
 template <class T>
@@ -211,7 +200,9 @@ template <class T>
     set.naive_argmax(rows, cols, x, ldx, out);
     return {};
   }
-  if (set.max == nullptr) return Status::internal("kernel table has no argmax");
+  if (set.max == nullptr || set.first_index == nullptr) {
+    return Status::internal("kernel table has no argmax");
+  }
   if (rows == 0) return {};
   // The vector max first, then a scan for its first position.
   const RowShape<T> shape = shape_of(rows, cols, x, ldx);
@@ -234,8 +225,8 @@ template <class T>
   core::run_bandwidth_split(*state, plan.workers, shape.rows, 1,
                             [&](std::size_t begin, std::size_t end) {
                               for (std::size_t r = begin; r < end; ++r) {
-                                out[r] = first_index_of(x + r * shape.ldx, shape.cols,
-                                                        maxima[r]);
+                                out[r] = static_cast<std::int64_t>(set.first_index(
+                                    x + r * shape.ldx, shape.cols, maxima[r]));
                               }
                             });
   return {};
@@ -251,10 +242,10 @@ Status argmax_impl(const Context& context, std::int64_t rows, std::int64_t cols,
   if (one_block_row(state, rows, cols) &&
       reduce_detail::quick_valid_reduce(rows, cols, x, ldx, out, sizeof(std::int64_t), true,
                                         parallelism, sizeof(T))) {
-    const core::BlockReduceFn<T> max = set_of<T>(*state->table).max;
-    if (max != nullptr) {
+    const core::ReduceSet<T>& set = set_of<T>(*state->table);
+    if (set.max != nullptr && set.first_index != nullptr) {
       const auto n = static_cast<std::size_t>(cols);
-      *out = first_index_of(x, n, max(x, n));
+      *out = static_cast<std::int64_t>(set.first_index(x, n, set.max(x, n)));
       return {};
     }
   }

@@ -112,6 +112,11 @@ struct F32 {
   // b holds n << 23 and the result stays normal); every lane true?
   static Reg add_bits(Reg a, Reg b) { return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(a), _mm256_castps_si256(b))); }
   static bool all_true(Mask m) { return _mm256_movemask_ps(m) == 0xFF; }
+  // The first true lane, or -1 (argmax's scan).
+  static int first_true(Mask m) {
+    const int bits = _mm256_movemask_ps(m);
+    return bits == 0 ? -1 : __builtin_ctz(static_cast<unsigned>(bits));
+  }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F32>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F32>(a, b); }
   // The larger of a and b when neither is NaN (equal values: either one),
@@ -196,6 +201,10 @@ struct F64 {
   static Reg shr_mant(Reg x) { return _mm256_castsi256_pd(_mm256_srli_epi64(_mm256_castpd_si256(x), 52)); }
   static Reg add_bits(Reg a, Reg b) { return _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(a), _mm256_castpd_si256(b))); }
   static bool all_true(Mask m) { return _mm256_movemask_pd(m) == 0xF; }
+  static int first_true(Mask m) {
+    const int bits = _mm256_movemask_pd(m);
+    return bits == 0 ? -1 : __builtin_ctz(static_cast<unsigned>(bits));
+  }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
   // The larger of a and b when neither is NaN (equal values: either one),

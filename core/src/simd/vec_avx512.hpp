@@ -221,6 +221,8 @@ struct F32 {
   // b holds n << 23 and the result stays normal); every lane true?
   static Reg add_bits(Reg a, Reg b) { return _mm512_castsi512_ps(_mm512_add_epi32(_mm512_castps_si512(a), _mm512_castps_si512(b))); }
   static bool all_true(Mask m) { return m == __mmask16(0xFFFF); }
+  // The first true lane, or -1 (argmax's scan).
+  static int first_true(Mask m) { return m == 0 ? -1 : __builtin_ctz(m); }
   // vmath.hpp's mul_pow2: p * 2^floor(n), rounded once (vscalefps).
   // Masked for GCC 12, as unpack_lo (top of the file).
   static Reg scale_pow2(Reg p, Reg n) { return _mm512_mask_scalef_ps(p, __mmask16(0xFFFF), p, n); }
@@ -310,6 +312,7 @@ struct F64 {
   static Reg shr_mant(Reg x) { return _mm512_castsi512_pd(_mm512_maskz_srli_epi64(__mmask8(0xFF), _mm512_castpd_si512(x), 52)); }
   static Reg add_bits(Reg a, Reg b) { return _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(a), _mm512_castpd_si512(b))); }
   static bool all_true(Mask m) { return m == __mmask8(0xFF); }
+  static int first_true(Mask m) { return m == 0 ? -1 : __builtin_ctz(m); }
   static Reg scale_pow2(Reg p, Reg n) { return _mm512_mask_scalef_pd(p, __mmask8(0xFF), p, n); }
   static Reg min(Reg a, Reg b) { return ieee_minimum<F64>(a, b); }
   static Reg max(Reg a, Reg b) { return ieee_maximum<F64>(a, b); }
