@@ -392,12 +392,12 @@ TEST_CASE("the direct path's packed wide B gives the bits of B read in place") {
 // problem is C^T, its first m rows. Both transposes of B (packed when its
 // rows are strided), depths past one slice, beta 0 and not.
 template <class T>
-void check_narrow_columns(const Context& context) {
+void check_narrow_columns(const Context& context, Parallelism narrow_parallelism) {
   constexpr std::int64_t kWide = 40;
   const T alpha = T(0.75);
   for (const Layout layout : {Layout::kRowMajor, Layout::kColMajor}) {
     for (const Transpose tb : {Transpose::kNo, Transpose::kYes}) {
-      for (const std::int64_t other : {1, 3, 8, 9, 20, 45}) {
+      for (const std::int64_t other : {1, 3, 8, 9, 20, 45, 301}) {
         for (const std::int64_t k : {1, 5, 64, 700}) {
           const bool row = layout == Layout::kRowMajor;
           // The wide call: m x kWide (row-major) or kWide x n (column-major).
@@ -424,7 +424,7 @@ void check_narrow_columns(const Context& context) {
               std::vector<T> narrow(rc.begin(), rc.end());
               const std::int64_t nm = row ? m : few, nn = row ? few : n;
               REQUIRE(try_gemm(context, layout, Transpose::kNo, tb, nm, nn, k, alpha, a.data(),
-                               lda, b.data(), ldb, beta, narrow.data(), ldc)
+                               lda, b.data(), ldb, beta, narrow.data(), ldc, narrow_parallelism)
                           .ok());
               std::int64_t bad = 0;
               for (std::int64_t i = 0; i < nm; ++i) {
@@ -447,8 +447,15 @@ void check_narrow_columns(const Context& context) {
 
 TEST_CASE("products of few columns give the bits of the same columns in a wider product") {
   for (const Context& context : test::contexts_under_test()) {
-    check_narrow_columns<float>(context);
-    check_narrow_columns<double>(context);
+    check_narrow_columns<float>(context, {});
+    check_narrow_columns<double>(context, {});
+  }
+  // The narrow products split across three workers (every product above
+  // the serial gate), the wide ones by the default policy.
+  for (Isa isa : test::host_isas()) {
+    const Context split = test::gemm::context_with(isa, test::gemm::wide_executor(4));
+    check_narrow_columns<float>(split, Parallelism::threads(3));
+    check_narrow_columns<double>(split, Parallelism::threads(3));
   }
 }
 

@@ -1222,6 +1222,15 @@ template <class V, int MR, int NV, int PNR>
 void direct_tiles(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
                   const typename V::Scalar* packed_b, std::int64_t tile_begin,
                   std::int64_t tile_end) {
+  if constexpr (requires { typename V::Narrow::Reg; }) {
+    // As direct(): at most N::kLanes columns run on the half-width traits.
+    // One column panel either way, so tile q is the same row tile.
+    using N = typename V::Narrow;
+    if (pr.n <= N::kLanes && !pr.epilogue.active()) {
+      direct_tiles_impl<false, N, MR, 1, PNR>(pr, kc, packed_b, tile_begin, tile_end);
+      return;
+    }
+  }
   if (pr.epilogue.active()) {
     direct_tiles_impl<true, V, MR, NV, PNR>(pr, kc, packed_b, tile_begin, tile_end);
   } else {
