@@ -2,7 +2,9 @@
 // (valgrind's instruction counter) counts them: a figure machine noise does
 // not move, so a change to a small call's fixed cost shows as a number
 // (issue 41's guard). Each call is made through the front door a user
-// calls: the C++ API (try_*), the C API (tsr_*), and, for reference,
+// calls: the C++ API (try_*), the C API (tsr_*), libtessera_blas's CBLAS
+// (dlopen()ed RTLD_LOCAL, so that the OpenBLAS linked here cannot stand in
+// for it; on its default context, TESSERA_ISA=avx2), and, for reference,
 // OpenBLAS's CBLAS on the same shapes.
 //
 //   bench-call_cost [--calls N]
@@ -29,6 +31,9 @@
 #include "tessera/tessera.h"
 #include "tessera/tessera.hpp"
 
+#if defined(TESSERA_BLAS_LIBRARY)
+#include <dlfcn.h>
+#endif
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
 #define TESSERA_BENCH_HAVE_CALLGRIND 1
@@ -84,6 +89,37 @@ struct Op {
   const char* door;
   void (*call)(Buffers&);
 };
+
+// libtessera_blas's CBLAS entry points (null when the bench was built
+// without the library): the same argument lists as OpenBLAS's cblas.h.
+struct TesseraCblas {
+  void (*sgemv)(int, int, int, int, float, const float*, int, const float*, int, float, float*,
+                int) = nullptr;
+  float (*sdot)(int, const float*, int, const float*, int) = nullptr;
+  void (*sgemm)(int, int, int, int, int, int, float, const float*, int, const float*, int, float,
+                float*, int) = nullptr;
+};
+TesseraCblas tessera_cblas;
+
+// CBLAS's enum values (row-major 101, no transpose 111), as cblas.h has them.
+constexpr int kCblasRowMajor = 101, kCblasNoTrans = 111;
+
+void load_tessera_cblas() {
+#if defined(TESSERA_BLAS_LIBRARY)
+  void* lib = dlopen(TESSERA_BLAS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  if (lib == nullptr) {
+    std::fprintf(stderr, "bench-call_cost: cannot load %s: %s\n", TESSERA_BLAS_LIBRARY, dlerror());
+    std::exit(1);
+  }
+  tessera_cblas.sgemv = reinterpret_cast<decltype(tessera_cblas.sgemv)>(dlsym(lib, "cblas_sgemv"));
+  tessera_cblas.sdot = reinterpret_cast<decltype(tessera_cblas.sdot)>(dlsym(lib, "cblas_sdot"));
+  tessera_cblas.sgemm = reinterpret_cast<decltype(tessera_cblas.sgemm)>(dlsym(lib, "cblas_sgemm"));
+  if (!tessera_cblas.sgemv || !tessera_cblas.sdot || !tessera_cblas.sgemm) {
+    std::fprintf(stderr, "bench-call_cost: %s lacks a CBLAS symbol\n", TESSERA_BLAS_LIBRARY);
+    std::exit(1);
+  }
+#endif
+}
 
 // The ops of issue 41's list. Plain function pointers, so every op pays
 // the same loop and indirect call, which the "empty" op measures.
@@ -144,6 +180,38 @@ std::vector<Op> ops() {
                              b.a.data(), 8, b.b.data(), 8, 0.0f, b.y.data(), 8, 0));
        }},
   };
+#if defined(TESSERA_BLAS_LIBRARY)
+  const std::vector<Op> blas = {
+      {"sgemv 8x8", "BLAS",
+       [](Buffers& b) {
+         tessera_cblas.sgemv(kCblasRowMajor, kCblasNoTrans, 8, 8, 1.0f, b.a.data(), 8, b.b.data(),
+                             1, 0.0f, b.y.data(), 1);
+       }},
+      {"sgemv 32x32", "BLAS",
+       [](Buffers& b) {
+         tessera_cblas.sgemv(kCblasRowMajor, kCblasNoTrans, 32, 32, 1.0f, b.a.data(), 32,
+                             b.b.data(), 1, 0.0f, b.y.data(), 1);
+       }},
+      {"sdot 16", "BLAS", [](Buffers& b) { b.sink = tessera_cblas.sdot(16, b.a.data(), 1, b.b.data(), 1); }},
+      {"sdot 256", "BLAS", [](Buffers& b) { b.sink = tessera_cblas.sdot(256, b.a.data(), 1, b.b.data(), 1); }},
+      {"sgemm 8x32x1", "BLAS",
+       [](Buffers& b) {
+         tessera_cblas.sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 8, 32, 1, 1.0f,
+                             b.a.data(), 1, b.b.data(), 32, 0.0f, b.y.data(), 32);
+       }},
+      {"sgemm 8x8x8", "BLAS",
+       [](Buffers& b) {
+         tessera_cblas.sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 8, 8, 8, 1.0f,
+                             b.a.data(), 8, b.b.data(), 8, 0.0f, b.y.data(), 8);
+       }},
+      {"sgemm 16x16x16", "BLAS",
+       [](Buffers& b) {
+         tessera_cblas.sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 16, 16, 16, 1.0f,
+                             b.a.data(), 16, b.b.data(), 16, 0.0f, b.y.data(), 16);
+       }},
+  };
+  list.insert(list.end(), blas.begin(), blas.end());
+#endif
 #if defined(TESSERA_BENCH_HAVE_OPENBLAS)
   const std::vector<Op> peer = {
       {"sgemv 8x8", "OpenBLAS",
@@ -193,6 +261,7 @@ int measure(long calls) {
   c_options.isa = "avx2";
   tsr_context* c_context = nullptr;
   require_c(tsr_context_create(&c_options, &c_context));
+  load_tessera_cblas();
   Buffers buffers;
   buffers.context = &context;
   buffers.c_context = c_context;
@@ -272,7 +341,7 @@ int main(int argc, char** argv) {
   }
   const std::filesystem::path dir(dir_template);
   const std::string command =
-      "env -u TESSERA_ISA OPENBLAS_CORETYPE=Haswell OPENBLAS_NUM_THREADS=1 valgrind --tool=callgrind "
+      "env TESSERA_ISA=avx2 OPENBLAS_CORETYPE=Haswell OPENBLAS_NUM_THREADS=1 valgrind --tool=callgrind "
       "--collect-atstart=no --callgrind-out-file=" +
       (dir / "callgrind.out").string() + " '" + argv[0] + "' --under-callgrind --calls " +
       std::to_string(calls) + " >" + (dir / "log").string() + " 2>&1";
@@ -286,9 +355,11 @@ int main(int argc, char** argv) {
   std::filesystem::remove_all(dir);
   const double loop = counts.count("loop: empty") ? counts["loop: empty"] / calls : 0;
   std::printf("instructions per call (callgrind, %ld calls after 200 warm-up calls, less the loop's "
-              "%.1f), tessera on its avx2 level, default policy; OpenBLAS on its Haswell core\n",
+              "%.1f), tessera on its avx2 level, default policy (BLAS: libtessera_blas's CBLAS); "
+              "OpenBLAS on its Haswell core\n",
               calls, loop);
-  std::printf("%-16s %10s %10s %10s %12s\n", "op", "C++", "C", "OpenBLAS", "OpenBLAS/C++");
+  std::printf("%-16s %10s %10s %10s %10s %12s\n", "op", "C++", "C", "BLAS", "OpenBLAS",
+              "OpenBLAS/C++");
   std::vector<std::string> names;
   for (const Op& op : ops()) {
     if (op.door[0] && std::find(names.begin(), names.end(), op.name) == names.end()) names.push_back(op.name);
@@ -298,7 +369,8 @@ int main(int argc, char** argv) {
     return it == counts.end() ? -1.0 : it->second / calls - loop;
   };
   for (const std::string& name : names) {
-    const double cpp = cell("C++", name), c = cell("C", name), peer = cell("OpenBLAS", name);
+    const double cpp = cell("C++", name), c = cell("C", name), blas = cell("BLAS", name);
+    const double peer = cell("OpenBLAS", name);
     auto show = [](double v) {
       char buf[32];
       if (v < 0) return std::string("-");
@@ -307,8 +379,8 @@ int main(int argc, char** argv) {
     };
     char ratio[32] = "-";
     if (cpp > 0 && peer > 0) std::snprintf(ratio, sizeof ratio, "%.2f", peer / cpp);
-    std::printf("%-16s %10s %10s %10s %12s\n", name.c_str(), show(cpp).c_str(), show(c).c_str(),
-                show(peer).c_str(), ratio);
+    std::printf("%-16s %10s %10s %10s %10s %12s\n", name.c_str(), show(cpp).c_str(),
+                show(c).c_str(), show(blas).c_str(), show(peer).c_str(), ratio);
   }
   return 0;
 #endif
