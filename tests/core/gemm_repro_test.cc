@@ -385,15 +385,15 @@ TEST_CASE("the direct path's packed wide B gives the bits of B read in place") {
 }
 
 // Products of few columns (the AVX-512 levels run those of at most 8 f32 or
-// 4 f64 columns on 256-bit tiles, gemm_microkernel.hpp's V::Narrow) give
-// each element the bits it has inside a product of 40 columns over the same
-// operands: the same operations whatever the register width. Row-major:
+// 4 f64 columns on 256-bit tiles: gemm_microkernel.hpp's V::Narrow), and
+// of more, give each element the bits it has inside a product of 64
+// columns (whole panels, no edge) over the same operands: the same operations whatever the register width. Row-major:
 // the narrow product is C's first n columns; column-major, whose canonical
 // problem is C^T, its first m rows. Both transposes of B (packed when its
 // rows are strided), depths past one slice, beta 0 and not.
 template <class T>
 void check_narrow_columns(const Context& context, Parallelism narrow_parallelism) {
-  constexpr std::int64_t kWide = 40;
+  constexpr std::int64_t kWide = 64;
   const T alpha = T(0.75);
   for (const Layout layout : {Layout::kRowMajor, Layout::kColMajor}) {
     for (const Transpose tb : {Transpose::kNo, Transpose::kYes}) {
@@ -420,7 +420,7 @@ void check_narrow_columns(const Context& context, Parallelism narrow_parallelism
             REQUIRE(try_gemm(context, layout, Transpose::kNo, tb, m, n, k, alpha, a.data(), lda,
                              b.data(), ldb, beta, wide.data(), ldc)
                         .ok());
-            for (std::int64_t few = 1; few <= 8; ++few) {
+            for (const std::int64_t few : {1, 2, 3, 4, 5, 6, 7, 8, 12, 20, 36, 40, 44, 56}) {
               std::vector<T> narrow(rc.begin(), rc.end());
               const std::int64_t nm = row ? m : few, nn = row ? few : n;
               REQUIRE(try_gemm(context, layout, Transpose::kNo, tb, nm, nn, k, alpha, a.data(),
