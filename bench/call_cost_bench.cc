@@ -92,10 +92,12 @@ struct Op {
 
 // libtessera_blas's CBLAS entry points (null when the bench was built
 // without the library): the same argument lists as OpenBLAS's cblas.h.
+// No cblas_sdot: it calls the Fortran sdot_ through its exported symbol
+// (as the reference CBLAS does, so that a program's own SDOT replaces it),
+// and in this process that symbol is OpenBLAS's, loaded first.
 struct TesseraCblas {
   void (*sgemv)(int, int, int, int, float, const float*, int, const float*, int, float, float*,
                 int) = nullptr;
-  float (*sdot)(int, const float*, int, const float*, int) = nullptr;
   void (*sgemm)(int, int, int, int, int, int, float, const float*, int, const float*, int, float,
                 float*, int) = nullptr;
 };
@@ -112,9 +114,8 @@ void load_tessera_cblas() {
     std::exit(1);
   }
   tessera_cblas.sgemv = reinterpret_cast<decltype(tessera_cblas.sgemv)>(dlsym(lib, "cblas_sgemv"));
-  tessera_cblas.sdot = reinterpret_cast<decltype(tessera_cblas.sdot)>(dlsym(lib, "cblas_sdot"));
   tessera_cblas.sgemm = reinterpret_cast<decltype(tessera_cblas.sgemm)>(dlsym(lib, "cblas_sgemm"));
-  if (!tessera_cblas.sgemv || !tessera_cblas.sdot || !tessera_cblas.sgemm) {
+  if (!tessera_cblas.sgemv || !tessera_cblas.sgemm) {
     std::fprintf(stderr, "bench-call_cost: %s lacks a CBLAS symbol\n", TESSERA_BLAS_LIBRARY);
     std::exit(1);
   }
@@ -192,8 +193,6 @@ std::vector<Op> ops() {
          tessera_cblas.sgemv(kCblasRowMajor, kCblasNoTrans, 32, 32, 1.0f, b.a.data(), 32,
                              b.b.data(), 1, 0.0f, b.y.data(), 1);
        }},
-      {"sdot 16", "BLAS", [](Buffers& b) { b.sink = tessera_cblas.sdot(16, b.a.data(), 1, b.b.data(), 1); }},
-      {"sdot 256", "BLAS", [](Buffers& b) { b.sink = tessera_cblas.sdot(256, b.a.data(), 1, b.b.data(), 1); }},
       {"sgemm 8x32x1", "BLAS",
        [](Buffers& b) {
          tessera_cblas.sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 8, 32, 1, 1.0f,
