@@ -212,8 +212,9 @@ inline bool direct_packs_b(const GemmKernelSet<T>& ks, std::int64_t m, std::int6
   constexpr auto kBytes = static_cast<std::int64_t>(sizeof(T));
   const auto mr = static_cast<std::int64_t>(ks.direct_mr);
   // The integer tests first: a small call's B (neither case) returns
-  // without the divisions, each a 64-bit idiv of 10-20 cycles on its path
-  // (three of them were ~8 ns of a 45 ns 8 x 32 x 1 sgemm on Zen 4).
+  // without the division, a 64-bit idiv of 10-20 cycles on its path (with
+  // direct_reads_b_in_place's modulo: try_gemm's share of an 8 x 32 x 1
+  // sgemm's perf samples on Zen 4 went from 51% to 37%).
   const bool wide_rows = rs_b * kBytes >= kDirectMaxRowBytes && m > 2 * mr;
   const bool large = ks.direct_pack_b_bytes > 0 && n * k * kBytes > ks.direct_pack_b_bytes &&
                      (m + workers - 1) / workers > kDirectPackBRowTiles * mr;

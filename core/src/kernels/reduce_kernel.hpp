@@ -24,6 +24,12 @@ inline constexpr std::size_t kReduceBlock = 4096;
 template <class T>
 using BlockReduceFn = T (*)(const T* x, std::size_t n);
 
+// argmax's scan: the index of the first element of x[0, n) equal to m, the
+// row's maximum (of the first NaN when m is NaN; -0 == +0), as NumPy's
+// argmax. Any n (a whole row: the answer does not depend on a partition).
+template <class T>
+using FirstIndexFn = std::size_t (*)(const T* x, std::size_t n, T m);
+
 // Softmax pieces, one block at a time (0 < n <= kReduceBlock):
 //   exp_sum:  e[i] = exp(x[i] - shift); stores e into y when y is not null
 //             (y may be x: element i is read before it is written); returns
@@ -32,12 +38,6 @@ using BlockReduceFn = T (*)(const T* x, std::size_t n);
 //   log_finish: y[i] = (x[i] - shift) - log_sum (y may be x).
 //   log:      log(s) of a row's sum (the vector log of the same backend, so
 //             a level's log-softmax uses one log everywhere).
-// argmax's scan: the index of the first element of x[0, n) equal to m, the
-// row's maximum (of the first NaN when m is NaN; -0 == +0), as NumPy's
-// argmax. Any n (a whole row: the answer does not depend on a partition).
-template <class T>
-using FirstIndexFn = std::size_t (*)(const T* x, std::size_t n, T m);
-
 template <class T>
 using ExpSumFn = T (*)(const T* x, std::size_t n, T shift, T* y);
 template <class T>
