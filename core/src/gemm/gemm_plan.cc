@@ -39,8 +39,7 @@ namespace {
 
 // The direct path's tiles as direct() runs them (gemm_microkernel.hpp):
 // split over workers, direct_mr x direct_nr; on one worker with a wide tile
-// family, the full panels' tile per direct_wide_rows (a single call streams
-// nothing) and a last panel as many vectors wide as it needs. mr x nr is
+// family, the full panels' tile per direct_wide_rows and a last panel as many vectors wide as it needs. mr x nr is
 // the full panels' tile, else the last panel's.
 template <class T>
 void set_direct_tiles(const core::GemmKernelSet<T>& ks, std::int64_t m, std::int64_t n,
@@ -50,8 +49,7 @@ void set_direct_tiles(const core::GemmKernelSet<T>& ks, std::int64_t m, std::int
   const bool family = workers <= 1 && ks.direct_masks_edges &&
                       (ks.direct_wide_mr != ks.direct_mr || ks.direct_wide_nr != ks.direct_nr);
   if (!family) return;
-  const bool wide_rows =
-      core::direct_wide_rows(m, n, ks.direct_wide_mr, ks.direct_wide_nr, false);
+  const bool wide_rows = core::direct_wide_rows(m, n, ks.direct_wide_mr, ks.direct_wide_nr);
   if (!core::direct_wide_family(n, ks.direct_nr, ks.direct_wide_nr, wide_rows)) return;
   const std::int64_t full_n = n / ks.direct_wide_nr * ks.direct_wide_nr;
   const std::int64_t tail = n - full_n;

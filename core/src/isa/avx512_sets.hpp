@@ -21,13 +21,17 @@
 //  - Direct 8 x 2: small products are often narrower than 64 columns, and
 //    eight rows of A read in place need only four stride registers. The
 //    direct path reads a prepacked B inside its 64-wide panels.
-//  - f32 on one worker: direct tiles of 6 x 4 vectors over full 64-column
-//    panels where six rows divide m or a batch streams (direct_wide_rows),
-//    and one tile of 1-4 vectors for a last panel wider than 32 columns
-//    (the wide tile reads each row of B whole: 1000 x 64^3 from memory 25%
-//    faster; 40^3-48^3 in cache ~14% faster). f64 keeps 8 x 2 there: with a
-//    6 x 4 direct tile 96^3 took 20.9 us against 16.5, 32^3 850 ns against
-//    650.
+//  - f32 on one worker: direct tiles of 4 x 4 vectors over full 64-column
+//    panels wherever an edge tile wastes at most 1/8 of the rows
+//    (direct_wide_rows: every m of 24 or more), and one tile of 1-4 vectors
+//    for a last panel wider than 32 columns. The wide tile reads each row of
+//    B whole (40^3-48^3 in cache ~14% faster than 8 x 2); four rows rather
+//    than six: 16 accumulators with no spill, edges of at most 3 rows (Zen
+//    4, one thread: 1000 x 64^3 from memory 7.2-7.4 -> 5.7-5.8 ms a batch,
+//    1024 x 1024 x 16 84-94 -> 101-104 GFLOP/s, 4 x 64 x 64 70 -> 101; m a
+//    multiple of 6 but not of 4 lost 4-7%: 30 x 64 x 64 111 -> 107). f64
+//    keeps 8 x 2 there: with a 6 x 4 direct tile 96^3 took 20.9 us against
+//    16.5, 32^3 850 ns against 650.
 //  - Unroll 1: GCC 12 spills accumulators of the 4-step unrolled loop to
 //    the stack, and the 2-step loop (8 x 2 tile) ran sgemm 1024 at 155 against 180
 //    GFLOP/s; one step per iteration allocates cleanly.
@@ -50,10 +54,10 @@ inline constexpr GemmTiles kGemmTilesF64 = {
     .blocking = GemmBlockingRule::kCacheModel,
     .direct_pack_b_bytes = 0,
 };
-// f32: the same, and one worker's full panels on the wide 6 x 4 tile.
+// f32: the same, and one worker's full panels on the wide 4 x 4 tile.
 inline constexpr GemmTiles kGemmTilesF32 = [] {
   GemmTiles tiles = kGemmTilesF64;
-  tiles.wide_mr = 6;
+  tiles.wide_mr = 4;
   tiles.wide_nr_vectors = 4;
   return tiles;
 }();

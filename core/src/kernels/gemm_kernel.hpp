@@ -111,18 +111,18 @@ static inline GemmUpdate slice_update(const GemmProblem<T>& pr, std::int64_t pc)
 
 // Whether the one-worker direct path tiles the full column panels of an
 // m x n product with the wide tile (wide_mr x wide_nr) rather than the
-// narrow one: when the wide rows divide m, or for a batch streaming its
-// entries from memory when the last row tile wastes at most 1/16 of the
-// rows. An edge tile multiplies all its rows: 64^3 f32 in cache, ten 6-row
-// tiles and a 4-row edge, ran 4% slower than eight 8-row tiles, 32 x 64 x
-// 32 13%, where 60 x 64 x 64 ran 8% faster with the wide tile (AVX-512,
-// Zen 5); from memory the wide tile's whole rows of B win (1000 x 64^3,
-// see GemmProblem::next_a).
-inline bool direct_wide_rows(std::int64_t m, std::int64_t n, int wide_mr, int wide_nr,
-                             bool streaming) {
+// narrow one: when the rows its edge tile multiplies in vain (an edge tile
+// multiplies all its rows) are at most 1/8 of m. AVX-512 f32's wide tile is
+// 4 x 64, so that is every m of 24 or more and every multiple of 4. Against
+// the narrow 8 x 32 tiles, one thread, Zen 4: 4 x 64 x 64 70 -> 101
+// GFLOP/s, 20 x 64 x 64 93 -> 112, 33 x 64 x 64 93 -> 105, 1024 x 1024 x 16
+// 84-94 -> 101-104; from memory (1000 x 64^3, GemmProblem::next_a) the wide
+// tile's whole rows of B win too. The 6 x 64 tile it replaced lost 4% at
+// 64^3 to its 4-row edge and spilled two accumulators.
+inline bool direct_wide_rows(std::int64_t m, std::int64_t n, int wide_mr, int wide_nr) {
   if (n < wide_nr) return false;
   const std::int64_t waste = (m + wide_mr - 1) / wide_mr * wide_mr - m;
-  return waste == 0 || (streaming && waste * 16 <= m);
+  return waste * 8 <= m;
 }
 
 // Whether that path takes its wide tile family at all: when the full
