@@ -89,15 +89,21 @@ template <class V>
 inline bool plain_max_result(typename V::Reg acc, typename V::Reg sum,
                              typename V::Scalar* out) {
   using T = typename V::Scalar;
-  constexpr std::size_t kL = V::kLanes;
   // A NaN in any lane (it compares unequal to itself) leaves the block to
   // the exact sequence: one vector test each, not two scalar tests a lane
   // (the lane loop was most of a 16-float call).
   if (!V::all_true(V::eq(sum, sum)) || !V::all_true(V::eq(acc, acc))) return false;
-  T a[kL];
-  V::store(a, acc);
-  T m = a[0];
-  for (std::size_t l = 1; l < kL; ++l) m = m < a[l] ? a[l] : m;
+  T m;
+  if constexpr (requires { V::max_lanes(acc); }) {
+    // A tree in registers (lanes l and l + L/2, ...): the lane loop below
+    // is a chain of 15 dependent compares on AVX-512.
+    m = V::max_lanes(acc);
+  } else {
+    T a[V::kLanes];
+    V::store(a, acc);
+    m = a[0];
+    for (int l = 1; l < V::kLanes; ++l) m = m < a[l] ? a[l] : m;
+  }
   if (m == T(0)) return false;
   *out = m;
   return true;

@@ -1,5 +1,6 @@
 // Four rows' (and one row's) horizontal sums in 128-bit registers, for the
-// SSE2, AVX2 and AVX-512 traits' sum_lanes4 and sum_lanes: each row's
+// SSE2, AVX2 and AVX-512 traits' sum_lanes4 and sum_lanes (and one row's
+// maximum, for their max_lanes): each row's
 // lanes summed by halving (lane l += lane l + half, half = lanes / 2 down
 // to 1), the order of reduce_lanes in
 // blas1_body.hpp, so the traits give the same bits as that generic code
@@ -30,5 +31,13 @@ inline float sum_lanes1(__m128 t) {
   return _mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps(s, s, 1)));
 }
 inline double sum_lanes1(__m128d t) { return _mm_cvtsd_f64(_mm_add_sd(t, _mm_unpackhi_pd(t, t))); }
+
+// The largest lane of a register holding no NaN (maxps picks its second
+// operand on equal zeros, so the sign of a zero maximum is unspecified).
+inline float max_lanes1(__m128 t) {
+  const __m128 m = _mm_max_ps(t, _mm_movehl_ps(t, t));
+  return _mm_cvtss_f32(_mm_max_ss(m, _mm_shuffle_ps(m, m, 1)));
+}
+inline double max_lanes1(__m128d t) { return _mm_cvtsd_f64(_mm_max_sd(t, _mm_unpackhi_pd(t, t))); }
 
 }  // namespace tessera::simd::sse

@@ -54,6 +54,13 @@ inline __m128 fold_halves(__m256 r) {
 inline __m128d fold_halves(__m256d r) {
   return _mm_add_pd(_mm256_castpd256_pd128(r), _mm256_extractf128_pd(r, 1));
 }
+// max_lanes' first step: the larger of lanes l and l + half.
+inline __m128 max_halves(__m256 r) {
+  return _mm_max_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
+}
+inline __m128d max_halves(__m256d r) {
+  return _mm_max_pd(_mm256_castpd256_pd128(r), _mm256_extractf128_pd(r, 1));
+}
 
 struct F32 {
   using Scalar = float;
@@ -67,6 +74,8 @@ struct F32 {
     sse::sum_lanes4x4(fold_halves(r0), fold_halves(r1), fold_halves(r2), fold_halves(r3), out);
   }
   static float sum_lanes(Reg r) { return sse::sum_lanes1(fold_halves(r)); }
+  // The largest lane of r, which holds no NaN (reduce_body.hpp's plain_max).
+  static float max_lanes(Reg r) { return sse::max_lanes1(max_halves(r)); }
   static Reg load(const float* p) { return _mm256_loadu_ps(p); }
   static void store(float* p, Reg v) { _mm256_storeu_ps(p, v); }
   static Reg set1(float x) { return _mm256_set1_ps(x); }
@@ -162,6 +171,7 @@ struct F64 {
     sse::sum_lanes2x2(fold_halves(r2), fold_halves(r3), out + 2);
   }
   static double sum_lanes(Reg r) { return sse::sum_lanes1(fold_halves(r)); }
+  static double max_lanes(Reg r) { return sse::max_lanes1(max_halves(r)); }
   static Reg load(const double* p) { return _mm256_loadu_pd(p); }
   static void store(double* p, Reg v) { _mm256_storeu_pd(p, v); }
   static Reg set1(double x) { return _mm256_set1_pd(x); }

@@ -119,6 +119,17 @@ inline __m128 fold_to_128(__m512 r) {
   const __m256 h = _mm256_add_ps(_mm256_castpd_ps(half_of<0>(bits)), _mm256_castpd_ps(half_of<1>(bits)));
   return _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
 }
+// max_lanes' first steps: the larger of lanes l and l + 8 (l + 4), then
+// of l and l + 4 (l + 2), as fold_to_128 adds them.
+inline __m128d max_to_128(__m512d r) {
+  const __m256d h = _mm256_max_pd(half_of<0>(r), half_of<1>(r));
+  return _mm_max_pd(_mm256_castpd256_pd128(h), _mm256_extractf128_pd(h, 1));
+}
+inline __m128 max_to_128(__m512 r) {
+  const __m512d bits = _mm512_castps_pd(r);
+  const __m256 h = _mm256_max_ps(_mm256_castpd_ps(half_of<0>(bits)), _mm256_castpd_ps(half_of<1>(bits)));
+  return _mm_max_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+}
 
 // The half-width view of the AVX-512 levels (256-bit registers with
 // AVX-512VL's lane masks), for a direct-path GEMM tile whose columns fit in
@@ -171,6 +182,8 @@ struct F32 {
   // memory, each row's 15 dependent adds cost an 8 x 8 sgemv 170 ns on
   // Zen 4, against 36 on the avx2 level).
   static float sum_lanes(Reg r) { return sse::sum_lanes1(fold_to_128(r)); }
+  // The largest lane of r, which holds no NaN (reduce_body.hpp's plain_max).
+  static float max_lanes(Reg r) { return sse::max_lanes1(max_to_128(r)); }
   static void sum_lanes4(Reg r0, Reg r1, Reg r2, Reg r3, float* out) {
     sse::sum_lanes4x4(fold_to_128(r0), fold_to_128(r1), fold_to_128(r2), fold_to_128(r3), out);
   }
@@ -269,6 +282,7 @@ struct F64 {
   using Narrow = F64x4;  // gemm_microkernel.hpp's direct path, 4 columns or fewer
   // As F32's: lane l += lane l + 4, then + 2, + 1.
   static double sum_lanes(Reg r) { return sse::sum_lanes1(fold_to_128(r)); }
+  static double max_lanes(Reg r) { return sse::max_lanes1(max_to_128(r)); }
   static void sum_lanes4(Reg r0, Reg r1, Reg r2, Reg r3, double* out) {
     sse::sum_lanes2x2(fold_to_128(r0), fold_to_128(r1), out);
     sse::sum_lanes2x2(fold_to_128(r2), fold_to_128(r3), out + 2);
