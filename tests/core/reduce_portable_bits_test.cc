@@ -95,9 +95,11 @@ constexpr std::uint64_t kScalarPins[2][4] = {
 };
 
 // {softmax, log_softmax} x {f32, f64}: vexp / vlog of core/src/simd/vmath.hpp
-// use only trait operations, so they are pinned like the sums.
+// use only trait operations, so they are pinned like the sums. The
+// exponentials' lanes are summed by simd/lane_sum.hpp's halving tree (the
+// f32 softmax pin changed when that replaced a lane-by-lane sum).
 constexpr std::uint64_t k128SoftmaxPins[2][2] = {
-    {0x94120df4fb7a13b3ull, 0x06afd1e2acde6c12ull},
+    {0x87fdc8f22f3158c7ull, 0x06afd1e2acde6c12ull},
     {0x8411be987af998b2ull, 0x69ad03542438a605ull},
 };
 // The f64 log-softmax pin is shared: its rows' log-sums happen to round alike.

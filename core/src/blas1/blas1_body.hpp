@@ -12,24 +12,13 @@
 
 #include "core/src/kernels/blas1_kernel.hpp"
 #include "core/src/simd/half_bits.hpp"
+#include "core/src/simd/lane_sum.hpp"
 
 namespace tessera::core::blas1 {
 
-// Horizontal sum in a fixed order that depends on the lane count only: fold
-// the upper half of the lanes onto the lower half (lane i += lane i + L/2)
-// until one lane is left. A tree of depth log2(L), not a chain of L - 1
-// dependent adds: a 16-element dot is mostly this sum.
-template <class V>
-inline typename V::Scalar reduce_lanes(typename V::Reg v) {
-  // The traits' in-register form where they have one (the same order).
-  if constexpr (requires { V::sum_lanes(v); }) return V::sum_lanes(v);
-  typename V::Scalar lanes[V::kLanes];
-  V::store(lanes, v);
-  for (int half = V::kLanes / 2; half >= 1; half /= 2) {
-    for (int l = 0; l < half; ++l) lanes[l] += lanes[l + half];
-  }
-  return lanes[0];
-}
+// Horizontal sums in the fixed order of simd/lane_sum.hpp (a 16-element
+// dot is mostly that sum).
+using simd::reduce_lanes;
 
 // A dot block's partial from its four accumulators (dot_block and
 // dot_blocks end the same way, so their bits agree).

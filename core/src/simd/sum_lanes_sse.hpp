@@ -3,7 +3,7 @@
 // maximum, for their max_lanes): each row's
 // lanes summed by halving (lane l += lane l + half, half = lanes / 2 down
 // to 1), the order of reduce_lanes in
-// blas1_body.hpp, so the traits give the same bits as that generic code
+// lane_sum.hpp, so the traits give the same bits as that generic code
 // (and SSE2 the same as SIMD128, which runs the generic code).
 #pragma once
 

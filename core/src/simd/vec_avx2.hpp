@@ -68,7 +68,7 @@ struct F32 {
   static constexpr int kLanes = 8;
   static constexpr int kDirectUnroll = avx2::kDirectUnroll;
   // out[i] = the lanes of r_i summed by halving (lane l += lane l + 4, then
-  // l + 2, then l + 1): reduce_lanes' order in blas1_body.hpp, four rows
+  // l + 2, then l + 1): reduce_lanes' order (lane_sum.hpp), four rows
   // at once in registers.
   static void sum_lanes4(Reg r0, Reg r1, Reg r2, Reg r3, float* out) {
     sse::sum_lanes4x4(fold_halves(r0), fold_halves(r1), fold_halves(r2), fold_halves(r3), out);

@@ -42,7 +42,7 @@ inline __m512d shuffle_chunks(__m512d a, __m512d b) {
 }
 
 // Eight rows' lane sums (row i's in lane i; F32's lanes 8-15 copy lane 0)
-// in reduce_lanes' order (blas1_body.hpp), as a
+// in reduce_lanes' order (lane_sum.hpp), as a
 // transpose tree: each step adds the halves of two rows' partial lanes in
 // one register (0x44 | 0xEE: the 256-bit halves of a and b; 0x88 | 0xDD:
 // chunks 0, 2 | 1, 3 of each), so the eight rows of an 8 x 8 sgemv take 24
@@ -178,7 +178,7 @@ struct F32 {
   static constexpr int kLanes = 16;
   using Narrow = F32x8;  // gemm_microkernel.hpp's direct path, 8 columns or fewer
   // The lanes of r summed by halving (lane l += lane l + 8, then + 4, + 2,
-  // + 1): reduce_lanes' order in blas1_body.hpp, in registers (through
+  // + 1): reduce_lanes' order (lane_sum.hpp), in registers (through
   // memory, each row's 15 dependent adds cost an 8 x 8 sgemv 170 ns on
   // Zen 4, against 36 on the avx2 level).
   static float sum_lanes(Reg r) { return sse::sum_lanes1(fold_to_128(r)); }
