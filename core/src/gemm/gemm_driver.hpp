@@ -223,12 +223,14 @@ inline bool direct_packs_b(const GemmKernelSet<T>& ks, std::int64_t m, std::int6
 }
 
 // Whether the direct path reads B in place: its columns contiguous, a
-// partial last panel readable (lane masks) or absent, and not packed by
+// partial last panel readable (lane masks, or whole vectors:
+// direct_edge_in_place) or absent, and not packed by
 // direct_packs_b.
 template <class T>
 inline bool direct_reads_b_in_place(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
                                     int workers) {
-  return pr.cs_b == 1 && (ks.direct_masks_edges || pr.n % ks.direct_nr == 0) &&
+  return pr.cs_b == 1 &&
+         (ks.direct_masks_edges || direct_edge_in_place(pr.n, ks.direct_nr, ks.lanes)) &&
          !direct_packs_b(ks, pr.m, pr.n, pr.k, pr.rs_b, workers);
 }
 

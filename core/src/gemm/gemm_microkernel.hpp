@@ -922,6 +922,20 @@ TESSERA_GEMM_INLINE void direct_panel_tile(const GemmProblem<typename V::Scalar>
       return;
     }
   }
+  if constexpr (!HasLaneMasks<V> && NV > 1) {
+    if (partial && packed_b == nullptr && cols % V::kLanes == 0) {
+      // Whole vectors without lane masks (direct_edge_in_place): B's rows
+      // read in place by a tile just that many vectors wide, no padded copy.
+      with_vectors<NV>(static_cast<int>(cols / V::kLanes), [&](auto nv_tag)
+                                                               TESSERA_GEMM_LAMBDA_INLINE {
+        constexpr int kNv = decltype(nv_tag)::value;
+        const RowsB<V, kNv> bp{pr.b + pc * pr.rs_b + j, pr.rs_b};
+        direct_slice_tile<kEpilogue, V, MR, kNv>(pr, pc, i, j, rows, cols, depth, ai, bp, ci,
+                                                 update);
+      });
+      return;
+    }
+  }
   using B = RowsB<V, NV>;
   const B bp = packed_b != nullptr ? packed_rows<V, NV, PNR>(packed_b, pc, n_pad, j, depth)
                : !partial          ? B{pr.b + pc * pr.rs_b + j, pr.rs_b}
@@ -1000,7 +1014,8 @@ void direct_impl(const GemmProblem<typename V::Scalar>& pr, std::int64_t kc,
   for (std::int64_t pc = 0; pc < pr.k; pc += kc) {
     const std::int64_t depth = pr.k - pc < kc ? pr.k - pc : kc;
     const GemmUpdate update = slice_update(pr, pc);
-    if (!HasLaneMasks<V> && packed_b == nullptr && edge_j < pr.n) {
+    if (!HasLaneMasks<V> && packed_b == nullptr && edge_j < pr.n &&
+        !direct_edge_in_place(pr.n, kNr, V::kLanes)) {
       // The partial last panel read in place would run past column n: a
       // zero-padded copy instead. The padding is the same in every slice, so
       // it is written once (the first slice is the deepest); each slice then

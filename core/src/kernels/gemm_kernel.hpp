@@ -125,6 +125,16 @@ inline bool direct_wide_rows(std::int64_t m, std::int64_t n, int wide_mr, int wi
   return waste * 8 <= m;
 }
 
+// Whether a partial last column panel of the direct path (n % nr columns)
+// is read in place without lane masks: when it is whole vectors, a tile of
+// just that many vectors reads B's rows and writes C's in place. Otherwise
+// traits without masks copy it zero-padded (the whole panel's width: an
+// 8 x 8 x 8 sgemm on SSE2's 2 x 16 tiles multiplied 16 columns and copied
+// B row by row, 178 ns against 99 for 8 x 16 x 8).
+inline bool direct_edge_in_place(std::int64_t n, std::int64_t nr, int lanes) {
+  return n % nr == 0 || (n % nr) % lanes == 0;
+}
+
 // Whether that path takes its wide tile family at all: when the full
 // panels take the wide tile, or a last panel is wider than the narrow tile
 // (one tile of as many vectors as it needs: 40^3 and 48^3 13-14% faster).

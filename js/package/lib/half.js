@@ -94,7 +94,7 @@ export const halfKinds = {
     const cStorage = storageOf(what, 'c', c, args.cType, all);
     if (bias !== null && dtypeOf(bias) !== 'f32') throw invalid(`${what}: bias must be a Float32Array or an f32 tensor (got ${typeName(bias)})`);
     const aBits = bitsOf(a), bBits = bitsOf(b), cBits = bitsOf(c);
-    checkNoPartialOverlap(what, [['a', aBits], ['b', bBits], ['c', cBits], ['bias', bias]]);
+    checkNoPartialOverlap(what, ['c', cBits], [['a', aBits], ['b', bBits], ['bias', bias]]);
     if (ArrayBuffer.isView(cBits) && [aBits, bBits, bias].some((x) => ArrayBuffer.isView(x) && x.buffer === cBits.buffer &&
                                                                    x.byteOffset === cBits.byteOffset)) {
       throw invalid(`${what}: c must not be the same memory as a, b or bias`);
@@ -134,7 +134,7 @@ export const halfKinds = {
     }
     if (dtypeOf(y) !== 'f32') throw invalid(`${what}: y must be a Float32Array or an f32 tensor (got ${typeName(y)})`);
     const aBits = bitsOf(a);
-    checkNoPartialOverlap(what, [['a', aBits], ['x', x], ['y', y]]);
+    checkNoPartialOverlap(what, ['y', y], [['a', aBits], ['x', x]]);
     if (ArrayBuffer.isView(y) && y === x) throw invalid(`${what}: y must not be the same array as x`);
     const fn = owner.module[`_${entry[storage]}`];
     return call(owner, what, (ops) => {
@@ -193,7 +193,7 @@ export const halfKinds = {
     const yBits = bitsOf(y);
     if (dtypeOf(yBits) !== 'u16') throw invalid(`${what}: y must be ${halfOperands(entry)} (got ${typeName(y)})`);
     if (yBits.length !== n) throw invalid(`${what}: y has ${yBits.length} elements but x has ${n}`);
-    checkNoPartialOverlap(what, [['x', x], ['y', yBits]]);
+    checkNoPartialOverlap(what, ['y', yBits], [['x', x]]);
     const fn = owner.module[`_${entry.int}`];
     call(owner, what, (ops) => {
       const [px, py] = ops.place([[x, 'x', 'f32', n, false], [yBits, 'y', 'u16', n, true, false]]);
@@ -214,7 +214,7 @@ export const halfKinds = {
     if (y === undefined || y === null) y = new Float32Array(n);
     if (dtypeOf(y) !== 'f32') throw invalid(`${what}: y must be a Float32Array or an f32 tensor (got ${typeName(y)})`);
     if (y.length !== n) throw invalid(`${what}: y has ${y.length} elements but x has ${n}`);
-    checkNoPartialOverlap(what, [['x', xBits], ['y', y]]);
+    checkNoPartialOverlap(what, ['y', y], [['x', xBits]]);
     const fn = owner.module[`_${entry.int}`];
     call(owner, what, (ops) => {
       const [px, py] = ops.place([[xBits, 'x', 'u16', n, false], [y, 'y', 'f32', n, true, false]]);

@@ -190,7 +190,7 @@ export function gemmArguments(what, args) {
   }
   elementCount(c, what, 'c');
   if (dtypeOfOperand(c) !== dtype) throw invalid(`${what}: c must be ${dtype} like a`);
-  checkNoPartialOverlap(what, [['a', a], ['b', b], ['c', c], ['bias', bias]]);
+  checkNoPartialOverlap(what, ['c', c], [['a', a], ['b', b], ['bias', bias]]);
   if (ArrayBuffer.isView(c) && (c === a || c === b || c === bias)) {
     throw invalid(`${what}: c must not be the same array as a, b or bias`);
   }
@@ -219,7 +219,7 @@ const kinds = {
     if (out === undefined) out = new dtypes[dtype].Array(n);
     if (elementCount(out, what, 'out') !== n) throw invalid(`${what}: out has ${elementCount(out, what, 'out')} elements but a has ${n}`);
     if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like a`);
-    checkNoPartialOverlap(what, [['a', a], ['b', b], ['out', out]]);
+    checkNoPartialOverlap(what, ['out', out], [['a', a], ['b', b]]);
     return call(owner, what, (ops) => {
       const [pa, pb, po] = ops.place([[a, 'a', dtype, n, false], [b, 'b', dtype, n, false],
                                       [out, 'out', dtype, n, true, false]]);
@@ -238,7 +238,7 @@ const kinds = {
     if (out === undefined) out = new dtypes[dtype].Array(n);
     if (elementCount(out, what, 'out') !== n) throw invalid(`${what}: out has ${elementCount(out, what, 'out')} elements but x has ${n}`);
     if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like x`);
-    checkNoPartialOverlap(what, [['x', x], ['out', out]]);
+    checkNoPartialOverlap(what, ['out', out], [['x', x]]);
     return call(owner, what, (ops) => {
       const [px, po] = ops.place([[x, 'x', dtype, n, false], [out, 'out', dtype, n, true, false]]);
       owner.check(fn(owner.context, px, po, n), what);
@@ -295,7 +295,7 @@ const kinds = {
     }
     elementCount(y, what, 'y');
     if (dtypeOfOperand(y) !== dtype) throw invalid(`${what}: y must be ${dtype} like a`);
-    checkNoPartialOverlap(what, [['a', a], ['x', x], ['y', y]]);
+    checkNoPartialOverlap(what, ['y', y], [['a', a], ['x', x]]);
     if (ArrayBuffer.isView(y) && (y === a || y === x)) throw invalid(`${what}: y must not be the same array as a or x`);
     const fn = functionFor(owner, entry, dtype, what);
     return call(owner, what, (ops) => {
@@ -359,7 +359,7 @@ const kinds = {
     if (out === undefined) out = new dtypes[dtype].Array(rows);
     if (elementCount(out, what, 'out') < rows) throw invalid(`${what}: out has ${elementCount(out, what, 'out')} elements but there are ${rows} rows`);
     if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like x`);
-    checkNoPartialOverlap(what, [['x', x], ['out', out]]);
+    checkNoPartialOverlap(what, ['out', out], [['x', x]]);
     if (ArrayBuffer.isView(out) && out === x) throw invalid(`${what}: out must not be x`);
     return call(owner, what, (ops) => {
       const [px, po] = ops.place([[x, 'x', dtype, needX, false], [out, 'out', dtype, rows, true, false]]);
@@ -388,7 +388,7 @@ const kinds = {
     if (out === undefined) out = new dtypes[dtype].Array(needOut);
     if (elementCount(out, what, 'out') < needOut) throw invalid(`${what}: out has ${elementCount(out, what, 'out')} elements but needs ${needOut}`);
     if (dtypeOfOperand(out) !== dtype) throw invalid(`${what}: out must be ${dtype} like x`);
-    checkNoPartialOverlap(what, [['x', x], ['out', out]]);
+    checkNoPartialOverlap(what, ['out', out], [['x', x]]);
     const fn = functionFor(owner, entry, dtype, what);
     return call(owner, what, (ops) => {
       // out is read when it is x (in place) or strided (the gaps are copied

@@ -104,7 +104,7 @@ export function matmulIntegerArguments(what, args) {
     c = new Int32Array(needC);
   }
   if ((c instanceof Tensor ? c.dtype : typedArrayDtype(c)) !== 'i32') throw invalid(`${what}: c must be an Int32Array or an i32 tensor`);
-  checkNoPartialOverlap(what, [['a', args.a], ['b', args.b], ['c', c]]);
+  checkNoPartialOverlap(what, ['c', c], [['a', args.a], ['b', args.b]]);
   const threads = threadsOption(what, args.threads);
   return { d, o, za, qb, beta, ldc, needC, c, threads };
 }
@@ -126,7 +126,7 @@ export function qlinearArguments(what, args) {
   const ldy = leading(what, 'ldy', args.ldy, d.n);
   const needY = span(d.m, d.n, ldy);
   if (y === undefined) y = new dtypes[yType].Array(needY);
-  checkNoPartialOverlap(what, [['a', args.a], ['b', args.b], ['y', y]]);
+  checkNoPartialOverlap(what, ['y', y], [['a', args.a], ['b', args.b]]);
   const threads = threadsOption(what, args.threads);
   return { d, o, aScale, yScale, za, qb, yType, yZeroPoint, ldy, needY, y, threads };
 }
@@ -191,7 +191,7 @@ export const quantizedKinds = {
     if (y === undefined || y === null) y = new Uint8Array(n);
     if ((y instanceof Tensor ? y.dtype : typedArrayDtype(y)) !== 'u8') throw invalid(`${what}: y must be a Uint8Array or a u8 tensor`);
     if (y.length !== n) throw invalid(`${what}: y has ${y.length} elements but x has ${n}`);
-    checkNoPartialOverlap(what, [['x', x], ['y', y]]);
+    checkNoPartialOverlap(what, ['y', y], [['x', x]]);
     const threads = threadsOption(what, options.threads);
     const fn = owner.module[`_${entry.int}`];
     const scale = new Float32Array(1), zero = new Uint8Array(1);

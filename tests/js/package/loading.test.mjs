@@ -188,8 +188,21 @@ test('bad kernel inputs are errors naming the argument, and nothing is written',
     await rejectsWith(gemm({ transA: 1 }), 'invalid-argument', /transA must be a boolean/);
     await rejectsWith(gemm({ alpah: 2 }), 'invalid-argument', /unknown option "alpah"/);
     await rejectsWith(gemm({ c: new Float32Array(8) }), 'invalid-argument', /c has 8 elements but needs 9/);
-    await rejectsWith(gemm({ c: a.subarray(1, 10) }), 'invalid-argument', /overlap/);
+    await rejectsWith(gemm({ c: a.subarray(1, 10) }), 'invalid-argument', /a and c overlap/);
+    await rejectsWith(gemm({ b: c.subarray(0, 9), k: 3 }), 'invalid-argument', /b and c overlap/);
     untouched();
+    // Inputs may share memory (they are only read): A and B as overlapping
+    // views of one buffer give the product of their values.
+    const shared = Float32Array.from({ length: 16 }, (_, i) => i - 5);
+    const sa = shared.subarray(0, 12), sb = shared.subarray(4, 16);
+    const got = await t.gemm({ m: 3, n: 3, k: 4, a: sa, b: sb });
+    for (let i = 0; i < 3; ++i) {
+      for (let j = 0; j < 3; ++j) {
+        let want = 0;
+        for (let p = 0; p < 4; ++p) want += sa[i * 4 + p] * sb[p * 3 + j];
+        assert.equal(got[i * 3 + j], want, `overlapping inputs: C[${i}][${j}]`);
+      }
+    }
     await rejectsWith(t.add(a, b.subarray(1)), 'invalid-argument', /b has 11 elements but a has 12/);
     await rejectsWith(t.add(a, 5), 'invalid-argument', /b must be a Float32Array/);
     await rejectsWith(t.add(a, b, new Float64Array(12)), 'invalid-argument', /out must be f32/);
