@@ -7,7 +7,7 @@ import { TesseraError, invalid } from './errors.js';
 import { bindings } from './generated.js';
 import {
   Tensor, activations, biasKinds, call, checkIncrement, checkKeys, checkNoPartialOverlap, dtypeOfOperand, dtypes,
-  elementCount, functionFor, gemmShape, gemvShape, int64, span, stridedSpan, threadsOption, transpose,
+  elementCount, functionFor, gemmShape, gemvShape, int64, readGemmOptions, span, stridedSpan, threadsOption, transpose,
 } from './operands.js';
 import { halfKinds } from './half.js';
 import { quantizedKinds } from './quantized.js';
@@ -15,8 +15,6 @@ import { quantizedKinds } from './quantized.js';
 export { Tensor };
 
 // Each kind's option keys (checkKeys), built once.
-const gemmKeys = new Set(['m', 'n', 'k', 'a', 'b', 'c', 'alpha', 'beta', 'transA', 'transB', 'lda', 'ldb', 'ldc',
-                          'bias', 'biasKind', 'activation', 'threads']);
 const gemvKeys = new Set(['m', 'n', 'a', 'x', 'y', 'alpha', 'beta', 'trans', 'lda', 'incx', 'incy', 'threads']);
 const dotKeys = new Set(['n', 'incx', 'incy', 'threads']);
 const rowsKeys = new Set(['rows', 'cols', 'ld', 'out', 'threads']);
@@ -170,9 +168,9 @@ export function gemmArguments(what, args) {
   if (args === null || typeof args !== 'object') {
     throw invalid(`${what}({ m, n, k, a, b, c, ... }): one options object`);
   }
-  checkKeys(what, args, gemmKeys);
-  const shape = gemmShape(what, args);
-  const { a, b } = args;
+  const options = readGemmOptions(what, args);
+  const shape = gemmShape(what, options);
+  const { a, b } = options;
   elementCount(a, what, 'a');
   const dtype = dtypeOfOperand(a);
   if (dtypeOfOperand(b) !== dtype) throw invalid(`${what}: a is ${dtype} but b is ${dtypeOfOperand(b) ?? typeof b}`);
@@ -183,7 +181,7 @@ export function gemmArguments(what, args) {
     }
     if (dtypeOfOperand(bias) !== dtype) throw invalid(`${what}: bias must be ${dtype} like a`);
   }
-  let c = args.c;
+  let c = options.c;
   if (c === undefined) {
     if (beta !== 0) throw invalid(`${what}: c is required when beta != 0`);
     c = new dtypes[dtype].Array(needC);

@@ -188,6 +188,46 @@ export function checkKeys(what, object, known) {
   }
 }
 
+// A gemm call's options in one pass over the keys the caller gave (an
+// unknown own key is an error, as checkKeys), into an object of one fixed
+// shape. Reading each known option from the caller's object instead probes
+// for every absent one, and where a program passes options objects of many
+// shapes those probes are megamorphic misses: an 8x8x8 gemmSync went from
+// ~0.9 to ~1.1 us. The for-in's own loads args[key] take V8's fast path.
+export function readGemmOptions(what, args) {
+  const o = {
+    m: undefined, n: undefined, k: undefined, a: undefined, b: undefined, c: undefined,
+    alpha: undefined, beta: undefined, transA: undefined, transB: undefined,
+    lda: undefined, ldb: undefined, ldc: undefined, bias: undefined, biasKind: undefined,
+    activation: undefined, threads: undefined,
+  };
+  for (const key in args) {
+    const value = args[key];
+    switch (key) {
+      case 'm': o.m = value; break;
+      case 'n': o.n = value; break;
+      case 'k': o.k = value; break;
+      case 'a': o.a = value; break;
+      case 'b': o.b = value; break;
+      case 'c': o.c = value; break;
+      case 'alpha': o.alpha = value; break;
+      case 'beta': o.beta = value; break;
+      case 'transA': o.transA = value; break;
+      case 'transB': o.transB = value; break;
+      case 'lda': o.lda = value; break;
+      case 'ldb': o.ldb = value; break;
+      case 'ldc': o.ldc = value; break;
+      case 'bias': o.bias = value; break;
+      case 'biasKind': o.biasKind = value; break;
+      case 'activation': o.activation = value; break;
+      case 'threads': o.threads = value; break;
+      default:
+        if (Object.hasOwn(args, key)) throw invalid(`${what}: unknown option "${key}" (known: ${Object.keys(o).join(', ')})`);
+    }
+  }
+  return o;
+}
+
 // A size (m, n, k, rows): an integer >= 0.
 export function checkSize(what, key, v) {
   if (!(Number.isInteger(v) && v >= 0)) throw invalid(`${what}: ${key} must be an integer >= 0 (got ${String(v)})`);
