@@ -10,7 +10,9 @@
 // reduce suites' NaN, zero and pinned-bits cases.)
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -166,6 +168,55 @@ TEST_CASE("gemv: a row's bits do not depend on its panel or the rows around it")
         check_rows_alone<double>(c, m, k, 0.3);
       }
     }
+  }
+}
+
+// softmax of a row that fits one vector runs in one kernel call
+// (ReduceSet::softmax_short); each row must have the bits of the three
+// passes the general path (two rows) runs, in f32 and f64, for every width
+// up to past the widest vector, with -inf elements, and with maxima the
+// call leaves to the passes (a zero, +inf, NaN, every element -inf).
+template <class T>
+void check_softmax_rows(const Context& c) {
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  for (std::int64_t n = 1; n <= 17; ++n) {
+    const auto count = static_cast<std::size_t>(n);
+    const std::vector<float> r = test::random_f32(count, 40 + static_cast<std::uint64_t>(n));
+    std::vector<T> plain(count);
+    for (std::size_t i = 0; i < count; ++i) plain[i] = T(r[i]) * T(7) * T(1 + 1e-7 * double(i));
+    auto with = [&](std::size_t i, T v) {
+      std::vector<T> w = plain;
+      w[i % count] = v;
+      return w;
+    };
+    std::vector<T> zero_max(count);
+    for (std::size_t i = 0; i < count; ++i) zero_max[i] = -std::abs(plain[i]);
+    zero_max[count / 2] = T(0);
+    const std::vector<std::vector<T>> cases = {
+        plain, with(count / 2, -inf), with(0, inf), with(count - 1, nan), zero_max,
+        std::vector<T>(count, -inf)};
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+      const std::vector<T>& row = cases[k];
+      std::vector<T> rows(row);
+      rows.insert(rows.end(), row.begin(), row.end());
+      std::vector<T> one(count), two(2 * count), in_place(row);
+      REQUIRE(try_softmax(c, 1, n, row.data(), n, one.data(), n).ok());
+      REQUIRE(try_softmax(c, 2, n, rows.data(), n, two.data(), n).ok());
+      REQUIRE(try_softmax(c, 1, n, in_place.data(), n, in_place.data(), n).ok());
+      CHECK_MESSAGE(std::memcmp(one.data(), two.data(), count * sizeof(T)) == 0, "n = ", n,
+                    " case ", k, " f", 8 * sizeof(T));
+      CHECK_MESSAGE(std::memcmp(one.data(), two.data() + count, count * sizeof(T)) == 0,
+                    "n = ", n, " case ", k, " f", 8 * sizeof(T));
+      CHECK_MESSAGE(same_bits(one, in_place), "n = ", n, " case ", k, " f", 8 * sizeof(T));
+    }
+  }
+}
+
+TEST_CASE("softmax: a row of one vector gives the three passes' bits") {
+  for (const Context& c : test::contexts_under_test()) {
+    INFO(test::level_label(c));
+    check_softmax_rows<float>(c);
+    check_softmax_rows<double>(c);
   }
 }
 

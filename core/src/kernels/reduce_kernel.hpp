@@ -47,6 +47,14 @@ using LogFinishFn = void (*)(const T* x, std::size_t n, T shift, T log_sum, T* y
 template <class T>
 using ScalarLogFn = T (*)(T s);
 
+// softmax of a row of n elements in one call when the row fits one vector
+// (n <= the level's lanes) and its maximum is finite and not a zero: the
+// bits of max, exp_sum into y and divide, without their calls, tails and
+// the round trip through y. Returns false, having written nothing,
+// otherwise (the caller runs the three passes). y may be x.
+template <class T>
+using SoftmaxShortFn = bool (*)(const T* x, std::size_t n, T* y);
+
 // The naive family: whole problems, serially, with long double accumulation.
 // out has `rows` elements; softmax writes y (ldy), y may be x (same ld).
 template <class T>
@@ -69,6 +77,7 @@ struct ReduceSet {
   DivideFn<T> divide = nullptr;
   LogFinishFn<T> log_finish = nullptr;
   ScalarLogFn<T> log = nullptr;
+  SoftmaxShortFn<T> softmax_short = nullptr;
   // Naive family.
   NaiveReduceFn<T> naive_reduce = nullptr;
   NaiveArgmaxFn<T> naive_argmax = nullptr;

@@ -329,6 +329,8 @@ Status softmax_impl(const Context& context, bool log, std::int64_t rows, std::in
     if (set.max != nullptr && set.exp_sum != nullptr && set.divide != nullptr &&
         set.log_finish != nullptr && set.log != nullptr) {
       const auto n = static_cast<std::size_t>(cols);
+      // A row of one vector in one call (the same bits).
+      if (!log && set.softmax_short != nullptr && set.softmax_short(x, n, y)) return {};
       const T m = set.max(x, n);
       const T sum = set.exp_sum(x, n, m, log ? nullptr : y);
       if (log) {

@@ -305,6 +305,44 @@ void log_finish_block(const typename V::Scalar* x, std::size_t n, typename V::Sc
   }
 }
 
+// SoftmaxShortFn: the three passes' arithmetic on one register. The
+// maximum is plain_max_short's (exact when it answers; a NaN or a zero
+// maximum is left to the passes, and so is an infinite one, whose
+// differences are NaN or infinite). exp_sum would add each exponential to
+// a zero accumulator and the zero accumulators to the result: +0 + e is e
+// for every e >= +0, so the lanes' sum is reduce_lanes(e) exactly, and
+// divide's quotients are the same lanes divided by the same sum.
+template <class V>
+bool softmax_short(const typename V::Scalar* x, std::size_t n, typename V::Scalar* y) {
+  using T = typename V::Scalar;
+  using Reg = typename V::Reg;
+  constexpr std::size_t kL = V::kLanes;
+  T m;
+  if (n > kL || !plain_max_short<V>(x, n, &m)) return false;
+  if (!(m > -std::numeric_limits<T>::infinity() && m < std::numeric_limits<T>::infinity())) {
+    return false;
+  }
+  Reg v;
+  if (n == kL) {
+    v = V::load(x);
+  } else {
+    // -Inf pads, as exp_sum's tail: their exponentials are +0.
+    T tail[kL];
+    for (std::size_t l = 0; l < kL; ++l) tail[l] = l < n ? x[l] : -std::numeric_limits<T>::infinity();
+    v = V::load(tail);
+  }
+  const Reg e = simd::vexp<V>(V::sub(v, V::set1(m)));
+  const Reg q = V::div(e, V::set1(simd::reduce_lanes<V>(e)));
+  if (n == kL) {
+    V::store(y, q);
+  } else {
+    T lanes[kL];
+    V::store(lanes, q);
+    for (std::size_t l = 0; l < n; ++l) y[l] = lanes[l];
+  }
+  return true;
+}
+
 // log of a row's sum: lane 0 of the backend's vector log, so every level
 // uses its own vlog (SSE2 and SIMD128 the same one).
 template <class V>
@@ -324,6 +362,7 @@ constexpr ReduceSet<typename V::Scalar> reduce_set() {
   s.divide = &divide_block<V>;
   s.log_finish = &log_finish_block<V>;
   s.log = &log_scalar<V>;
+  s.softmax_short = &softmax_short<V>;
   return s;
 }
 
