@@ -293,6 +293,28 @@ void gemv_rows_y(const typename V::Scalar* a, std::size_t lda, std::size_t rows,
     // there: a store of the sums read back lane by lane waited on store
     // forwarding (masked stores do not forward).
     static_assert(kPanel == 8);
+    if constexpr (requires { typename V::Narrow::Reg; }) {
+      using N = typename V::Narrow;
+      if constexpr (HasSumLanes8<N>) {
+        // At most 16 columns, on the half-width registers (Zen 4 runs a
+        // 512-bit operation as two 256-bit halves, and here half the lanes
+        // of every 512-bit step are zeros). The same bits: rows_dots<N>
+        // adds columns l and l + 8 as the 16-lane tree's first step does
+        // (the 16-lane dots add a zero accumulator first, exact: a fused
+        // multiply-add onto +0 is never -0), then N's tree continues with
+        // l + 4, + 2, + 1.
+        static_assert(2 * N::kLanes == V::kLanes);
+        if (k <= static_cast<std::size_t>(V::kLanes)) {
+          for (; i + 8 <= rows; i += 8) {
+            typename N::Reg dots[8];
+            rows_dots<N, 8>(a + i * lda, lda, k, x, dots);
+            typename N::Reg v = N::mul(N::set1(alpha), N::sum_lanes8(dots));
+            if (beta != T(0)) v = N::add(v, N::mul(N::set1(beta), N::load(y + i)));
+            N::store(y + i, v);
+          }
+        }
+      }
+    }
     const auto eight = V::first_lanes(8);
     for (; i + 8 <= rows; i += 8) {
       Reg dots[8];

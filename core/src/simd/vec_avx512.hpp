@@ -137,11 +137,34 @@ inline __m128 max_to_128(__m512 r) {
 // 16-lane tile over 8 columns spent half its multiplies on masked-off
 // lanes. Only what the plain direct tile uses (no epilogue); the same
 // per-element operations, so the same bits.
+// Eight rows' lane sums of 256-bit registers at once, row i's sum in lane
+// i: lane l += lane l + 4 (the 128-bit halves of two rows side by side),
+// then l + 2, then l + 1, each add with the lower lane first, as
+// reduce_lanes (lane_sum.hpp) adds them.
+inline __m256 sum_lanes8(const __m256 (&r)[8]) {
+  __m256 t[4];
+  for (int i = 0; i < 4; ++i) {
+    t[i] = _mm256_add_ps(_mm256_permute2f128_ps(r[2 * i], r[2 * i + 1], 0x20),
+                         _mm256_permute2f128_ps(r[2 * i], r[2 * i + 1], 0x31));
+  }
+  // t[i]: row 2i's four partials, then row 2i + 1's. 0x44 takes lanes 0, 1
+  // of each source (per 128 bits), 0xEE lanes 2, 3.
+  const __m256 u0 = _mm256_add_ps(_mm256_shuffle_ps(t[0], t[1], 0x44), _mm256_shuffle_ps(t[0], t[1], 0xEE));
+  const __m256 u1 = _mm256_add_ps(_mm256_shuffle_ps(t[2], t[3], 0x44), _mm256_shuffle_ps(t[2], t[3], 0xEE));
+  // u0: rows 0, 2 (two partials each), then rows 1, 3; u1 rows 4-7 alike.
+  // 0x88 takes lanes 0, 2 of each source, 0xDD lanes 1, 3.
+  const __m256 s = _mm256_add_ps(_mm256_shuffle_ps(u0, u1, 0x88), _mm256_shuffle_ps(u0, u1, 0xDD));
+  // s: rows 0, 2, 4, 6, then 1, 3, 5, 7.
+  return _mm256_permutevar8x32_ps(s, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
 struct F32x8 {
   using Scalar = float;
   using Reg = __m256;
   using Mask = __mmask8;
   static constexpr int kLanes = 8;
+  // gemv's eight-row panels of at most 16 columns (blas1_body.hpp).
+  static Reg sum_lanes8(const Reg (&r)[8]) { return avx512::sum_lanes8(r); }
   static Reg load(const float* p) { return _mm256_loadu_ps(p); }
   static void store(float* p, Reg v) { _mm256_storeu_ps(p, v); }
   static Reg set1(float x) { return _mm256_set1_ps(x); }
