@@ -102,33 +102,38 @@ inline void store_chunk_columns(float* d, __m512 v0, __m512 v1, __m512 v2, __m51
   _mm512_storeu_ps(d + 80, shuffle_chunks<0xDD>(y23, y45));
 }
 
-// sum_lanes' first steps: lane l + lane l + 8 (F32; l + 4 for F64) as 256
-// bits, then l + 4 (l + 2) as 128; the rest is sum_lanes_sse.hpp's.
 // The 256-bit halves by the masked extract (see the top of this file: GCC
 // 12's cast and unmasked extract start from an undefined register).
 template <int kHalf>
 inline __m256d half_of(__m512d r) {
   return _mm512_mask_extractf64x4_pd(_mm256_setzero_pd(), __mmask8(0xF), r, kHalf);
 }
-inline __m128d fold_to_128(__m512d r) {
-  const __m256d h = _mm256_add_pd(half_of<0>(r), half_of<1>(r));
-  return _mm_add_pd(_mm256_castpd256_pd128(h), _mm256_extractf128_pd(h, 1));
+// The two lane-wise operations the folds below apply, at 256 and 128 bits.
+struct AddLanes {
+  __m256 operator()(__m256 a, __m256 b) const { return _mm256_add_ps(a, b); }
+  __m128 operator()(__m128 a, __m128 b) const { return _mm_add_ps(a, b); }
+  __m256d operator()(__m256d a, __m256d b) const { return _mm256_add_pd(a, b); }
+  __m128d operator()(__m128d a, __m128d b) const { return _mm_add_pd(a, b); }
+};
+struct MaxLanes {
+  __m256 operator()(__m256 a, __m256 b) const { return _mm256_max_ps(a, b); }
+  __m128 operator()(__m128 a, __m128 b) const { return _mm_max_ps(a, b); }
+  __m256d operator()(__m256d a, __m256d b) const { return _mm256_max_pd(a, b); }
+  __m128d operator()(__m128d a, __m128d b) const { return _mm_max_pd(a, b); }
+};
+// op(lane l, lane l + 8) (F32; l + 4 for F64) as 256 bits, then op(l,
+// l + 4) (l + 2) as 128: sum_lanes' first steps with AddLanes, max_lanes'
+// with MaxLanes.
+template <class Op>
+inline __m128d fold_to_128(__m512d r, Op op = {}) {
+  const __m256d h = op(half_of<0>(r), half_of<1>(r));
+  return op(_mm256_castpd256_pd128(h), _mm256_extractf128_pd(h, 1));
 }
-inline __m128 fold_to_128(__m512 r) {
+template <class Op>
+inline __m128 fold_to_128(__m512 r, Op op = {}) {
   const __m512d bits = _mm512_castps_pd(r);
-  const __m256 h = _mm256_add_ps(_mm256_castpd_ps(half_of<0>(bits)), _mm256_castpd_ps(half_of<1>(bits)));
-  return _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
-}
-// max_lanes' first steps: the larger of lanes l and l + 8 (l + 4), then
-// of l and l + 4 (l + 2), as fold_to_128 adds them.
-inline __m128d max_to_128(__m512d r) {
-  const __m256d h = _mm256_max_pd(half_of<0>(r), half_of<1>(r));
-  return _mm_max_pd(_mm256_castpd256_pd128(h), _mm256_extractf128_pd(h, 1));
-}
-inline __m128 max_to_128(__m512 r) {
-  const __m512d bits = _mm512_castps_pd(r);
-  const __m256 h = _mm256_max_ps(_mm256_castpd_ps(half_of<0>(bits)), _mm256_castpd_ps(half_of<1>(bits)));
-  return _mm_max_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+  const __m256 h = op(_mm256_castpd_ps(half_of<0>(bits)), _mm256_castpd_ps(half_of<1>(bits)));
+  return op(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
 }
 
 // The half-width view of the AVX-512 levels (256-bit registers with
@@ -204,11 +209,11 @@ struct F32 {
   // + 1): reduce_lanes' order (lane_sum.hpp), in registers (through
   // memory, each row's 15 dependent adds cost an 8 x 8 sgemv 170 ns on
   // Zen 4, against 36 on the avx2 level).
-  static float sum_lanes(Reg r) { return sse::sum_lanes1(fold_to_128(r)); }
+  static float sum_lanes(Reg r) { return sse::sum_lanes1(fold_to_128<AddLanes>(r)); }
   // The largest lane of r, which holds no NaN (reduce_body.hpp's plain_max).
-  static float max_lanes(Reg r) { return sse::max_lanes1(max_to_128(r)); }
+  static float max_lanes(Reg r) { return sse::max_lanes1(fold_to_128<MaxLanes>(r)); }
   static void sum_lanes4(Reg r0, Reg r1, Reg r2, Reg r3, float* out) {
-    sse::sum_lanes4x4(fold_to_128(r0), fold_to_128(r1), fold_to_128(r2), fold_to_128(r3), out);
+    sse::sum_lanes4x4(fold_to_128<AddLanes>(r0), fold_to_128<AddLanes>(r1), fold_to_128<AddLanes>(r2), fold_to_128<AddLanes>(r3), out);
   }
   static Reg sum_lanes8(const Reg (&r)[8]) { return avx512::sum_lanes8(r); }
   static Reg load(const float* p) { return _mm512_loadu_ps(p); }
@@ -304,11 +309,11 @@ struct F64 {
   static constexpr int kLanes = 8;
   using Narrow = F64x4;  // gemm_microkernel.hpp's direct path, 4 columns or fewer
   // As F32's: lane l += lane l + 4, then + 2, + 1.
-  static double sum_lanes(Reg r) { return sse::sum_lanes1(fold_to_128(r)); }
-  static double max_lanes(Reg r) { return sse::max_lanes1(max_to_128(r)); }
+  static double sum_lanes(Reg r) { return sse::sum_lanes1(fold_to_128<AddLanes>(r)); }
+  static double max_lanes(Reg r) { return sse::max_lanes1(fold_to_128<MaxLanes>(r)); }
   static void sum_lanes4(Reg r0, Reg r1, Reg r2, Reg r3, double* out) {
-    sse::sum_lanes2x2(fold_to_128(r0), fold_to_128(r1), out);
-    sse::sum_lanes2x2(fold_to_128(r2), fold_to_128(r3), out + 2);
+    sse::sum_lanes2x2(fold_to_128<AddLanes>(r0), fold_to_128<AddLanes>(r1), out);
+    sse::sum_lanes2x2(fold_to_128<AddLanes>(r2), fold_to_128<AddLanes>(r3), out + 2);
   }
   static Reg sum_lanes8(const Reg (&r)[8]) { return avx512::sum_lanes8(r); }
   static Reg load(const double* p) { return _mm512_loadu_pd(p); }
