@@ -17,7 +17,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <string>
 #include <memory>
 #include <vector>
@@ -64,59 +63,57 @@ void require(const tessera::Status& st) {
   }
 }
 
-struct Op {
-  const char* name;
-  std::function<void(const tessera::Context&, Buffers&, int)> tessera_call;
-  std::function<void(Buffers&, int)> eigen_call;
-};
-
-std::vector<Op> ops() {
+// Calls visit(name, tessera call, Eigen call) for each op. Each pair is
+// its own lambda type, so the timing loop the visitor instantiates calls
+// tessera's entry point and Eigen's function (peer_eigen.cc) directly: no
+// std::function or other indirect call of the bench's own inside the time
+// (which cost both sides alike, measured in benchmarks.md).
+template <class Visit>
+void for_each_op(Visit&& visit) {
   using std::span;
-  return {
-      {"add",
+  visit("add",
        [](const tessera::Context& c, Buffers& b, int n) {
          require(tessera::try_add(c, span<const float>(b.a.data(), n),
                                   span<const float>(b.b.data(), n), span<float>(b.y.data(), n)));
        },
-       [](Buffers& b, int n) { eigen::add(b.a.data(), b.b.data(), b.y.data(), n); }},
-      {"relu",
+       [](Buffers& b, int n) { eigen::add(b.a.data(), b.b.data(), b.y.data(), n); });
+  visit("relu",
        [](const tessera::Context& c, Buffers& b, int n) {
          require(
              tessera::try_relu(c, span<const float>(b.a.data(), n), span<float>(b.y.data(), n)));
        },
-       [](Buffers& b, int n) { eigen::relu(b.a.data(), b.y.data(), n); }},
-      {"exp",
+       [](Buffers& b, int n) { eigen::relu(b.a.data(), b.y.data(), n); });
+  visit("exp",
        [](const tessera::Context& c, Buffers& b, int n) {
          require(tessera::try_exp(c, span<const float>(b.a.data(), n), span<float>(b.y.data(), n)));
        },
-       [](Buffers& b, int n) { eigen::exp(b.a.data(), b.y.data(), n); }},
-      {"sum",
+       [](Buffers& b, int n) { eigen::exp(b.a.data(), b.y.data(), n); });
+  visit("sum",
        [](const tessera::Context& c, Buffers& b, int n) {
          float out;
          require(tessera::try_reduce(c, tessera::ReduceOp::kSum, 1, n, b.a.data(), n, &out));
          b.sink = out;
        },
-       [](Buffers& b, int n) { b.sink = eigen::sum(b.a.data(), n); }},
-      {"max",
+       [](Buffers& b, int n) { b.sink = eigen::sum(b.a.data(), n); });
+  visit("max",
        [](const tessera::Context& c, Buffers& b, int n) {
          float out;
          require(tessera::try_reduce(c, tessera::ReduceOp::kMax, 1, n, b.a.data(), n, &out));
          b.sink = out;
        },
-       [](Buffers& b, int n) { b.sink = eigen::max(b.a.data(), n); }},
-      {"argmax",
+       [](Buffers& b, int n) { b.sink = eigen::max(b.a.data(), n); });
+  visit("argmax",
        [](const tessera::Context& c, Buffers& b, int n) {
          std::int64_t out;
          require(tessera::try_argmax(c, 1, n, b.a.data(), n, &out));
          b.index_sink = out;
        },
-       [](Buffers& b, int n) { b.index_sink = eigen::argmax(b.a.data(), n); }},
-      {"softmax",
+       [](Buffers& b, int n) { b.index_sink = eigen::argmax(b.a.data(), n); });
+  visit("softmax",
        [](const tessera::Context& c, Buffers& b, int n) {
          require(tessera::try_softmax(c, 1, n, b.a.data(), n, b.y.data(), n));
        },
-       [](Buffers& b, int n) { eigen::softmax(b.a.data(), b.y.data(), n); }},
-  };
+       [](Buffers& b, int n) { eigen::softmax(b.a.data(), b.y.data(), n); });
 }
 
 // ns per call of `calls` back-to-back calls of f.
@@ -149,7 +146,7 @@ int main(int argc, char** argv) {
               "operands on 64-byte lines\n",
               eigen::describe().c_str());
   std::printf("%-8s %6s  %24s %24s  %8s\n", "op", "n", "tessera ns (min..max)", "eigen", "eigen/t");
-  for (const Op& op : ops()) {
+  for_each_op([&](const char* name, auto tessera_call, auto eigen_call) {
     for (int n : {16, 256, 4096}) {
       Buffers buf;
       buf.a.resize(n), buf.b.resize(n), buf.y.resize(n);
@@ -157,8 +154,8 @@ int main(int argc, char** argv) {
         buf.a[i] = std::sin(0.37f * static_cast<float>(i));
         buf.b[i] = std::cos(0.11f * static_cast<float>(i));
       }
-      auto t = [&] { op.tessera_call(context, buf, n); };
-      auto e = [&] { op.eigen_call(buf, n); };
+      auto t = [&] { tessera_call(context, buf, n); };
+      auto e = [&] { eigen_call(buf, n); };
       // Calls per timing: ~1 ms, from a first estimate (also the warm-up).
       const double estimate = ns_per_call(200, t);
       const int calls = std::clamp(static_cast<int>(1e6 / std::max(estimate, 1.0)), 50, 200000);
@@ -169,7 +166,7 @@ int main(int argc, char** argv) {
         if (r % 2 == 1 && have_eigen) tns.push_back(ns_per_call(calls, t));
       }
       const Summary ts = summarize(tns);
-      std::printf("%-8s %6d  %8.1f (%6.1f..%6.1f)", op.name, n, ts.median, ts.min, ts.max);
+      std::printf("%-8s %6d  %8.1f (%6.1f..%6.1f)", name, n, ts.median, ts.min, ts.max);
       if (have_eigen) {
         const Summary es = summarize(ens);
         std::printf(" %8.1f (%6.1f..%6.1f)  %7.2fx\n", es.median, es.min, es.max,
@@ -179,6 +176,6 @@ int main(int argc, char** argv) {
       }
       std::fflush(stdout);
     }
-  }
+  });
   return 0;
 }
