@@ -119,8 +119,6 @@ TEST_CASE("automatic: mnk / per-worker, snapped down onto a tier below full widt
   // 8 cores: tiers 2, 4.
   CHECK(resolve_compute(request(13'000'000, {}, 8), k).workers == 4);    // 6 -> 4
   CHECK(resolve_compute(request(5'000'000, {}, 8), k).workers == 2);     // 2 -> 2
-  // 2 cores: tier 1 only below full width.
-  CHECK(resolve_compute(request(100'000'000, {}, 2), k).workers == 1);
   // Jobs cap before snapping.
   CHECK(resolve_compute(request(60'000'000, {}, 16, 5), k).workers == 4);
 }
@@ -163,6 +161,27 @@ TEST_CASE("no tiers (wasm pool): the automatic count is not snapped") {
   const ComputePlan plan = resolve_compute(request(7'000'000, {}, 8, 1 << 20, 0), k);
   CHECK(plan.workers == 3);
   CHECK(plan.rule == ComputeRule::kAutomatic);
+}
+
+TEST_CASE("pools of 2 or 3 (no tier below full width): the ramp's count, not 1") {
+  const ComputeKnobs k = x86();  // 2 pool classes, none of which fits
+  for (int width : {2, 3}) {
+    CAPTURE(width);
+    const ComputePlan two = resolve_compute(request(100'000'000, {}, width), k);  // 50
+    CHECK(two.workers == width);
+    CHECK(two.tier == width);
+    CHECK(two.rule == ComputeRule::kAutomatic);
+    CHECK(two.reason.find("no pool tier below full width " + std::to_string(width)) !=
+          std::string::npos);
+    // The ramp itself: m*n*k / 2e6 workers, capped by the width and jobs.
+    CHECK(resolve_compute(request(5'000'000, {}, width), k).workers == 2);       // 2
+    CHECK(resolve_compute(request(3'000'000, {}, width), k).workers == 1);       // 1
+    CHECK(resolve_compute(request(100'000'000, {}, width, 1), k).workers == 1);  // 1 job
+  }
+  CHECK(resolve_compute(request(7'000'000, {}, 3), k).workers == 3);  // 3
+  // From 4 cores a tier of 2 exists, and products below full width snap.
+  CHECK(resolve_compute(request(100'000'000, {}, 4), k).workers == 2);
+  CHECK(resolve_compute(request(100'000'000, {}, 4), k).rule == ComputeRule::kAutomaticTier);
 }
 
 TEST_CASE("the per-worker knob scales the automatic ramp") {

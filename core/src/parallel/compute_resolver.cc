@@ -116,11 +116,23 @@ ComputePlan resolve_compute(const ComputeRequest& r, const ComputeKnobs& k) {
     }
     return plan;
   }
-  if (r.pool_classes == 0) {
+  // Without tiers there is nothing to snap onto: the ramp's count. That is
+  // every target without pool classes (wasm), and every pool of 2 or 3,
+  // whose first halving would be a tier of 1. Snapping there kept each
+  // product under TESSERA_FULL_WIDTH_MNK on one of 2 cores: on Zen 4 (2
+  // vCPUs), --auto-width sgemm 160^3-448^3 ran at 0.46-0.54x oneDNN and
+  // dgemm 256^3-448^3 at 0.51-0.88x OpenBLAS, against 0.93-1.17x and
+  // 0.96-1.08x with the ramp (benchmarks.md, "The ramp on 2 cores").
+  if (r.pool_classes == 0 || tiers.empty()) {
     plan.rule = ComputeRule::kAutomatic;
     plan.workers = capped;
     plan.tier = routed(plan.workers);
-    if (r.explain) plan.reason = ramp() + " (no pool tiers on this target)";
+    if (r.explain) {
+      plan.reason = ramp() + (r.pool_classes == 0
+                                  ? " (no pool tiers on this target)"
+                                  : " (no pool tier below full width " +
+                                        std::to_string(pool_width) + ")");
+    }
     return plan;
   }
   // Below full width: snap down onto the pool's tiers, which all lie below
