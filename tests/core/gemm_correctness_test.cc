@@ -420,5 +420,30 @@ TEST_CASE("blocking: multiples of the tile, never from the worker count") {
   }
 }
 
+TEST_CASE("split by columns: A shared, so every run of column tiles is a chunk") {
+  // Two workers on m = 64 (row blocks of 60 and 4 at the cache model's
+  // mc) and 31 column tiles (n = 976, nr = 32): LAPACK's dpotrf update,
+  // canonically. Private packing's chunks are whole row blocks here (31
+  // tiles do not halve), one of 60 rows and one of 4.
+  core::GemmRequest r;
+  r.m = 64, r.n = 976, r.k = 960;
+  r.mr = 6, r.nr = 32, r.direct_mr = 8, r.direct_nr = 16;
+  r.cache_blocking.mc = 60, r.cache_blocking.nc = 1024, r.cache_blocking.kc = 512;
+  r.site.parallelism = Parallelism::threads(2);
+  r.site.width = 2;
+  const core::GemmDecision d = core::decide_gemm(r);
+  REQUIRE(d.compute.workers == 2);
+  CHECK(d.blocking.mc == 60);  // split by columns keeps the cache model's mc
+  CHECK(d.shared_a);
+  CHECK(d.first_block.jobs == 2 * 31);
+  // Chunks smaller than a row block's 31 tiles, at least two per worker.
+  CHECK(d.first_block.grain < 31);
+  CHECK((d.first_block.jobs + d.first_block.grain - 1) / d.first_block.grain >= 4);
+  // Split by rows (m not small next to n), private packing stays.
+  r.m = 600, r.n = 976;
+  const core::GemmDecision rows = core::decide_gemm(r);
+  CHECK_FALSE(rows.shared_a);
+}
+
 }  // namespace
 }  // namespace tessera

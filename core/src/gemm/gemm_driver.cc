@@ -28,9 +28,9 @@ GemmDecision decide_gemm(const GemmRequest& r) {
   d.compute = resolve_compute(request, r.knobs);
   const int w = d.compute.workers;
   const int oversample = r.knobs.parallel_oversample;
-  d.blocking.mc = split_columns(r.m, r.n, n_nt, w)
-                      ? r.cache_blocking.mc
-                      : row_block_for_workers(r.cache_blocking.mc, r.m, r.mr, w);
+  const bool by_columns = split_columns(r.m, r.n, n_nt, w);
+  d.blocking.mc =
+      by_columns ? r.cache_blocking.mc : row_block_for_workers(r.cache_blocking.mc, r.m, r.mr, w);
   const std::int64_t n_mc = ceil_div(r.m, d.blocking.mc);
   d.direct = r.direct_ok && r.direct_fits;
   if (d.direct) {
@@ -44,7 +44,14 @@ GemmDecision decide_gemm(const GemmRequest& r) {
     return d;
   }
   const GrainPlan packed = packed_lhs_grain(n_mc, n_nt, w, r.knobs.packed_oversample);
-  d.shared_a = r.a_prepacked || use_shared_a_prepack(w, packed);
+  // Split by columns, the workers share A's row blocks: packed once into
+  // the shared slot, any run of column tiles is a chunk. Packed privately
+  // the chunks were whole row blocks, halved only while the column tiles
+  // divided evenly: a column-major dgemm 976 x 64 x 960 (LAPACK's dpotrf
+  // update; canonically 64 rows, row blocks of 60 and 4, 31 column tiles)
+  // went to two workers as two chunks, of 60 rows and of 4 (Zen 4, two
+  // threads: 33 GFLOP/s against OpenBLAS's 84; benchmarks.md).
+  d.shared_a = r.a_prepacked || by_columns || use_shared_a_prepack(w, packed);
   // One column block of `width` columns: its jobs, the grain that claims
   // them, and phase 1's panels (B unless prepacked; shared A unless
   // prepacked).
