@@ -45,6 +45,21 @@ void pack_panels(std::int64_t count, std::int64_t depth,
         // The traits' register transpose (AVX2), kLanes steps at a time.
         for (; p + V::kLanes <= depth; p += V::kLanes) V::pack_lines6(s + p, s_w, dst + p * W);
       }
+      if constexpr (W % V::kLanes == 0 &&
+                    requires(const T* from, T* to) {
+                      V::transpose_square(from, std::int64_t{1}, to, std::int64_t{1});
+                    }) {
+        // kLanes lines by kLanes steps per register transpose (a B panel
+        // from a column-major B), kLanes lines down the whole depth at a
+        // time: kLanes read streams, not W.
+        const std::int64_t whole = depth / V::kLanes * V::kLanes;
+        for (int w = 0; w < W; w += V::kLanes) {
+          for (std::int64_t q = 0; q < whole; q += V::kLanes) {
+            V::transpose_square(s + w * s_w + q, s_w, dst + q * W + w, W);
+          }
+        }
+        p = whole;
+      }
       for (; p + 8 <= depth; p += 8) {
         for (int w = 0; w < W; ++w) {
           const T* line = s + w * s_w + p;
