@@ -244,11 +244,18 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   // R is B's chunks themselves where they are disjoint address ranges (B's
   // columns: the left side) and A lies apart from B (the GEMMs would
   // refuse it as an input meeting C).
+  // A triangle of one diagonal block is one GEMM over all of B's columns,
+  // which splits among the workers by itself: no chunks, and so (one
+  // entry) R can be B on the right side too, without a copy back. Zen 4,
+  // one thread, B 2000 x 32 on the right (LAPACK's dlarfb and dpotrf):
+  // dtrmm 141 -> 125 us, dtrsm 170 -> 114 (benchmarks.md).
+  const bool one_block = s.m <= s.base;
   const std::int64_t a_order = side == 'L' ? m : n;
   const bool r_in_b =
-      side == 'L' && !overlap(matrix_footprint(Layout::kColMajor, a_order, a_order, lda, a),
-                              matrix_footprint(Layout::kColMajor, m, n, ldb, b));
-  const std::int64_t pieces = (columns + kChunk - 1) / kChunk;
+      (side == 'L' || one_block) &&
+      !overlap(matrix_footprint(Layout::kColMajor, a_order, a_order, lda, a),
+               matrix_footprint(Layout::kColMajor, m, n, ldb, b));
+  const std::int64_t pieces = one_block ? 1 : (columns + kChunk - 1) / kChunk;
   const std::int64_t width = (columns + pieces - 1) / pieces;
   const std::int64_t full = columns / width, rest = columns - full * width;
   const std::int64_t chunk_bytes =
