@@ -45,17 +45,20 @@ void pack_panels(std::int64_t count, std::int64_t depth,
         // The traits' register transpose (AVX2), kLanes steps at a time.
         for (; p + V::kLanes <= depth; p += V::kLanes) V::pack_lines6(s + p, s_w, dst + p * W);
       }
-      if constexpr (W % V::kLanes == 0 &&
+      constexpr int kGroup = V::kLanes < 8 ? 8 : V::kLanes;
+      if constexpr (W % kGroup == 0 &&
                     requires(const T* from, T* to) {
                       V::transpose_square(from, std::int64_t{1}, to, std::int64_t{1});
                     }) {
         // kLanes lines by kLanes steps per register transpose (a B panel
-        // from a column-major B), kLanes lines down the whole depth at a
-        // time: kLanes read streams, not W.
+        // from a column-major B), kGroup lines down the whole depth at a
+        // time: kGroup read streams, not W (at most 8 of 4 lanes).
         const std::int64_t whole = depth / V::kLanes * V::kLanes;
-        for (int w = 0; w < W; w += V::kLanes) {
+        for (int w0 = 0; w0 < W; w0 += kGroup) {
           for (std::int64_t q = 0; q < whole; q += V::kLanes) {
-            V::transpose_square(s + w * s_w + q, s_w, dst + q * W + w, W);
+            for (int w = w0; w < w0 + kGroup; w += V::kLanes) {
+              V::transpose_square(s + w * s_w + q, s_w, dst + q * W + w, W);
+            }
           }
         }
         p = whole;

@@ -158,6 +158,31 @@ struct F32 {
     const __m256d v5 = _mm256_unpackhi_pd(t3, t5);
     store_pair_halves(reinterpret_cast<double*>(dst), v0, v1, v2, v3, v4, v5);
   }
+  // Eight lines of eight depth steps (line i at src + i s_w, contiguous
+  // along depth) as eight steps of eight values, step q at dst + q
+  // dst_stride: the B panels of a column-major B (pack_panels), 24
+  // shuffles for 64 values.
+  static void transpose_square(const float* src, std::int64_t s_w, float* dst,
+                               std::int64_t dst_stride) {
+    __m256 r[8];
+    for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(src + i * s_w);
+    for (int h = 0; h < 2; ++h) {  // lines 0-3, then 4-7
+      const __m256 t0 = _mm256_unpacklo_ps(r[4 * h], r[4 * h + 1]);
+      const __m256 t1 = _mm256_unpackhi_ps(r[4 * h], r[4 * h + 1]);
+      const __m256 t2 = _mm256_unpacklo_ps(r[4 * h + 2], r[4 * h + 3]);
+      const __m256 t3 = _mm256_unpackhi_ps(r[4 * h + 2], r[4 * h + 3]);
+      // Four lines at step s in the low half, s + 4 in the high one.
+      r[4 * h] = _mm256_shuffle_ps(t0, t2, 0x44);
+      r[4 * h + 1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+      r[4 * h + 2] = _mm256_shuffle_ps(t1, t3, 0x44);
+      r[4 * h + 3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+    }
+    for (int st = 0; st < 4; ++st) {
+      _mm256_storeu_ps(dst + st * dst_stride, _mm256_permute2f128_ps(r[st], r[4 + st], 0x20));
+      _mm256_storeu_ps(dst + (4 + st) * dst_stride,
+                       _mm256_permute2f128_ps(r[st], r[4 + st], 0x31));
+    }
+  }
 };
 
 struct F64 {
@@ -230,6 +255,19 @@ struct F64 {
     const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
     const __m256d t4 = _mm256_unpacklo_pd(r4, r5), t5 = _mm256_unpackhi_pd(r4, r5);
     store_pair_halves(dst, t0, t2, t4, t1, t3, t5);
+  }
+  // As F32's: four lines of four depth steps as four steps of four values.
+  static void transpose_square(const double* src, std::int64_t s_w, double* dst,
+                               std::int64_t dst_stride) {
+    const __m256d r0 = _mm256_loadu_pd(src), r1 = _mm256_loadu_pd(src + s_w);
+    const __m256d r2 = _mm256_loadu_pd(src + 2 * s_w), r3 = _mm256_loadu_pd(src + 3 * s_w);
+    // t0 = lines 0, 1 at step 0 | at step 2; t1 at steps 1 | 3; t2, t3 lines 2, 3.
+    const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    _mm256_storeu_pd(dst, _mm256_permute2f128_pd(t0, t2, 0x20));
+    _mm256_storeu_pd(dst + dst_stride, _mm256_permute2f128_pd(t1, t3, 0x20));
+    _mm256_storeu_pd(dst + 2 * dst_stride, _mm256_permute2f128_pd(t0, t2, 0x31));
+    _mm256_storeu_pd(dst + 3 * dst_stride, _mm256_permute2f128_pd(t1, t3, 0x31));
   }
 };
 
