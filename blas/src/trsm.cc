@@ -15,7 +15,8 @@
 // tessera's GEMM refuses an input whose address range meets C's (rows of
 // one column-major matrix interleave), so every GEMM here reads one array
 // and writes another: S, a compact copy of alpha B, and R, the result's
-// rows (B itself where it can be: the left side, A apart from B).
+// rows (B itself where it can be: the left side, or a triangle of one
+// block on either side; A apart from B).
 //   TRMM, R := E S: each block's rows of R are written from S's rows (its
 //     diagonal block, beta 0) and then get the off-diagonal block's product
 //     of S's other rows added.
@@ -241,14 +242,13 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   }
   // E is lower triangular when A's stored triangle is, unless transposed.
   s.e_lower = (uplo == 'L') != s.e_trans;
-  // R is B's chunks themselves where they are disjoint address ranges (B's
-  // columns: the left side) and A lies apart from B (the GEMMs would
-  // refuse it as an input meeting C).
   // A triangle of one diagonal block is one GEMM over all of B's columns,
-  // which splits among the workers by itself: no chunks, and so (one
-  // entry) R can be B on the right side too, without a copy back. Zen 4,
-  // one thread, B 2000 x 32 on the right (LAPACK's dlarfb and dpotrf):
-  // dtrmm 141 -> 125 us, dtrsm 170 -> 114 (benchmarks.md).
+  // which splits among the workers by itself: no chunks (Zen 4, one
+  // thread, B 2000 x 32 on the right, LAPACK's dlarfb and dpotrf: dtrmm
+  // 141 -> 125 us, dtrsm 170 -> 114; benchmarks.md). R is B itself where
+  // its chunks are disjoint address ranges (B's columns: the left side; a
+  // single chunk: either side) and A lies apart from B (the GEMMs would
+  // refuse it as an input meeting C); otherwise a scratch copied back.
   const bool one_block = s.m <= s.base;
   const std::int64_t a_order = side == 'L' ? m : n;
   const bool r_in_b =
