@@ -22,12 +22,14 @@
 // computes its other half for nothing; 32 keeps that waste at 3% of the
 // flops at n = 1000. Checked on Zen 4 only.
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <new>
 #include <string>
 #include <vector>
 
 #include "blas/src/blas_args.hpp"
+#include "blas/src/complex_1m.hpp"
 #include "blas/src/disjoint.hpp"
 #include "blas/src/level3.hpp"
 #include "blas/src/level3_gemm.hpp"
@@ -216,6 +218,66 @@ inline RankKOps rank_k_ops(bool hermitian, char trans) {
   return trans == 'N' ? RankKOps{'N', t, false} : RankKOps{t, 'N', true};
 }
 
+// One term of a rank-k update: alpha op(X) op(Y)^T (^H for the he forms).
+template <class T>
+struct RankKTerm {
+  T alpha;
+  const RankKInput<T>* x;
+  const RankKInput<T>* y;
+};
+
+// Complex SYRK/SYR2K on 1m's operands prepared once per depth chunk
+// (complex_1m.hpp) for every block of the triangle, instead of each block
+// product expanding its rows of op(X) again (the tree's levels read all of
+// X each; on Zen 4 at two threads those passes ran serially on the caller
+// while the other worker waited). Depth chunks keep the prepared operands
+// under kPreparedBytes; a later chunk adds to C (beta 1). Chunks depend on
+// n, k and the type only, so the bits do not depend on the worker count.
+// false: no memory for the operands, nothing written.
+constexpr std::int64_t kPreparedBytes = std::int64_t{32} << 20;
+
+template <class T, std::size_t N>
+bool rank_k_update_1m(const char* routine, bool hermitian, char uplo, RankKOps ops,
+                      std::int64_t n, std::int64_t k, const std::array<RankKTerm<T>, N>& terms,
+                      T beta, T* c, std::int64_t ldc, T* diag) {
+  using R = real_of<T>;
+  const std::int64_t per_depth = Complex1mOperands<R>::elements(ops.right, n, n, 1);
+  const std::int64_t most = std::max<std::int64_t>(
+      1, kPreparedBytes / (static_cast<std::int64_t>(N * sizeof(R)) * per_depth));
+  const std::int64_t chunks = (k + most - 1) / most, chunk = (k + chunks - 1) / chunks;
+  ScratchLease<R> scratch(static_cast<std::size_t>(N * per_depth * chunk));
+  if (scratch.data() == nullptr) return false;
+  // Column k0 of op(X) (n x k): X's column k0, or its row k0 (by_columns).
+  const auto at = [&](const RankKInput<T>& x, std::int64_t k0) {
+    return ops.by_columns ? x.x + k0 : x.x + k0 * x.ld;
+  };
+  std::array<Complex1mOperands<R>, N> prepared;
+  Status s;
+  for (std::int64_t k0 = 0; k0 < k && s.ok(); k0 += chunk) {
+    const std::int64_t depth = std::min(chunk, k - k0);
+    for (std::size_t t = 0; t < N; ++t) {
+      const RankKTerm<T>& term = terms[t];
+      prepared[t].prepare(scratch.data() + t * per_depth * chunk, ops.left, ops.right, n, n,
+                          depth, term.alpha, at(*term.x, k0), term.x->ld, at(*term.y, k0),
+                          term.y->ld);
+    }
+    s = triangle_update(
+        hermitian, uplo, n, k0 == 0 ? beta : T(1), c, ldc, diag,
+        [&](std::int64_t r0, std::int64_t rh, std::int64_t c0, std::int64_t cw,
+            std::int64_t count, std::int64_t step, T b, T* dst, std::int64_t ld,
+            std::int64_t dst_stride) -> Status {
+          for (std::size_t t = 0; t < N; ++t) {
+            TESSERA_RETURN_IF_ERROR(prepared[t].multiply(r0, rh, c0, cw, count, step, step,
+                                                         t == 0 ? b : T(1), dst, ld,
+                                                         dst_stride));
+          }
+          return {};
+        });
+  }
+  if (!s.ok()) report_failure(routine, s);
+  return true;
+}
+
 template <class T>
 void syrk_colmajor(const char* routine, bool hermitian, char uplo, char trans, std::int64_t n,
                    std::int64_t k, T alpha, const T* a, std::int64_t lda, T beta, T* c,
@@ -232,6 +294,12 @@ void syrk_colmajor(const char* routine, bool hermitian, char uplo, char trans, s
   const std::int64_t row_stride = ops.by_columns ? in.ld : 1;
   const std::unique_ptr<T[]> diag = scratch<T>(routine, n * kBlock + kBlock * kBlock);
   if (diag == nullptr) return;
+  if constexpr (kIsComplex<T>) {
+    const std::array<RankKTerm<T>, 1> terms{{{alpha, &in, &in}}};
+    if (rank_k_update_1m(routine, hermitian, uplo, ops, n, k, terms, beta, c, ldc, diag.get())) {
+      return;
+    }
+  }
   const Status s = triangle_update(
       hermitian, uplo, n, beta, c, ldc, diag.get(),
       [&](std::int64_t r0, std::int64_t rh, std::int64_t c0, std::int64_t cw, std::int64_t count,
@@ -263,6 +331,12 @@ void syr2k_colmajor(const char* routine, bool hermitian, char uplo, char trans, 
   const T alpha2 = conj_if(alpha, hermitian);
   const std::unique_ptr<T[]> diag = scratch<T>(routine, n * kBlock + kBlock * kBlock);
   if (diag == nullptr) return;
+  if constexpr (kIsComplex<T>) {
+    const std::array<RankKTerm<T>, 2> terms{{{alpha, &in_a, &in_b}, {alpha2, &in_b, &in_a}}};
+    if (rank_k_update_1m(routine, hermitian, uplo, ops, n, k, terms, beta, c, ldc, diag.get())) {
+      return;
+    }
+  }
   const Status s = triangle_update(
       hermitian, uplo, n, beta, c, ldc, diag.get(),
       [&](std::int64_t r0, std::int64_t rh, std::int64_t c0, std::int64_t cw, std::int64_t count,
