@@ -1,6 +1,6 @@
 // SYMM/HEMM, SYRK/HERK and SYR2K/HER2K, column-major as the Fortran BLAS
 // defines them, over the level-3 GEMM (level3_gemm.hpp: tessera's real
-// GEMM, the 4m complex GEMM). Arguments are already checked (blas_args.hpp)
+// GEMM, the 1m complex GEMM). Arguments are already checked (blas_args.hpp)
 // and the option characters upper case; the CBLAS row-major forms call
 // these on the transposed view. `hermitian` selects the he form (A or C
 // Hermitian: the mirror image of an element is its conjugate, a diagonal

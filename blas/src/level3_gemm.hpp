@@ -1,14 +1,14 @@
 // The GEMM the level-3 routines are written on, for every type: tessera's
 // real GEMM for s/d (an input sharing C's address range copied first:
-// disjoint.hpp), the 4m complex GEMM (complex_gemm.hpp, which copies its
-// inputs into their parts before it writes C) for c/z.
+// disjoint.hpp), the 1m complex GEMM (complex_gemm.hpp: A expanded into
+// scratch, B read in place unless it shares C's range) for c/z.
 // op is 'N', 'T', 'C' (conjugate transpose) or 'R' (conjugate, no
 // transpose); on real data conjugation is the identity.
 //
 // level3_gemm_strided: `batch` such products at element strides (0 shares
 // an operand), none of whose C may meet another's or (batch > 1) an
-// input's address range: one strided batched call (on complex data, of the real GEMM on
-// the entries' parts), whose plan hands whole entries to workers where
+// input's address range: one strided batched call (on complex data, of
+// the real GEMM on the entries' 1m operands), whose plan hands whole entries to workers where
 // each is too small to split (the bits of each entry are its single
 // GEMM's).
 #pragma once

@@ -1,5 +1,5 @@
 // TRSM and TRMM over the level-3 GEMM (trsm.hpp; level3_gemm.hpp: the
-// real GEMM, or the 4m complex one). The right side is the left side on
+// real GEMM, or the 1m complex one). The right side is the left side on
 // the transposed view: X op(A) = B is op(A)^T X^T = B^T, and B^T is B read
 // row-major. So one driver handles both, with B as a strided view and the
 // GEMMs issued in B's layout.

@@ -2,7 +2,8 @@
 // routines added for every type: HERK/HER2K/SYR2K past the 192-column
 // diagonal blocks of the triangle recursion, with NaN in a C that beta = 0
 // must not read, the other triangle untouched and a Hermitian diagonal's
-// imaginary part exactly zero; TRMM across several recursion levels on
+// imaginary part exactly zero; ZSYRK/ZHERK deep enough that the 1m
+// operands are prepared in several depth chunks; TRMM across several recursion levels on
 // every side, triangle and op; TRMM and TRSM over several chunks of B,
 // whose shared block of the triangle is packed once (level3_gemm.hpp).
 // Checked against naive references (sums in
@@ -23,6 +24,8 @@ using cl = std::complex<double>;
 extern "C" {
 void zherk_(const char*, const char*, const int*, const int*, const double*, const c64*,
             const int*, const double*, c64*, const int*);
+void zsyrk_(const char*, const char*, const int*, const int*, const c64*, const c64*, const int*,
+            const c64*, c64*, const int*);
 void zher2k_(const char*, const char*, const int*, const int*, const c64*, const c64*, const int*,
              const c64*, const int*, const double*, c64*, const int*);
 void dsyr2k_(const char*, const char*, const int*, const int*, const double*, const double*,
@@ -140,6 +143,67 @@ TEST_CASE("zherk and zher2k across diagonal blocks: the triangle against a doubl
         }
       }
     }
+  }
+}
+
+TEST_CASE("zsyrk and zherk deep enough for several depth chunks of the prepared 1m operands") {
+  // level3.cc prepares 1m's operands for at most 32 MiB at a time: for
+  // n = 40 that is 17476 steps of depth (trans 'N', op(A)^T copied) or
+  // 26214 ('C', A read in place), so these k take two chunks each, the
+  // second adding to what the first wrote (beta applied once).
+  const int n = 40;
+  const c64 sentinel(-777, 5);
+  for (char trans : {'N', 'C'}) {
+    const bool herk = trans == 'C';
+    const int k = herk ? 26227 : 20011, lda = (trans == 'N' ? n : k) + 1, ldc = n + 2;
+    const char uplo = herk ? 'L' : 'U';
+    const std::size_t cols = static_cast<std::size_t>(trans == 'N' ? k : n);
+    const std::vector<c64> a = complex_values(static_cast<std::size_t>(lda) * cols, 11);
+    std::vector<c64> c0 = complex_values(static_cast<std::size_t>(ldc) * n, 12);
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < n; ++i) {
+        if (!(uplo == 'U' ? i <= j : i >= j)) c0[static_cast<std::size_t>(i + j * ldc)] = sentinel;
+      }
+    }
+    std::vector<c64> c = c0;
+    // zsyrk with a complex alpha and beta (folded into the expansion, and
+    // C scaled first); zherk's are real.
+    const c64 alpha(0.5, -0.25), beta(0.75, 0.5);
+    const double ralpha = 0.625, rbeta = -1.25;
+    if (herk) {
+      zherk_(&uplo, &trans, &n, &k, &ralpha, a.data(), &lda, &rbeta, c.data(), &ldc);
+    } else {
+      zsyrk_(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, &beta, c.data(), &ldc);
+    }
+    int bad = 0;
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < n; ++i) {
+        const c64 got = c[static_cast<std::size_t>(i + j * ldc)];
+        if (!(uplo == 'U' ? i <= j : i >= j)) {
+          bad += got != sentinel;
+          continue;
+        }
+        cl sum = 0;
+        double mag = 0;
+        for (int p = 0; p < k; ++p) {
+          const cl x = herk ? ralpha * op_elem(a, lda, trans, i, p) *
+                                  std::conj(op_elem(a, lda, trans, j, p))
+                            : widen(alpha) * op_elem(a, lda, trans, i, p) *
+                                  op_elem(a, lda, trans, j, p);
+          sum += x;
+          mag += std::abs(x);
+        }
+        cl c_in = widen(c0[static_cast<std::size_t>(i + j * ldc)]);
+        if (herk && i == j) {
+          c_in = cl(c_in.real(), 0);
+          sum = cl(sum.real(), 0);
+          bad += got.imag() != 0.0;
+        }
+        const cl scaled = herk ? rbeta * c_in : widen(beta) * c_in;
+        bad += !close(widen(got), sum + scaled, mag + std::abs(scaled));
+      }
+    }
+    CHECK_MESSAGE(bad == 0, (herk ? "zherk" : "zsyrk"), " trans ", trans, " k ", k);
   }
 }
 
