@@ -8,7 +8,8 @@
 // where a column-major complex matrix read as reals is its real and
 // imaginary parts interleaved down each column (C and B: no copy, the
 // real GEMM reads and writes the caller's arrays), and A1m holds each
-// element u of alpha op(A) as the 2 x 2 block [ur -ui; ui ur]: row 2p of
+// element u of op(A) (times alpha where alpha is complex; a real alpha is
+// the real GEMM's) as the 2 x 2 block [ur -ui; ui ur]: row 2p of
 // the product is sum_q ur br - ui bi, row 2p + 1 sum_q ui br + ur bi. So
 // it runs on the real kernels, blocking and thread pool at their
 // large-problem speed with one plan and the flops of a complex kernel
@@ -35,8 +36,8 @@ namespace tessera::blas {
 
 // Column-major, arguments already checked; transa/transb 'N', 'T', 'C'
 // (conjugate transpose) or 'R' (conjugate, no transpose: what a row-major
-// view of a conjugate transpose needs inside the level-3 routines). A
-// failure (no memory for the scratch) is returned, nothing written.
+// view of a conjugate transpose needs inside the level-3 routines). No
+// memory for the scratch is returned before C is written.
 template <class R>
 Status complex_gemm_colmajor(char transa, char transb, std::int64_t m, std::int64_t n,
                              std::int64_t k, std::complex<R> alpha, const std::complex<R>* a,

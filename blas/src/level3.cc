@@ -233,8 +233,12 @@ struct RankKTerm {
 // while the other worker waited). Depth chunks keep the prepared operands
 // under kPreparedBytes; a later chunk adds to C (beta 1). Chunks depend on
 // n, k and the type only, so the bits do not depend on the worker count.
-// false: no memory for the operands, nothing written.
+// Chunks shallower than kMinChunkDepth (n above ~5000 in z) would hand the
+// real GEMM depths below its blocking and pass over C once each: such
+// updates take the per-product path. false: that path instead (chunks too
+// shallow, or no memory for the operands), nothing written.
 constexpr std::int64_t kPreparedBytes = std::int64_t{32} << 20;
+constexpr std::int64_t kMinChunkDepth = 128;
 
 template <class T, std::size_t N>
 bool rank_k_update_1m(const char* routine, bool hermitian, char uplo, RankKOps ops,
@@ -244,6 +248,7 @@ bool rank_k_update_1m(const char* routine, bool hermitian, char uplo, RankKOps o
   const std::int64_t per_depth = Complex1mOperands<R>::elements(ops.right, n, n, 1);
   const std::int64_t most = std::max<std::int64_t>(
       1, kPreparedBytes / (static_cast<std::int64_t>(N * sizeof(R)) * per_depth));
+  if (most < k && most < kMinChunkDepth) return false;
   const std::int64_t chunks = (k + most - 1) / most, chunk = (k + chunks - 1) / chunks;
   ScratchLease<R> scratch(static_cast<std::size_t>(N * per_depth * chunk));
   if (scratch.data() == nullptr) return false;

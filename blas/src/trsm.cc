@@ -16,7 +16,8 @@
 // one column-major matrix interleave), so every GEMM here reads one array
 // and writes another: S, a compact copy of alpha B, and R, the result's
 // rows (B itself where it can be: the left side, or a triangle of one
-// block on either side; A apart from B).
+// block on either side; A apart from B). The exception is a real triangle
+// of one block: its one GEMM reads B packed whole before writing it.
 //   TRMM, R := E S: each block's rows of R are written from S's rows (its
 //     diagonal block, beta 0) and then get the off-diagonal block's product
 //     of S's other rows added.
@@ -259,16 +260,16 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
       (side == 'L' || one_block) &&
       !overlap(matrix_footprint(Layout::kColMajor, a_order, a_order, lda, a),
                matrix_footprint(Layout::kColMajor, m, n, ldb, b));
-  // Real types, one block, B apart from A: R := M (alpha B) as one GEMM
-  // whose right operand is B itself, packed whole (a prepacked right-hand
-  // side) before any of B is written, instead of through a copy S of
-  // alpha B (alpha goes to the GEMM). The packing is the copy the GEMM
-  // makes anyway. Measured on Zen 4, one thread, B 2000 x 32 on the right
+  // Real types, one block: R := M (alpha B) as one GEMM whose right operand
+  // is B itself, packed whole (a prepacked right-hand side) before any of B
+  // is written, instead of through a copy S of alpha B (alpha goes to the
+  // GEMM). The packing is the copy the GEMM makes anyway; A is read into M
+  // first, so it may share B's array (dpotrf's A(J,J) and A(J+JB,J)). Measured on Zen 4, one thread, B 2000 x 32 on the right
   // (LAPACK's dlarfb and dpotrf), alternated: dtrmm 115 -> 97 us (OpenBLAS
   // 53: its kernel skips the zeros this block's GEMM multiplies), dtrsm
   // 120-137 -> 103-115 (OpenBLAS 137-140).
   if constexpr (!kIsComplex<T>) {
-    if (one_block && r_in_b) {
+    if (one_block) {
       const std::unique_ptr<T[]> blocks(new (std::nothrow) T[2 * kMaxBase * kMaxBase]);
       PackedRhs packed;
       const Context& context = blas_context();
@@ -282,7 +283,8 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
         if (!st.ok()) report_failure(routine, st);
         return;
       }
-      // No memory for the packed copy: the general path below.
+      // No packed copy (no memory, or a kernel family that packs nothing
+      // ahead): the general path below.
     }
   }
   const std::int64_t pieces = one_block ? 1 : (columns + kChunk - 1) / kChunk;

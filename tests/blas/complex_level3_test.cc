@@ -2,7 +2,7 @@
 // routines added for every type: HERK/HER2K/SYR2K past the 192-column
 // diagonal blocks of the triangle recursion, with NaN in a C that beta = 0
 // must not read, the other triangle untouched and a Hermitian diagonal's
-// imaginary part exactly zero; ZSYRK/ZHERK deep enough that the 1m
+// imaginary part exactly zero; ZSYRK/ZHERK/ZHER2K deep enough that the 1m
 // operands are prepared in several depth chunks; TRMM across several recursion levels on
 // every side, triangle and op; TRMM and TRSM over several chunks of B,
 // whose shared block of the triangle is packed once (level3_gemm.hpp).
@@ -205,6 +205,50 @@ TEST_CASE("zsyrk and zherk deep enough for several depth chunks of the prepared 
     }
     CHECK_MESSAGE(bad == 0, (herk ? "zherk" : "zsyrk"), " trans ", trans, " k ", k);
   }
+}
+
+TEST_CASE("zher2k deep enough for several depth chunks: both terms' prepared operands") {
+  // Two terms of 1m operands (op(A) expanded and op(B)^H copied, then the
+  // roles swapped with conj(alpha)): at n = 40 and trans 'N' a chunk holds
+  // 8738 steps of depth, so k = 9001 takes two.
+  const int n = 40, k = 9001, lda = n + 1, ldc = n + 3;
+  const char uplo = 'U', trans = 'N';
+  const std::vector<c64> a = complex_values(static_cast<std::size_t>(lda) * k, 21);
+  const std::vector<c64> b = complex_values(static_cast<std::size_t>(lda) * k, 22);
+  const std::vector<c64> c0 = complex_values(static_cast<std::size_t>(ldc) * n, 23);
+  std::vector<c64> c = c0;
+  const c64 alpha(-0.375, 0.625);
+  const double beta = 0.5;
+  zher2k_(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, b.data(), &lda, &beta, c.data(), &ldc);
+  int bad = 0;
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i) {
+      const c64 got = c[static_cast<std::size_t>(i + j * ldc)];
+      const cl old = widen(c0[static_cast<std::size_t>(i + j * ldc)]);
+      if (i > j) {
+        bad += got != c0[static_cast<std::size_t>(i + j * ldc)];
+        continue;
+      }
+      cl sum = 0;
+      double mag = 0;
+      for (int p = 0; p < k; ++p) {
+        const cl x = widen(alpha) * op_elem(a, lda, trans, i, p) *
+                     std::conj(op_elem(b, lda, trans, j, p));
+        const cl y = std::conj(widen(alpha)) * op_elem(b, lda, trans, i, p) *
+                     std::conj(op_elem(a, lda, trans, j, p));
+        sum += x + y;
+        mag += std::abs(x) + std::abs(y);
+      }
+      cl c_in = old;
+      if (i == j) {
+        c_in = cl(c_in.real(), 0);
+        sum = cl(sum.real(), 0);
+        bad += got.imag() != 0.0;
+      }
+      bad += !close(widen(got), sum + beta * c_in, mag + std::abs(beta * c_in));
+    }
+  }
+  CHECK(bad == 0);
 }
 
 TEST_CASE("dsyr2k across diagonal blocks against a double reference") {
