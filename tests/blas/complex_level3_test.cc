@@ -65,6 +65,53 @@ bool close(cl got, cl want, double scale) {
   return std::abs(got - want) <= 64 * std::numeric_limits<double>::epsilon() * (scale + 1);
 }
 
+// alpha op(X)(i, :) . op(Y)(j, :) over depth k, conjugating op(Y) for the
+// he forms, summed in double, with the sum of its terms' magnitudes.
+struct Term {
+  cl sum = 0;
+  double mag = 0;
+};
+Term rank_k_term(const std::vector<c64>& x, const std::vector<c64>& y, int ld, char trans,
+                 int i, int j, int k, cl alpha, bool hermitian) {
+  Term t;
+  for (int p = 0; p < k; ++p) {
+    const cl yv = op_elem(y, ld, trans, j, p);
+    const cl v = alpha * op_elem(x, ld, trans, i, p) * (hermitian ? std::conj(yv) : yv);
+    t.sum += v;
+    t.mag += std::abs(v);
+  }
+  return t;
+}
+
+// Wrong elements of a rank-k update's result c (n x n, leading dimension
+// ldc) from c0: in the uplo triangle, update(i, j) (a Term) + beta c0 with
+// c0 not read when beta is 0, and for a Hermitian C a real diagonal (its
+// imaginary part exactly zero); outside it, any change.
+template <class Update>
+int triangle_mismatches(const std::vector<c64>& c, const std::vector<c64>& c0, int n, int ldc,
+                        char uplo, bool hermitian, cl beta, const Update& update) {
+  int bad = 0;
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i) {
+      const std::size_t at = static_cast<std::size_t>(i + j * ldc);
+      const c64 got = c[at];
+      if (!(uplo == 'U' ? i <= j : i >= j)) {
+        bad += got != c0[at];
+        continue;
+      }
+      Term t = update(i, j);
+      cl c_in = beta == cl(0) ? cl(0) : widen(c0[at]);
+      if (hermitian && i == j) {
+        c_in = cl(c_in.real(), 0);
+        t.sum = cl(t.sum.real(), 0);
+        bad += got.imag() != 0.0;
+      }
+      bad += !close(widen(got), t.sum + beta * c_in, t.mag + std::abs(beta * c_in));
+    }
+  }
+  return bad;
+}
+
 }  // namespace
 
 TEST_CASE("zherk and zher2k across diagonal blocks: the triangle against a double "
@@ -98,45 +145,14 @@ TEST_CASE("zherk and zher2k across diagonal blocks: the triangle against a doubl
             } else {
               zherk_(&uplo, &trans, &n, &k, &ralpha, a.data(), &lda, &beta, c.data(), &ldc);
             }
-            int bad = 0;
-            for (int j = 0; j < n; ++j) {
-              for (int i = 0; i < n; ++i) {
-                const c64 got = c[static_cast<std::size_t>(i + j * ldc)];
-                const bool in = uplo == 'U' ? i <= j : i >= j;
-                if (!in) {
-                  bad += got != sentinel;
-                  continue;
-                }
-                // op(A) op(A)^H (+ the her2k pair): op(A)(i, p) conj(op(A)(j, p)).
-                const char t = trans;
-                cl sum = 0;
-                double mag = 0;
-                for (int p = 0; p < k; ++p) {
-                  if (two) {
-                    const cl x = widen(alpha) * op_elem(a, lda, t, i, p) *
-                                 std::conj(op_elem(b, lda, t, j, p));
-                    const cl y = std::conj(widen(alpha)) * op_elem(b, lda, t, i, p) *
-                                 std::conj(op_elem(a, lda, t, j, p));
-                    sum += x + y;
-                    mag += std::abs(x) + std::abs(y);
-                  } else {
-                    const cl x = ralpha * op_elem(a, lda, t, i, p) *
-                                 std::conj(op_elem(a, lda, t, j, p));
-                    sum += x;
-                    mag += std::abs(x);
-                  }
-                }
-                cl c_in = beta == 0.0 ? cl(0) : widen(c0[static_cast<std::size_t>(i + j * ldc)]);
-                if (i == j) {
-                  c_in = cl(c_in.real(), 0);
-                  sum = cl(sum.real(), 0);
-                  bad += got.imag() != 0.0;
-                }
-                const cl want = sum + beta * c_in;
-                bad += !close(widen(got), want,
-                              mag + std::abs(beta * c_in));
-              }
-            }
+            const int bad = triangle_mismatches(
+                c, c0, n, ldc, uplo, true, beta, [&](int i, int j) {
+                  if (!two) return rank_k_term(a, a, lda, trans, i, j, k, ralpha, true);
+                  const Term x = rank_k_term(a, b, lda, trans, i, j, k, widen(alpha), true);
+                  const Term y =
+                      rank_k_term(b, a, lda, trans, i, j, k, std::conj(widen(alpha)), true);
+                  return Term{x.sum + y.sum, x.mag + y.mag};
+                });
             CHECK_MESSAGE(bad == 0, (two ? "zher2k" : "zherk"), " n ", n, " uplo ", uplo,
                           " trans ", trans, " beta ", beta);
           }
@@ -175,34 +191,10 @@ TEST_CASE("zsyrk and zherk deep enough for several depth chunks of the prepared 
     } else {
       zsyrk_(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, &beta, c.data(), &ldc);
     }
-    int bad = 0;
-    for (int j = 0; j < n; ++j) {
-      for (int i = 0; i < n; ++i) {
-        const c64 got = c[static_cast<std::size_t>(i + j * ldc)];
-        if (!(uplo == 'U' ? i <= j : i >= j)) {
-          bad += got != sentinel;
-          continue;
-        }
-        cl sum = 0;
-        double mag = 0;
-        for (int p = 0; p < k; ++p) {
-          const cl x = herk ? ralpha * op_elem(a, lda, trans, i, p) *
-                                  std::conj(op_elem(a, lda, trans, j, p))
-                            : widen(alpha) * op_elem(a, lda, trans, i, p) *
-                                  op_elem(a, lda, trans, j, p);
-          sum += x;
-          mag += std::abs(x);
-        }
-        cl c_in = widen(c0[static_cast<std::size_t>(i + j * ldc)]);
-        if (herk && i == j) {
-          c_in = cl(c_in.real(), 0);
-          sum = cl(sum.real(), 0);
-          bad += got.imag() != 0.0;
-        }
-        const cl scaled = herk ? rbeta * c_in : widen(beta) * c_in;
-        bad += !close(widen(got), sum + scaled, mag + std::abs(scaled));
-      }
-    }
+    const int bad = triangle_mismatches(
+        c, c0, n, ldc, uplo, herk, herk ? cl(rbeta) : widen(beta), [&](int i, int j) {
+          return rank_k_term(a, a, lda, trans, i, j, k, herk ? cl(ralpha) : widen(alpha), herk);
+        });
     CHECK_MESSAGE(bad == 0, (herk ? "zherk" : "zsyrk"), " trans ", trans, " k ", k);
   }
 }
@@ -220,34 +212,11 @@ TEST_CASE("zher2k deep enough for several depth chunks: both terms' prepared ope
   const c64 alpha(-0.375, 0.625);
   const double beta = 0.5;
   zher2k_(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, b.data(), &lda, &beta, c.data(), &ldc);
-  int bad = 0;
-  for (int j = 0; j < n; ++j) {
-    for (int i = 0; i < n; ++i) {
-      const c64 got = c[static_cast<std::size_t>(i + j * ldc)];
-      const cl old = widen(c0[static_cast<std::size_t>(i + j * ldc)]);
-      if (i > j) {
-        bad += got != c0[static_cast<std::size_t>(i + j * ldc)];
-        continue;
-      }
-      cl sum = 0;
-      double mag = 0;
-      for (int p = 0; p < k; ++p) {
-        const cl x = widen(alpha) * op_elem(a, lda, trans, i, p) *
-                     std::conj(op_elem(b, lda, trans, j, p));
-        const cl y = std::conj(widen(alpha)) * op_elem(b, lda, trans, i, p) *
-                     std::conj(op_elem(a, lda, trans, j, p));
-        sum += x + y;
-        mag += std::abs(x) + std::abs(y);
-      }
-      cl c_in = old;
-      if (i == j) {
-        c_in = cl(c_in.real(), 0);
-        sum = cl(sum.real(), 0);
-        bad += got.imag() != 0.0;
-      }
-      bad += !close(widen(got), sum + beta * c_in, mag + std::abs(beta * c_in));
-    }
-  }
+  const int bad = triangle_mismatches(c, c0, n, ldc, uplo, true, beta, [&](int i, int j) {
+    const Term x = rank_k_term(a, b, lda, trans, i, j, k, widen(alpha), true);
+    const Term y = rank_k_term(b, a, lda, trans, i, j, k, std::conj(widen(alpha)), true);
+    return Term{x.sum + y.sum, x.mag + y.mag};
+  });
   CHECK(bad == 0);
 }
 
