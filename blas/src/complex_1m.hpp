@@ -146,6 +146,16 @@ void scale_blocks(std::int64_t m, std::int64_t n, std::complex<R> beta, std::com
   }
 }
 
+// beta for the real GEMM that adds into `count` m x n blocks of C: a beta
+// with an imaginary part scales C first, and the GEMM then adds (1).
+template <class R>
+R real_beta_scaling_c(std::complex<R> beta, std::int64_t m, std::int64_t n, std::complex<R>* c,
+                      std::int64_t ldc, std::int64_t stride, std::int64_t count) {
+  if (beta.imag() == R(0)) return beta.real();
+  scale_blocks(m, n, beta, c, ldc, stride, count);
+  return R(1);
+}
+
 // alpha op(A) (m x k) and op(B) (k x n) prepared once as 1m's left and
 // right, for products of their blocks. op(B) = B or conj(B) is read in
 // place (the caller keeps B apart from every C it writes); a transposed
@@ -188,11 +198,7 @@ class Complex1mOperands {
                   std::int64_t count, std::int64_t rstep, std::int64_t cstep,
                   std::complex<R> beta, std::complex<R>* c, std::int64_t ldc,
                   std::int64_t c_stride) const {
-    R real_beta = beta.real();
-    if (beta.imag() != R(0)) {
-      scale_blocks(h, w, beta, c, ldc, c_stride, count);
-      real_beta = R(1);
-    }
+    const R real_beta = real_beta_scaling_c(beta, h, w, c, ldc, c_stride, count);
     return level3_gemm_strided<R>(Layout::kColMajor, 'N', 'N', 2 * h, w, 2 * k_, alpha_,
                                   left_ + 2 * r0, 2 * m_, 2 * rstep, right_ + c0 * right_ld_,
                                   right_ld_, cstep * right_ld_, real_beta,

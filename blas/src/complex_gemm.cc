@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <memory>
-#include <new>
 #include <string>
 
 #include "blas/src/blas_args.hpp"
@@ -98,12 +96,7 @@ Status complex_gemm_colmajor_strided(char transa, char transb, std::int64_t m, s
     b_ld = 2 * k;
     b_stride = b_count == 1 ? 0 : b_size;
   }
-  // A beta with an imaginary part scales C first; the GEMM then adds to it.
-  R real_beta = beta.real();
-  if (beta.imag() != R(0)) {
-    scale_blocks(m, n, beta, c, ldc, stride_c, batch);
-    real_beta = R(1);
-  }
+  const R real_beta = real_beta_scaling_c(beta, m, n, c, ldc, stride_c, batch);
   // C, read as the 2m x n real matrix of its interleaved parts, is written
   // by the real GEMM directly. level3_gemm_strided packs a shared operand
   // once (stride 0); one product goes through gemm_disjoint.
