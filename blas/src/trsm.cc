@@ -56,6 +56,19 @@ constexpr std::int64_t kSolveBase = 32;
 constexpr std::int64_t kMultiplyBase = 64;
 constexpr std::int64_t kMaxBase = std::max(kSolveBase, kMultiplyBase);
 constexpr std::int64_t kChunk = 256;
+constexpr std::int64_t kFewBlocksOrder = 128;
+// small_triangle: triangles whose m^2 n is at most kSmallSolveWork (TRSM)
+// or kSmallMultiplyWork (TRMM), a row-major view's columns kSmallChunk at
+// a time (that many columns of every row stay in L1 for the whole
+// substitution). Its loops are the BLAS layer's baseline code (SSE2 on
+// x86-64), so the bounds are where it stops beating the GEMM path; on Zen
+// 4, one thread, dtrsm right m x n (us per call, GEMM path -> this): 8 x 8
+// 0.55 -> 0.17, 16 x 16 1.75 -> 1.29, 32 x 32 7.5 -> 6.0, 64 x 32 8.5 ->
+// 11.3; dtrmm 8 x 8 0.37 -> 0.14, 16 x 16 0.71 -> 0.63, 32 x 32 2.4 -> 4.1
+// (TRMM's one block has no inverse to compute).
+constexpr std::int64_t kSmallSolveWork = 32 * 32 * 32;
+constexpr std::int64_t kSmallMultiplyWork = 16 * 16 * 16;
+constexpr std::int64_t kSmallChunk = 256;
 // S and a scratch R for one group of chunks stay under this (at m = 2000,
 // f64, 8 chunks a group).
 constexpr std::int64_t kGroupBytes = std::int64_t{32} << 20;
@@ -189,6 +202,66 @@ struct TriangularBlocks {
   }
 };
 
+// A small triangle straight on B's view (m x columns in s.layout, leading
+// dimension ldb): E X = alpha B by substitution (TRSM), X := E (alpha B)
+// (TRMM), with no scratch and no GEMM. For a triangle of order w the
+// one-block path first inverts its block (w^3/3 scalar operations) or
+// zero-fills it, and packs B for a GEMM of w^2 n: at small w and n that
+// set-up is the call (LAPACK's dpotrf2 recursion makes ~2000 such calls at
+// n = 2000). Each element of X takes its updates in order of E's column
+// p, whichever way the loops run, so the bits depend on the shape alone.
+template <class T>
+void small_triangle(const TriangularBlocks<T>& s, T alpha, T* b, std::int64_t ldb,
+                    std::int64_t columns) {
+  const std::int64_t m = s.m;
+  const bool row_major = s.layout == Layout::kRowMajor;
+  // View rows i of a chunk of `len` columns starting at column c0 (rows
+  // contiguous in a row-major view; one column at a time otherwise).
+  const std::int64_t chunk = row_major ? kSmallChunk : 1;
+  for (std::int64_t c0 = 0; c0 < columns; c0 += chunk) {
+    const std::int64_t len = std::min(chunk, columns - c0);
+    const auto row = [&](std::int64_t i) {
+      return row_major ? b + i * ldb + c0 : b + i + c0 * ldb;
+    };
+    for (std::int64_t i = 0; i < m; ++i) {
+      T* x = row(i);
+      for (std::int64_t c = 0; c < len; ++c) x[c] *= alpha;
+    }
+    // X(i) += f X(p), row-wise.
+    const auto add = [&](std::int64_t i, T f, std::int64_t p) {
+      T* x = row(i);
+      const T* y = row(p);
+      for (std::int64_t c = 0; c < len; ++c) x[c] += f * y[c];
+    };
+    const auto times = [&](std::int64_t p) {
+      if (s.unit) return;
+      const T d = s.e(p, p);
+      T* x = row(p);
+      for (std::int64_t c = 0; c < len; ++c) x[c] *= d;
+    };
+    const auto over = [&](std::int64_t p) {
+      if (s.unit) return;
+      const T d = s.e(p, p);
+      T* x = row(p);
+      for (std::int64_t c = 0; c < len; ++c) x[c] /= d;
+    };
+    for (std::int64_t t = 0; t < m; ++t) {
+      // TRSM goes down a lower E (pivots first), TRMM up it (each row's
+      // own value is used by the rows below before it is scaled).
+      const bool down = s.e_lower != s.multiply;
+      const std::int64_t p = down ? t : m - 1 - t;
+      const std::int64_t i0 = s.e_lower ? p + 1 : 0, i1 = s.e_lower ? m : p;
+      if (s.multiply) {
+        for (std::int64_t i = i0; i < i1; ++i) add(i, s.e(i, p), p);
+        times(p);
+      } else {
+        over(p);
+        for (std::int64_t i = i0; i < i1; ++i) add(i, -s.e(i, p), p);
+      }
+    }
+  }
+}
+
 // Copies between B's view (columns j0.. of `count` chunks of n, leading
 // dimension ldb) and compact chunks (chunk c at p + c * m * n), line by
 // line in the view's layout; to_compact scales by alpha on the way.
@@ -247,6 +320,10 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   }
   // E is lower triangular when A's stored triangle is, unless transposed.
   s.e_lower = (uplo == 'L') != s.e_trans;
+  if (s.m * s.m * columns <= (multiply ? kSmallMultiplyWork : kSmallSolveWork)) {
+    small_triangle(s, alpha, b, ldb, columns);
+    return;
+  }
   // A triangle of one diagonal block is one GEMM over all of B's columns,
   // which splits among the workers by itself: no chunks (Zen 4, one
   // thread, B 2000 x 32 on the right, LAPACK's dlarfb and dpotrf: dtrmm
@@ -255,10 +332,32 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   // single chunk: either side) and A lies apart from B (the GEMMs would
   // refuse it as an input meeting C); otherwise a scratch copied back.
   const bool one_block = s.m <= s.base;
-  const std::int64_t a_order = side == 'L' ? m : n;
+  // A triangle of a few blocks (order at most kFewBlocksOrder) is read from
+  // a copy of its referenced triangle, so it never meets B (dpotrf's
+  // A(J,J) sits above its panel A(J+JB,J), in the same columns), and B is
+  // one chunk: R is then B itself on either side, with no copy back. Zen 4,
+  // one thread, dpotrf's dtrsm (right, 64 wide, m x 64 in one array of
+  // leading dimension 2000): see benchmarks.md.
+  const bool few_blocks = !one_block && s.m <= kFewBlocksOrder;
+  std::unique_ptr<T[]> triangle_copy;
+  if (few_blocks) {
+    triangle_copy.reset(new (std::nothrow) T[static_cast<std::size_t>(s.m * s.m)]());
+    if (triangle_copy == nullptr) {
+      report_failure(routine, Status(StatusCode::kOutOfMemory,
+                                     "no memory for a copy of the triangle of " +
+                                         std::string(routine)));
+      return;
+    }
+    for (std::int64_t j = 0; j < s.m; ++j) {
+      const std::int64_t i0 = uplo == 'U' ? 0 : j, i1 = uplo == 'U' ? j + 1 : s.m;
+      for (std::int64_t i = i0; i < i1; ++i) triangle_copy[i + j * s.m] = a[i + j * lda];
+    }
+    s.a = triangle_copy.get();
+    s.lda = s.m;
+  }
   const bool r_in_b =
-      (side == 'L' || one_block) &&
-      !overlap(matrix_footprint(Layout::kColMajor, a_order, a_order, lda, a),
+      (side == 'L' || one_block || few_blocks) &&
+      !overlap(matrix_footprint(Layout::kColMajor, s.m, s.m, s.lda, s.a),
                matrix_footprint(Layout::kColMajor, m, n, ldb, b));
   // Real types, one block: R := M (alpha B) as one GEMM whose right operand
   // is B itself, packed whole (a prepacked right-hand side) before any of B
@@ -287,7 +386,7 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
       // ahead): the general path below.
     }
   }
-  const std::int64_t pieces = one_block ? 1 : (columns + kChunk - 1) / kChunk;
+  const std::int64_t pieces = one_block || few_blocks ? 1 : (columns + kChunk - 1) / kChunk;
   const std::int64_t width = (columns + pieces - 1) / pieces;
   const std::int64_t full = columns / width, rest = columns - full * width;
   const std::int64_t chunk_bytes =

@@ -183,7 +183,9 @@ TEST_CASE_TEMPLATE(
   // (203, 5): several levels of recursion; (37, 300): B in two column
   // chunks (150 wide: chunks of about 256) on the left side, A of 300 on
   // the right.
-  for (const auto& [big, small] : {std::pair<int, int>{203, 5}, std::pair<int, int>{37, 300}}) {
+  // (9, 7): a triangle small enough for substitution straight on B.
+  for (const auto& [big, small] : {std::pair<int, int>{203, 5}, std::pair<int, int>{37, 300},
+                                   std::pair<int, int>{9, 7}}) {
     for (char side : {'L', 'R'}) {
       for (char uplo : {'U', 'L'}) {
         for (char trans : {'N', 'T'}) {
@@ -243,6 +245,80 @@ TEST_CASE_TEMPLATE(
                     b0[static_cast<std::size_t>(m + j * ldb)]);
             }
           }
+        }
+      }
+    }
+  }
+}
+
+// LAPACK's calls: the triangle and B in one array, B in the rows below
+// A's block (dpotrf's lower dtrsm: X A(J,J)^T = A(J+JB,J), right side) or
+// in the columns beside it (its upper one: A(J,J)^T X = A(J,J+JB), left
+// side). Orders 20 (substitution on B; at 8 columns), 64 and 100 (a few
+// blocks, read from a copy of the triangle), 150 (the recursion); against
+// long double on copies of A and B taken before the call.
+TEST_CASE("dtrsm and dtrmm on a triangle in B's own array, both sides, every path") {
+  for (const int order : {20, 64, 100, 150}) {
+    for (const int others : {8, 300}) {
+      for (const char side : {'L', 'R'}) {
+        for (const bool multiply : {false, true}) {
+          // One array ld x cols: A at (0, 0), B below it (right side, m =
+          // others rows) or beside it (left side, n = others columns).
+          const int ld = order + (side == 'R' ? others : 0) + 3;
+          const int cols = order + (side == 'L' ? others : 0);
+          std::vector<double> x = filled<double>(static_cast<std::size_t>(ld) * cols, 31);
+          for (int i = 0; i < order; ++i) x[static_cast<std::size_t>(i + i * ld)] += 3.0;
+          const char uplo = side == 'R' ? 'L' : 'U', trans = 'T', diag = 'N';
+          const int m = side == 'R' ? others : order, n = side == 'R' ? order : others;
+          double* b = side == 'R' ? x.data() + order : x.data() + static_cast<std::size_t>(order) * ld;
+          const std::vector<double> x0 = x;
+          const double* b0 = side == 'R' ? x0.data() + order
+                                         : x0.data() + static_cast<std::size_t>(order) * ld;
+          const double alpha = -0.5;
+          (multiply ? dtrmm_ : dtrsm_)(&side, &uplo, &trans, &diag, &m, &n, &alpha, x.data(), &ld,
+                                       b, &ld);
+          // op(A)(r, c) = A(c, r) from the referenced triangle of the copy.
+          const auto op_a = [&](int r, int c) -> long double {
+            const bool in = uplo == 'L' ? c >= r : c <= r;
+            return in ? x0[static_cast<std::size_t>(c + r * ld)] : 0.0L;
+          };
+          const auto at = [&](const double* p, int i, int j) -> long double {
+            return p[static_cast<std::size_t>(i + j * ld)];
+          };
+          int bad = 0;
+          for (int j = 0; j < n; ++j) {
+            for (int i = 0; i < m; ++i) {
+              // (op(A) Y)(i, j) or (Y op(A))(i, j), Y = X (TRSM) or B0 (TRMM).
+              const double* y = multiply ? b0 : b;
+              long double sum = 0, mag = 0;
+              for (int p = 0; p < order; ++p) {
+                const long double t =
+                    side == 'L' ? op_a(i, p) * at(y, p, j) : at(y, i, p) * op_a(p, j);
+                sum += t;
+                mag += std::fabs(t);
+              }
+              const long double got = multiply ? at(b, i, j) : sum;
+              const long double want = multiply ? alpha * sum : alpha * at(b0, i, j);
+              const long double tol =
+                  8 * order * static_cast<long double>(std::numeric_limits<double>::epsilon()) *
+                  (mag + std::fabs(want));
+              bad += !(std::fabs(got - want) <= tol);
+            }
+          }
+          // The triangle (and the rest of the array outside B) is untouched.
+          int touched = 0;
+          for (int j = 0; j < cols; ++j) {
+            for (int i = 0; i < ld; ++i) {
+              const bool in_b = side == 'R' ? (i >= order && i < order + m && j < n)
+                                            : (i < m && j >= order);
+              const auto k = static_cast<std::size_t>(i + j * ld);
+              touched += !in_b && x[k] != x0[k];
+            }
+          }
+          CHECK_MESSAGE(bad == 0, "order ", order, " others ", others, " side ", side,
+                        multiply ? " dtrmm" : " dtrsm");
+          CHECK_MESSAGE(touched == 0, "order ", order, " others ", others, " side ", side,
+                        multiply ? " dtrmm" : " dtrsm");
         }
       }
     }
