@@ -386,13 +386,22 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
       // ahead): the general path below.
     }
   }
-  const std::int64_t pieces = one_block || few_blocks ? 1 : (columns + kChunk - 1) / kChunk;
+  // A few blocks: as few chunks as keep S under kGroupBytes (one, for
+  // LAPACK's panels), one chunk a group on the right side, where R is B
+  // and the chunks (rows of B) interleave in memory.
+  const std::int64_t b_bytes = s.m * columns * static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t pieces = one_block    ? 1
+                              : few_blocks ? (b_bytes + kGroupBytes - 1) / kGroupBytes
+                                           : (columns + kChunk - 1) / kChunk;
   const std::int64_t width = (columns + pieces - 1) / pieces;
   const std::int64_t full = columns / width, rest = columns - full * width;
   const std::int64_t chunk_bytes =
       s.m * width * static_cast<std::int64_t>(sizeof(T)) * (r_in_b ? 1 : 2);
-  const std::int64_t group = std::max<std::int64_t>(
-      1, std::min(std::max<std::int64_t>(full, 1), kGroupBytes / chunk_bytes));
+  const std::int64_t group =
+      few_blocks && side == 'R'
+          ? 1
+          : std::max<std::int64_t>(
+                1, std::min(std::max<std::int64_t>(full, 1), kGroupBytes / chunk_bytes));
   const std::int64_t compact = s.m * width * group;
   std::unique_ptr<T[]> scratch(new (std::nothrow) T[static_cast<std::size_t>(
       2 * kMaxBase * kMaxBase + compact * (r_in_b ? 1 : 2))]);

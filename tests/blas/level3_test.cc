@@ -328,56 +328,61 @@ TEST_CASE("dtrsm and dtrmm on a triangle in B's own array, both sides, every pat
 #if defined(__x86_64__)
 // B past the 32 MiB that one group of column chunks may take (S, and R
 // where B cannot be written directly): the chunks then run in several
-// groups, the last one short. x86-64 only (40 MB of B; long double is
-// software quad on aarch64). Sampled columns of X (rows, on the right
-// side), every group's first and last among them, against long double.
+// groups, the last one short (order 160); a triangle of a few blocks
+// (order 100) takes B in two halves, each its own group. x86-64 only (61
+// MB of B; long double is software quad on aarch64). Sampled columns of X
+// (rows, on the right side), every group's first and last among them,
+// against long double.
 TEST_CASE("dtrsm and dtrmm over several groups of column chunks, both sides") {
-  const int order = 100, wide = 48000;  // A 100 x 100; B 100 x 48000 or 48000 x 100
-  for (char side : {'L', 'R'}) {
-    for (bool multiply : {false, true}) {
-      const int m = side == 'L' ? order : wide, n = side == 'L' ? wide : order;
-      std::vector<double> a = filled<double>(static_cast<std::size_t>(order) * order, 21);
-      for (int i = 0; i < order; ++i) a[static_cast<std::size_t>(i + i * order)] += 3.0;
-      const std::vector<double> b0 = filled<double>(static_cast<std::size_t>(m) * n, 22);
-      std::vector<double> b = b0;
-      const double alpha = 0.75;
-      const char uplo = 'U', trans = 'N', diag = 'N';
-      (multiply ? dtrmm_ : dtrsm_)(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &order,
-                                   b.data(), &m);
-      // A(r, c) from the upper triangle.
-      const auto at = [&](int r, int c) -> long double {
-        return r <= c ? a[static_cast<std::size_t>(r + c * order)] : 0.0L;
-      };
-      int bad = 0;
-      // 187 chunks 256 wide and one of 128: a group holds 163 of them on
-      // the left (S only, 200 KiB each), 81 on the right (S and R).
-      for (int v : {0, 1, 255, 256, 20735, 20736, 41471, 41472, 41727, 41728, 47871, 47872,
-                    wide - 1}) {
-        // v: a column of B (left side) or a row of B (right side).
-        for (int t = 0; t < order; ++t) {
-          const auto at_b = [&](const std::vector<double>& x, int p) -> long double {
-            return side == 'L' ? x[static_cast<std::size_t>(p + v * m)]
-                               : x[static_cast<std::size_t>(v + p * m)];
-          };
-          // Left: (A y)(t) for y = column v; right: (y^T A)(t) for y = row v.
-          // TRSM: y = X and the result must be alpha B0; TRMM: y = B0 and
-          // the result, times alpha, must be B.
-          const std::vector<double>& y = multiply ? b0 : b;
-          long double sum = 0, mag = 0;
-          for (int p = 0; p < order; ++p) {
-            const long double term = side == 'L' ? at(t, p) * at_b(y, p) : at_b(y, p) * at(p, t);
-            sum += term;
-            mag += std::fabs(term);
+  const int wide = 48000;  // A order x order; B order x 48000 or 48000 x order
+  for (const int order : {100, 160}) {
+    for (char side : {'L', 'R'}) {
+      for (bool multiply : {false, true}) {
+        const int m = side == 'L' ? order : wide, n = side == 'L' ? wide : order;
+        std::vector<double> a = filled<double>(static_cast<std::size_t>(order) * order, 21);
+        for (int i = 0; i < order; ++i) a[static_cast<std::size_t>(i + i * order)] += 3.0;
+        const std::vector<double> b0 = filled<double>(static_cast<std::size_t>(m) * n, 22);
+        std::vector<double> b = b0;
+        const double alpha = 0.75;
+        const char uplo = 'U', trans = 'N', diag = 'N';
+        (multiply ? dtrmm_ : dtrsm_)(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &order,
+                                     b.data(), &m);
+        // A(r, c) from the upper triangle.
+        const auto at = [&](int r, int c) -> long double {
+          return r <= c ? a[static_cast<std::size_t>(r + c * order)] : 0.0L;
+        };
+        int bad = 0;
+        // Order 160: 187 chunks 256 wide and one of 128; a group holds 102
+        // of them on the left (S only, 320 KiB each), 51 on the right (S and
+        // R). Order 100: two halves of 24000 (S 38.4 MB in all).
+        for (int v : {0, 1, 255, 256, 13055, 13056, 23999, 24000, 26111, 26112, 39167, 39168,
+                      47871, 47872, wide - 1}) {
+          // v: a column of B (left side) or a row of B (right side).
+          for (int t = 0; t < order; ++t) {
+            const auto at_b = [&](const std::vector<double>& x, int p) -> long double {
+              return side == 'L' ? x[static_cast<std::size_t>(p + v * m)]
+                                 : x[static_cast<std::size_t>(v + p * m)];
+            };
+            // Left: (A y)(t) for y = column v; right: (y^T A)(t) for y = row v.
+            // TRSM: y = X and the result must be alpha B0; TRMM: y = B0 and
+            // the result, times alpha, must be B.
+            const std::vector<double>& y = multiply ? b0 : b;
+            long double sum = 0, mag = 0;
+            for (int p = 0; p < order; ++p) {
+              const long double term = side == 'L' ? at(t, p) * at_b(y, p) : at_b(y, p) * at(p, t);
+              sum += term;
+              mag += std::fabs(term);
+            }
+            const long double got = multiply ? at_b(b, t) : sum;
+            const long double want = multiply ? alpha * sum : alpha * at_b(b0, t);
+            const long double tol =
+                8 * order * static_cast<long double>(std::numeric_limits<double>::epsilon()) *
+                (multiply ? alpha * mag : mag + std::fabs(want));
+            bad += !(std::fabs(got - want) <= tol);
           }
-          const long double got = multiply ? at_b(b, t) : sum;
-          const long double want = multiply ? alpha * sum : alpha * at_b(b0, t);
-          const long double tol =
-              8 * order * static_cast<long double>(std::numeric_limits<double>::epsilon()) *
-              (multiply ? alpha * mag : mag + std::fabs(want));
-          bad += !(std::fabs(got - want) <= tol);
         }
+        CHECK_MESSAGE(bad == 0, "order ", order, " side ", side, multiply ? " dtrmm" : " dtrsm");
       }
-      CHECK_MESSAGE(bad == 0, "side ", side, multiply ? " dtrmm" : " dtrsm");
     }
   }
 }
