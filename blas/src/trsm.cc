@@ -335,9 +335,9 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   // A triangle of a few blocks (order at most kFewBlocksOrder) is read from
   // a copy of its referenced triangle, so it never meets B (dpotrf's
   // A(J,J) sits above its panel A(J+JB,J), in the same columns), and B is
-  // one chunk: R is then B itself on either side, with no copy back. Zen 4,
-  // one thread, dpotrf's dtrsm (right, 64 wide, m x 64 in one array of
-  // leading dimension 2000): see benchmarks.md.
+  // one chunk (below): R is then B itself on either side, with no copy
+  // back. Zen 4, one thread, dpotrf's dtrsm (right, 64 wide, m x 64 in one
+  // array of leading dimension 2000): benchmarks.md.
   const bool few_blocks = !one_block && s.m <= kFewBlocksOrder;
   std::unique_ptr<T[]> triangle_copy;
   if (few_blocks) {
