@@ -320,7 +320,8 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   }
   // E is lower triangular when A's stored triangle is, unless transposed.
   s.e_lower = (uplo == 'L') != s.e_trans;
-  if (s.m * s.m * columns <= (multiply ? kSmallMultiplyWork : kSmallSolveWork)) {
+  // m^2 n, asked without overflow (s.m up to 2^31).
+  if (columns <= (multiply ? kSmallMultiplyWork : kSmallSolveWork) / (s.m * s.m)) {
     small_triangle(s, alpha, b, ldb, columns);
     return;
   }
@@ -389,9 +390,9 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   // A few blocks: as few chunks as keep S under kGroupBytes (one, for
   // LAPACK's panels), one chunk a group on the right side, where R is B
   // and the chunks (rows of B) interleave in memory.
-  const std::int64_t b_bytes = s.m * columns * static_cast<std::int64_t>(sizeof(T));
+  const auto b_bytes = [&] { return s.m * columns * static_cast<std::int64_t>(sizeof(T)); };
   const std::int64_t pieces = one_block    ? 1
-                              : few_blocks ? (b_bytes + kGroupBytes - 1) / kGroupBytes
+                              : few_blocks ? (b_bytes() + kGroupBytes - 1) / kGroupBytes
                                            : (columns + kChunk - 1) / kChunk;
   const std::int64_t width = (columns + pieces - 1) / pieces;
   const std::int64_t full = columns / width, rest = columns - full * width;
