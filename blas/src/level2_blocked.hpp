@@ -192,24 +192,13 @@ const T* forward_vector(const T* v, std::int64_t n, std::int64_t* inc, std::vect
 // ?ger / ?geru / ?gerc: A (m x n, column-major) += alpha x y^T, y (or, for
 // a row-major gerc, x) conjugated when asked. Real: one GEMM of depth 1, x
 // read as a 1 x m matrix with leading dimension incx (transposed), y as
-// 1 x n with incy; an A of at most kLoopGerElements takes the column loop
-// instead (one axpy per column, vectorised by the compiler): the GEMM's
-// set-up costs more than it saves there. LAPACK's dlarf makes thousands of
-// such calls (dgeqr2 at n = 2000: m up to 2000, n under 32). Zen 4, one
-// thread, us per call, GEMM -> loop (OpenBLAS): dger 2000 x 16 5.6 -> 5.0
-// (4.9), 2000 x 31 11.5 -> 9.9 (10.1), 200 x 16 0.63 -> 0.51 (0.63); at
-// 500 x 500 the GEMM is ahead (51 against 55) and it threads.
-inline constexpr std::int64_t kLoopGerElements = std::int64_t{1} << 16;
+// 1 x n with incy.
 template <class T>
 void ger_body(const char* routine, std::int64_t m, std::int64_t n, T alpha, const T* x,
               std::int64_t incx, bool conj_x, const T* y, std::int64_t incy, bool conj_y, T* a,
               std::int64_t lda) {
   if constexpr (std::is_floating_point_v<T>) {
     if (m == 0 || n == 0 || alpha == T(0)) return;
-    if (m * n <= kLoopGerElements) {
-      ger_update(m, n, alpha, x, incx, conj_x, y, incy, conj_y, a, lda);
-      return;
-    }
     std::vector<T> x_copy, y_copy;
     x = forward_vector(x, m, &incx, &x_copy);
     y = forward_vector(y, n, &incy, &y_copy);
