@@ -57,15 +57,18 @@ constexpr std::int64_t kMultiplyBase = 64;
 constexpr std::int64_t kMaxBase = std::max(kSolveBase, kMultiplyBase);
 constexpr std::int64_t kChunk = 256;
 constexpr std::int64_t kFewBlocksOrder = 128;
-// small_triangle: triangles whose m^2 n is at most kSmallSolveWork (TRSM)
-// or kSmallMultiplyWork (TRMM), a row-major view's columns kSmallChunk at
-// a time (that many columns of every row stay in L1 for the whole
+// small_triangle: triangles of order at most kSmallSide on at most
+// kSmallSide columns whose m^2 n is at most kSmallSolveWork (TRSM) or
+// kSmallMultiplyWork (TRMM), a row-major view's columns kSmallChunk at a
+// time (that many columns of every row stay in L1 for the whole
 // substitution). Its loops are the BLAS layer's baseline code (SSE2 on
 // x86-64), so the bounds are where it stops beating the GEMM path; on Zen
-// 4, one thread, dtrsm right m x n (us per call, GEMM path -> this): 8 x 8
-// 0.55 -> 0.17, 16 x 16 1.75 -> 1.29, 32 x 32 7.5 -> 6.0, 64 x 32 8.5 ->
-// 11.3; dtrmm 8 x 8 0.37 -> 0.14, 16 x 16 0.71 -> 0.63, 32 x 32 2.4 -> 4.1
-// (TRMM's one block has no inverse to compute).
+// 4, one thread, dtrsm right, B's rows x the triangle's order (us per
+// call, GEMM path -> this): 8 x 8 0.55 -> 0.17, 16 x 16 1.75 -> 1.29, 32
+// x 32 7.1 -> 5.5, 32 x 64 8.5 -> 11.3, 128 x 8 0.9 -> 1.6, 128 x 16 4.0
+// -> 6.3, 2000 x 4 4.8 -> 9.4; dtrmm 8 x 8 0.37 -> 0.14, 16 x 16 0.71 ->
+// 0.63, 32 x 32 2.4 -> 4.1 (TRMM's one block has no inverse to compute).
+constexpr std::int64_t kSmallSide = 32;
 constexpr std::int64_t kSmallSolveWork = 32 * 32 * 32;
 constexpr std::int64_t kSmallMultiplyWork = 16 * 16 * 16;
 constexpr std::int64_t kSmallChunk = 256;
@@ -320,8 +323,8 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   }
   // E is lower triangular when A's stored triangle is, unless transposed.
   s.e_lower = (uplo == 'L') != s.e_trans;
-  // m^2 n, asked without overflow (s.m up to 2^31).
-  if (columns <= (multiply ? kSmallMultiplyWork : kSmallSolveWork) / (s.m * s.m)) {
+  if (s.m <= kSmallSide && columns <= kSmallSide &&
+      s.m * s.m * columns <= (multiply ? kSmallMultiplyWork : kSmallSolveWork)) {
     small_triangle(s, alpha, b, ldb, columns);
     return;
   }
