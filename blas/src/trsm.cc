@@ -59,9 +59,7 @@ constexpr std::int64_t kChunk = 256;
 constexpr std::int64_t kFewBlocksOrder = 128;
 // small_triangle: triangles of order at most kSmallSide on at most
 // kSmallSide columns whose m^2 n is at most kSmallSolveWork (TRSM) or
-// kSmallMultiplyWork (TRMM), a row-major view's columns kSmallChunk at a
-// time (that many columns of every row stay in L1 for the whole
-// substitution). Its loops are the BLAS layer's baseline code (SSE2 on
+// kSmallMultiplyWork (TRMM). Its loops are the BLAS layer's baseline code (SSE2 on
 // x86-64), so the bounds are where it stops beating the GEMM path; on Zen
 // 4, one thread, dtrsm right, B's rows x the triangle's order (us per
 // call, GEMM path -> this): 8 x 8 0.55 -> 0.17, 16 x 16 1.75 -> 1.29, 32
@@ -71,7 +69,6 @@ constexpr std::int64_t kFewBlocksOrder = 128;
 constexpr std::int64_t kSmallSide = 32;
 constexpr std::int64_t kSmallSolveWork = 32 * 32 * 32;
 constexpr std::int64_t kSmallMultiplyWork = 16 * 16 * 16;
-constexpr std::int64_t kSmallChunk = 256;
 // S and a scratch R for one group of chunks stay under this (at m = 2000,
 // f64, 8 chunks a group).
 constexpr std::int64_t kGroupBytes = std::int64_t{32} << 20;
@@ -218,9 +215,9 @@ void small_triangle(const TriangularBlocks<T>& s, T alpha, T* b, std::int64_t ld
                     std::int64_t columns) {
   const std::int64_t m = s.m;
   const bool row_major = s.layout == Layout::kRowMajor;
-  // View rows i of a chunk of `len` columns starting at column c0 (rows
-  // contiguous in a row-major view; one column at a time otherwise).
-  const std::int64_t chunk = row_major ? kSmallChunk : 1;
+  // View rows i of a chunk of `len` columns starting at column c0: all of
+  // them in a row-major view (rows contiguous), one at a time otherwise.
+  const std::int64_t chunk = row_major ? columns : 1;
   for (std::int64_t c0 = 0; c0 < columns; c0 += chunk) {
     const std::int64_t len = std::min(chunk, columns - c0);
     const auto row = [&](std::int64_t i) {
@@ -339,8 +336,8 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   // A triangle of a few blocks (order at most kFewBlocksOrder) is read from
   // a copy of its referenced triangle, so it never meets B (dpotrf's
   // A(J,J) sits above its panel A(J+JB,J), in the same columns), and B is
-  // one chunk (below): R is then B itself on either side, with no copy
-  // back. Zen 4, one thread, dpotrf's dtrsm (right, 64 wide, m x 64 in one
+  // one chunk, or as few as keep S under kGroupBytes (below): R is then B
+  // itself on either side, with no copy back. Zen 4, one thread, dpotrf's dtrsm (right, 64 wide, m x 64 in one
   // array of leading dimension 2000): benchmarks.md.
   const bool few_blocks = !one_block && s.m <= kFewBlocksOrder;
   std::unique_ptr<T[]> triangle_copy;
@@ -427,6 +424,8 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
     s.s_ld = s.layout == Layout::kColMajor ? s.m : cols;
     s.s_stride = s.m * cols;
     if (r_in_b) {
+      // The next chunk's columns of B: count > 1 only on the left side
+      // (the right side's R is B with one chunk a group).
       s.r = view, s.r_ld = ldb, s.r_stride = cols * ldb;
     } else {
       s.r = r_area, s.r_ld = s.s_ld, s.r_stride = s.s_stride;

@@ -265,143 +265,164 @@ TEST_CASE("dsyr2k across diagonal blocks against a double reference") {
 }
 
 TEST_CASE("ztrmm and dtrmm across recursion levels, every side, triangle, op and diagonal") {
-  const int m = 150, n = 77;
-  for (char side : {'L', 'R'}) {
-    for (char uplo : {'U', 'L'}) {
-      for (char trans : {'N', 'T', 'C'}) {
-        for (char diag : {'N', 'U'}) {
-          const int na = side == 'L' ? m : n, lda = na + 2, ldb = m + 1;
-          const std::vector<c64> a = complex_values(static_cast<std::size_t>(lda) * na, 3);
-          const std::vector<c64> b0 = complex_values(static_cast<std::size_t>(ldb) * n, 4);
-          std::vector<c64> b = b0;
-          const c64 alpha(1.25, 0.5);
-          ztrmm_(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda, b.data(), &ldb);
-          // op(A)(i, p) with the triangle and the diagonal applied.
-          const auto opa = [&](int i, int p) -> cl {
-            const int r = trans == 'N' ? i : p, col = trans == 'N' ? p : i;
-            if (uplo == 'U' ? r > col : r < col) return 0;
-            if (r == col && diag == 'U') return 1;
-            const cl v = widen(a[static_cast<std::size_t>(r + col * lda)]);
-            return trans == 'C' ? std::conj(v) : v;
-          };
-          int bad = 0;
-          for (int j = 0; j < n; ++j) {
-            for (int i = 0; i < m; ++i) {
-              cl sum = 0;
-              double mag = 0;
-              if (side == 'L') {
-                for (int p = 0; p < m; ++p) {
-                  const cl v = opa(i, p) * widen(b0[static_cast<std::size_t>(p + j * ldb)]);
-                  sum += v;
-                  mag += std::abs(v);
+  // 150 x 77: recursion levels above the diagonal blocks; 9 x 7: small
+  // enough for the product straight on B (trsm.cc's small_triangle).
+  for (const auto& [m, n] : {std::pair<int, int>{150, 77}, std::pair<int, int>{9, 7}}) {
+    for (char side : {'L', 'R'}) {
+      for (char uplo : {'U', 'L'}) {
+        for (char trans : {'N', 'T', 'C'}) {
+          for (char diag : {'N', 'U'}) {
+            const int na = side == 'L' ? m : n, lda = na + 2, ldb = m + 1;
+            const std::vector<c64> a = complex_values(static_cast<std::size_t>(lda) * na, 3);
+            const std::vector<c64> b0 = complex_values(static_cast<std::size_t>(ldb) * n, 4);
+            std::vector<c64> b = b0;
+            const c64 alpha(1.25, 0.5);
+            ztrmm_(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda, b.data(), &ldb);
+            // op(A)(i, p) with the triangle and the diagonal applied.
+            const auto opa = [&](int i, int p) -> cl {
+              const int r = trans == 'N' ? i : p, col = trans == 'N' ? p : i;
+              if (uplo == 'U' ? r > col : r < col) return 0;
+              if (r == col && diag == 'U') return 1;
+              const cl v = widen(a[static_cast<std::size_t>(r + col * lda)]);
+              return trans == 'C' ? std::conj(v) : v;
+            };
+            int bad = 0;
+            for (int j = 0; j < n; ++j) {
+              for (int i = 0; i < m; ++i) {
+                cl sum = 0;
+                double mag = 0;
+                if (side == 'L') {
+                  for (int p = 0; p < m; ++p) {
+                    const cl v = opa(i, p) * widen(b0[static_cast<std::size_t>(p + j * ldb)]);
+                    sum += v;
+                    mag += std::abs(v);
+                  }
+                } else {
+                  for (int p = 0; p < n; ++p) {
+                    const cl v = widen(b0[static_cast<std::size_t>(i + p * ldb)]) * opa(p, j);
+                    sum += v;
+                    mag += std::abs(v);
+                  }
                 }
-              } else {
-                for (int p = 0; p < n; ++p) {
-                  const cl v = widen(b0[static_cast<std::size_t>(i + p * ldb)]) * opa(p, j);
-                  sum += v;
-                  mag += std::abs(v);
-                }
+                const cl want = widen(alpha) * sum;
+                bad += !close(widen(b[static_cast<std::size_t>(i + j * ldb)]), want, 2 * mag);
               }
-              const cl want = widen(alpha) * sum;
-              bad += !close(widen(b[static_cast<std::size_t>(i + j * ldb)]), want, 2 * mag);
+            }
+            // The row of padding below each column of B is left alone.
+            for (int j = 0; j < n; ++j) {
+              const std::size_t pad = static_cast<std::size_t>(m + j * ldb);
+              bad += b[pad] != b0[pad];
+            }
+            CHECK_MESSAGE(bad == 0, m, " x ", n, " side ", side, " uplo ", uplo, " trans ", trans,
+                          " diag ", diag);
+          }
+        }
+      }
+    }
+    // The real routine on one shape per side (the same driver as ztrmm).
+    for (char side : {'L', 'R'}) {
+      const int na = side == 'L' ? m : n;
+      std::vector<double> a(static_cast<std::size_t>(na) * na), b(static_cast<std::size_t>(m) * n);
+      for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<double>(i % 7) - 3.0;
+      for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<double>(i % 5) - 2.0;
+      const std::vector<double> b0 = b;
+      const double alpha = 1.0;
+      const char uplo = 'L', trans = 'N', diag = 'N';
+      dtrmm_(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &na, b.data(), &m);
+      int bad = 0;
+      for (int j = 0; j < n; ++j) {
+        for (int i = 0; i < m; ++i) {
+          double want = 0;
+          if (side == 'L') {
+            for (int p = 0; p <= i; ++p) {
+              want += static_cast<double>(a[static_cast<std::size_t>(i + p * na)]) *
+                      b0[static_cast<std::size_t>(p + j * m)];
+            }
+          } else {
+            for (int p = j; p < n; ++p) {
+              want += static_cast<double>(b0[static_cast<std::size_t>(i + p * m)]) *
+                      a[static_cast<std::size_t>(p + j * na)];
             }
           }
-          // The row of padding below each column of B is left alone.
-          for (int j = 0; j < n; ++j) {
-            const std::size_t pad = static_cast<std::size_t>(m + j * ldb);
-            bad += b[pad] != b0[pad];
-          }
-          CHECK_MESSAGE(bad == 0, "side ", side, " uplo ", uplo, " trans ", trans, " diag ", diag);
+          // Small integers: every sum is exact in double.
+          bad += b[static_cast<std::size_t>(i + j * m)] != static_cast<double>(want);
         }
       }
+      CHECK_MESSAGE(bad == 0, "dtrmm side ", side, " ", m, " x ", n);
     }
-  }
-  // The real routine on one shape per side (the same driver as ztrmm).
-  for (char side : {'L', 'R'}) {
-    const int na = side == 'L' ? m : n;
-    std::vector<double> a(static_cast<std::size_t>(na) * na), b(static_cast<std::size_t>(m) * n);
-    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<double>(i % 7) - 3.0;
-    for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<double>(i % 5) - 2.0;
-    const std::vector<double> b0 = b;
-    const double alpha = 1.0;
-    const char uplo = 'L', trans = 'N', diag = 'N';
-    dtrmm_(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &na, b.data(), &m);
-    int bad = 0;
-    for (int j = 0; j < n; ++j) {
-      for (int i = 0; i < m; ++i) {
-        double want = 0;
-        if (side == 'L') {
-          for (int p = 0; p <= i; ++p) {
-            want += static_cast<double>(a[static_cast<std::size_t>(i + p * na)]) *
-                    b0[static_cast<std::size_t>(p + j * m)];
-          }
-        } else {
-          for (int p = j; p < n; ++p) {
-            want += static_cast<double>(b0[static_cast<std::size_t>(i + p * m)]) *
-                    a[static_cast<std::size_t>(p + j * na)];
-          }
-        }
-        // Small integers: every sum is exact in double.
-        bad += b[static_cast<std::size_t>(i + j * m)] != static_cast<double>(want);
-      }
-    }
-    CHECK_MESSAGE(bad == 0, "dtrmm side ", side);
   }
 }
 
 TEST_CASE("ztrmm and ztrsm with B in several chunks (the triangle's block packed once), both sides") {
-  // B's long side (600) is cut into three chunks of 200, so each step of the
-  // recursion is a batched product with the triangle's block shared: on
-  // the left side as the left operand, on the right as the right one. A of
-  // order 70 takes a recursion level above the diagonal blocks (64 and 32).
-  const int order = 70, wide = 600;
-  for (char side : {'L', 'R'}) {
-    for (char trans : {'N', 'C'}) {
-      for (bool solve : {false, true}) {
-        const int m = side == 'L' ? order : wide, n = side == 'L' ? wide : order;
-        const int lda = order + 3, ldb = m + 2;
-        std::vector<c64> a = complex_values(static_cast<std::size_t>(lda) * order, 11);
-        for (int i = 0; i < order; ++i) a[static_cast<std::size_t>(i + i * lda)] += c64(4, 0);
-        const std::vector<c64> b0 = complex_values(static_cast<std::size_t>(ldb) * n, 12);
-        std::vector<c64> b = b0;
-        const c64 alpha(0.75, -0.5);
-        const char uplo = 'U', diag = 'N';
-        (solve ? ztrsm_ : ztrmm_)(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda,
-                                  b.data(), &ldb);
-        // op(A)(i, p) from the upper triangle.
-        const auto opa = [&](int i, int p) -> cl {
-          const int r = trans == 'N' ? i : p, col = trans == 'N' ? p : i;
-          if (r > col) return 0;
-          const cl v = widen(a[static_cast<std::size_t>(r + col * lda)]);
-          return trans == 'C' ? std::conj(v) : v;
-        };
-        // TRMM: B must be alpha op(A) B0 (or alpha B0 op(A)). TRSM: B is X,
-        // and op(A) X (or X op(A)) must give back alpha B0.
-        const std::vector<c64>& y = solve ? b : b0;
-        int bad = 0;
-        for (int j = 0; j < n; ++j) {
-          for (int i = 0; i < m; ++i) {
-            cl sum = 0;
-            double mag = 0;
-            for (int p = 0; p < order; ++p) {
-              const cl v = side == 'L' ? opa(i, p) * widen(y[static_cast<std::size_t>(p + j * ldb)])
-                                       : widen(y[static_cast<std::size_t>(i + p * ldb)]) * opa(p, j);
-              sum += v;
-              mag += std::abs(v);
+  // Order 200, B's long side 300: two chunks of 150, so each step of the
+  // recursion is a batched product with the triangle's block shared (on
+  // the left side as the left operand, on the right as the right one);
+  // sampled columns (rows, on the right) of X, both chunks' edges among
+  // them. Order 70 (a few blocks: the triangle read from a copy, B one
+  // chunk written in place), 600 wide: a recursion level above the
+  // diagonal blocks (64 and 32). Order 9, 20 wide: substitution straight
+  // on B. The last two checked whole.
+  struct Shape {
+    int order, wide;
+    bool sampled;
+  };
+  for (const Shape& shape : {Shape{200, 300, true}, Shape{70, 600, false}, Shape{9, 20, false}}) {
+    const int order = shape.order, wide = shape.wide;
+    const auto checked = [&](int v) {
+      return !shape.sampled || v == 0 || v == 1 || v == 148 || v == 149 || v == 150 || v == 151 ||
+             v == wide - 1;
+    };
+    for (char side : {'L', 'R'}) {
+      for (char trans : {'N', 'C'}) {
+        for (bool solve : {false, true}) {
+          const int m = side == 'L' ? order : wide, n = side == 'L' ? wide : order;
+          const int lda = order + 3, ldb = m + 2;
+          std::vector<c64> a = complex_values(static_cast<std::size_t>(lda) * order, 11);
+          for (int i = 0; i < order; ++i) a[static_cast<std::size_t>(i + i * lda)] += c64(4, 0);
+          const std::vector<c64> b0 = complex_values(static_cast<std::size_t>(ldb) * n, 12);
+          std::vector<c64> b = b0;
+          const c64 alpha(0.75, -0.5);
+          const char uplo = 'U', diag = 'N';
+          (solve ? ztrsm_ : ztrmm_)(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda,
+                                    b.data(), &ldb);
+          // op(A)(i, p) from the upper triangle.
+          const auto opa = [&](int i, int p) -> cl {
+            const int r = trans == 'N' ? i : p, col = trans == 'N' ? p : i;
+            if (r > col) return 0;
+            const cl v = widen(a[static_cast<std::size_t>(r + col * lda)]);
+            return trans == 'C' ? std::conj(v) : v;
+          };
+          // TRMM: B must be alpha op(A) B0 (or alpha B0 op(A)). TRSM: B is X,
+          // and op(A) X (or X op(A)) must give back alpha B0.
+          const std::vector<c64>& y = solve ? b : b0;
+          int bad = 0;
+          for (int j = 0; j < n; ++j) {
+            for (int i = 0; i < m; ++i) {
+              if (!checked(side == 'L' ? j : i)) continue;
+              cl sum = 0;
+              double mag = 0;
+              for (int p = 0; p < order; ++p) {
+                const cl v = side == 'L'
+                                 ? opa(i, p) * widen(y[static_cast<std::size_t>(p + j * ldb)])
+                                 : widen(y[static_cast<std::size_t>(i + p * ldb)]) * opa(p, j);
+                sum += v;
+                mag += std::abs(v);
+              }
+              const std::size_t at = static_cast<std::size_t>(i + j * ldb);
+              const cl got = solve ? sum : widen(b[at]);
+              const cl want = solve ? widen(alpha) * widen(b0[at]) : widen(alpha) * sum;
+              bad += !close(got, want, 2 * mag);
             }
-            const std::size_t at = static_cast<std::size_t>(i + j * ldb);
-            const cl got = solve ? sum : widen(b[at]);
-            const cl want = solve ? widen(alpha) * widen(b0[at]) : widen(alpha) * sum;
-            bad += !close(got, want, 2 * mag);
           }
-        }
-        for (int j = 0; j < n; ++j) {
-          for (int i = m; i < ldb; ++i) {
-            const std::size_t pad = static_cast<std::size_t>(i + j * ldb);
-            bad += b[pad] != b0[pad];
+          for (int j = 0; j < n; ++j) {
+            for (int i = m; i < ldb; ++i) {
+              const std::size_t pad = static_cast<std::size_t>(i + j * ldb);
+              bad += b[pad] != b0[pad];
+            }
           }
+          CHECK_MESSAGE(bad == 0, "order ", order, " side ", side, " trans ", trans,
+                        solve ? " ztrsm" : " ztrmm");
         }
-        CHECK_MESSAGE(bad == 0, "side ", side, " trans ", trans, solve ? " ztrsm" : " ztrmm");
       }
     }
   }

@@ -180,10 +180,9 @@ TEST_CASE_TEMPLATE(
     "referenced triangle is read",
     T, float, double) {
   const T nan = std::numeric_limits<T>::quiet_NaN();
-  // (203, 5): several levels of recursion; (37, 300): B in two column
-  // chunks (150 wide: chunks of about 256) on the left side, A of 300 on
-  // the right.
-  // (9, 7): a triangle small enough for substitution straight on B.
+  // (203, 5): a triangle of 203, several levels of recursion; (37, 300):
+  // of 37, a few blocks (read from a copy, B one chunk written in place);
+  // (9, 7): of 9, small enough for substitution straight on B.
   for (const auto& [big, small] : {std::pair<int, int>{203, 5}, std::pair<int, int>{37, 300},
                                    std::pair<int, int>{9, 7}}) {
     for (char side : {'L', 'R'}) {
@@ -270,7 +269,8 @@ TEST_CASE("dtrsm and dtrmm on a triangle in B's own array, both sides, every pat
           for (int i = 0; i < order; ++i) x[static_cast<std::size_t>(i + i * ld)] += 3.0;
           const char uplo = side == 'R' ? 'L' : 'U', trans = 'T', diag = 'N';
           const int m = side == 'R' ? others : order, n = side == 'R' ? order : others;
-          double* b = side == 'R' ? x.data() + order : x.data() + static_cast<std::size_t>(order) * ld;
+          double* b =
+              side == 'R' ? x.data() + order : x.data() + static_cast<std::size_t>(order) * ld;
           const std::vector<double> x0 = x;
           const double* b0 = side == 'R' ? x0.data() + order
                                          : x0.data() + static_cast<std::size_t>(order) * ld;
