@@ -58,16 +58,15 @@ constexpr std::int64_t kMaxBase = std::max(kSolveBase, kMultiplyBase);
 constexpr std::int64_t kChunk = 256;
 constexpr std::int64_t kFewBlocksOrder = 128;
 // small_triangle: triangles of order at most kSmallSide on at most
-// kSmallSide columns whose m^2 n is at most kSmallSolveWork (TRSM) or
-// kSmallMultiplyWork (TRMM). Its loops are the BLAS layer's baseline code (SSE2 on
-// x86-64), so the bounds are where it stops beating the GEMM path; on Zen
+// kSmallSide columns, for TRMM also m^2 n at most kSmallMultiplyWork. Its
+// loops are the BLAS layer's baseline code (SSE2 on x86-64), so the
+// bounds are where it stops beating the GEMM path; on Zen
 // 4, one thread, dtrsm right, B's rows x the triangle's order (us per
 // call, GEMM path -> this): 8 x 8 0.55 -> 0.17, 16 x 16 1.75 -> 1.29, 32
 // x 32 7.1 -> 5.5, 32 x 64 8.5 -> 11.3, 128 x 8 0.9 -> 1.6, 128 x 16 4.0
 // -> 6.3, 2000 x 4 4.8 -> 9.4; dtrmm 8 x 8 0.37 -> 0.14, 16 x 16 0.71 ->
 // 0.63, 32 x 32 2.4 -> 4.1 (TRMM's one block has no inverse to compute).
 constexpr std::int64_t kSmallSide = 32;
-constexpr std::int64_t kSmallSolveWork = 32 * 32 * 32;
 constexpr std::int64_t kSmallMultiplyWork = 16 * 16 * 16;
 // S and a scratch R for one group of chunks stay under this (at m = 2000,
 // f64, 8 chunks a group).
@@ -215,11 +214,10 @@ void small_triangle(const TriangularBlocks<T>& s, T alpha, T* b, std::int64_t ld
                     std::int64_t columns) {
   const std::int64_t m = s.m;
   const bool row_major = s.layout == Layout::kRowMajor;
-  // View rows i of a chunk of `len` columns starting at column c0: all of
-  // them in a row-major view (rows contiguous), one at a time otherwise.
-  const std::int64_t chunk = row_major ? columns : 1;
-  for (std::int64_t c0 = 0; c0 < columns; c0 += chunk) {
-    const std::int64_t len = std::min(chunk, columns - c0);
+  // View rows i of `len` columns from column c0: all of them in a
+  // row-major view (rows contiguous), one at a time otherwise.
+  const std::int64_t len = row_major ? columns : 1;
+  for (std::int64_t c0 = 0; c0 < columns; c0 += len) {
     const auto row = [&](std::int64_t i) {
       return row_major ? b + i * ldb + c0 : b + i + c0 * ldb;
     };
@@ -233,17 +231,12 @@ void small_triangle(const TriangularBlocks<T>& s, T alpha, T* b, std::int64_t ld
       const T* y = row(p);
       for (std::int64_t c = 0; c < len; ++c) x[c] += f * y[c];
     };
-    const auto times = [&](std::int64_t p) {
+    // X(p) times (TRMM) or over (TRSM) E's diagonal.
+    const auto diagonal = [&](std::int64_t p) {
       if (s.unit) return;
       const T d = s.e(p, p);
       T* x = row(p);
-      for (std::int64_t c = 0; c < len; ++c) x[c] *= d;
-    };
-    const auto over = [&](std::int64_t p) {
-      if (s.unit) return;
-      const T d = s.e(p, p);
-      T* x = row(p);
-      for (std::int64_t c = 0; c < len; ++c) x[c] /= d;
+      for (std::int64_t c = 0; c < len; ++c) x[c] = s.multiply ? x[c] * d : x[c] / d;
     };
     for (std::int64_t t = 0; t < m; ++t) {
       // TRSM goes down a lower E (pivots first), TRMM up it (each row's
@@ -253,9 +246,9 @@ void small_triangle(const TriangularBlocks<T>& s, T alpha, T* b, std::int64_t ld
       const std::int64_t i0 = s.e_lower ? p + 1 : 0, i1 = s.e_lower ? m : p;
       if (s.multiply) {
         for (std::int64_t i = i0; i < i1; ++i) add(i, s.e(i, p), p);
-        times(p);
+        diagonal(p);
       } else {
-        over(p);
+        diagonal(p);
         for (std::int64_t i = i0; i < i1; ++i) add(i, -s.e(i, p), p);
       }
     }
@@ -321,7 +314,7 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   // E is lower triangular when A's stored triangle is, unless transposed.
   s.e_lower = (uplo == 'L') != s.e_trans;
   if (s.m <= kSmallSide && columns <= kSmallSide &&
-      s.m * s.m * columns <= (multiply ? kSmallMultiplyWork : kSmallSolveWork)) {
+      (!multiply || s.m * s.m * columns <= kSmallMultiplyWork)) {
     small_triangle(s, alpha, b, ldb, columns);
     return;
   }
@@ -337,8 +330,9 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   // a copy of its referenced triangle, so it never meets B (dpotrf's
   // A(J,J) sits above its panel A(J+JB,J), in the same columns), and B is
   // one chunk, or as few as keep S under kGroupBytes (below): R is then B
-  // itself on either side, with no copy back. Zen 4, one thread, dpotrf's dtrsm (right, 64 wide, m x 64 in one
-  // array of leading dimension 2000): benchmarks.md.
+  // itself on either side, with no copy back. Zen 4, one thread, dpotrf's
+  // dtrsm (right, 64 wide, m x 64 in one array of leading dimension
+  // 2000): benchmarks.md.
   const bool few_blocks = !one_block && s.m <= kFewBlocksOrder;
   std::unique_ptr<T[]> triangle_copy;
   if (few_blocks) {
@@ -364,10 +358,11 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   // is B itself, packed whole (a prepacked right-hand side) before any of B
   // is written, instead of through a copy S of alpha B (alpha goes to the
   // GEMM). The packing is the copy the GEMM makes anyway; A is read into M
-  // first, so it may share B's array (dpotrf's A(J,J) and A(J+JB,J)). Measured on Zen 4, one thread, B 2000 x 32 on the right
-  // (LAPACK's dlarfb and dpotrf), alternated: dtrmm 115 -> 97 us (OpenBLAS
-  // 53: its kernel skips the zeros this block's GEMM multiplies), dtrsm
-  // 120-137 -> 103-115 (OpenBLAS 137-140).
+  // first, so it may share B's array (dpotrf's A(J,J) and A(J+JB,J)).
+  // Measured on Zen 4, one thread, B 2000 x 32 on the right (LAPACK's
+  // dlarfb and dpotrf), alternated: dtrmm 115 -> 97 us (OpenBLAS 53: its
+  // kernel skips the zeros this block's GEMM multiplies), dtrsm 120-137 ->
+  // 103-115 (OpenBLAS 137-140).
   if constexpr (!kIsComplex<T>) {
     if (one_block) {
       const std::unique_ptr<T[]> blocks(new (std::nothrow) T[2 * kMaxBase * kMaxBase]);
@@ -390,10 +385,12 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   // A few blocks: as few chunks as keep S under kGroupBytes (one, for
   // LAPACK's panels), one chunk a group on the right side, where R is B
   // and the chunks (rows of B) interleave in memory.
-  const auto b_bytes = [&] { return s.m * columns * static_cast<std::int64_t>(sizeof(T)); };
-  const std::int64_t pieces = one_block    ? 1
-                              : few_blocks ? (b_bytes() + kGroupBytes - 1) / kGroupBytes
-                                           : (columns + kChunk - 1) / kChunk;
+  // (s.m * columns * sizeof(T) only where it cannot overflow: s.m <= 128.)
+  const std::int64_t pieces =
+      one_block    ? 1
+      : few_blocks ? (s.m * columns * static_cast<std::int64_t>(sizeof(T)) + kGroupBytes - 1) /
+                         kGroupBytes
+                   : (columns + kChunk - 1) / kChunk;
   const std::int64_t width = (columns + pieces - 1) / pieces;
   const std::int64_t full = columns / width, rest = columns - full * width;
   const std::int64_t chunk_bytes =
