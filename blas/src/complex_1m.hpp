@@ -191,6 +191,24 @@ class Complex1mOperands {
     }
   }
 
+  // C's `part` triangle (C square, prepared with m == n) = P + beta C, the
+  // rest of C neither read nor written: one triangle GEMM on the reals, whose
+  // complex rows are pairs of real rows (row_group 2). A beta with an
+  // imaginary part scales the triangle first (`scale_first`).
+  template <class ScaleTriangle>
+  Status multiply_triangle(Triangle part, std::complex<R> beta, std::complex<R>* c,
+                           std::int64_t ldc, const ScaleTriangle& scale_first) const {
+    R real_beta = beta.real();
+    if (beta.imag() != R(0)) {
+      scale_first();
+      real_beta = R(1);
+    }
+    return try_gemm_triangle(blas_context(), Layout::kColMajor, Transpose::kNo, Transpose::kNo,
+                             2 * m_, m_, 2 * k_, alpha_, left_, 2 * m_, right_, right_ld_,
+                             real_beta, reinterpret_cast<R*>(c), 2 * ldc,
+                             GemmTriangle{part, 2});
+  }
+
   // `count` blocks: entry e is C_e = P[r0 + e rstep, +h) x [c0 + e cstep,
   // +w) + beta C_e, P = alpha op(A) op(B), C_e at c + e c_stride (leading
   // dimension ldc); the C_e meet neither each other nor B.

@@ -40,6 +40,14 @@ namespace {
 
 constexpr std::int64_t kBlock = 32;  // the sweep above
 
+// From this order up SYRK and SYR2K are triangle GEMMs (try_gemm_triangle)
+// instead of the tree: one product over the whole of C, whose packed
+// panels serve the diagonal's tiles as well as the others, and whose jobs
+// are only the tiles that hold part of the triangle.
+constexpr std::int64_t kTriangleGemmMinOrder = 256;
+
+Triangle triangle_part(char uplo) { return uplo == 'U' ? Triangle::kUpper : Triangle::kLower; }
+
 template <class T>
 std::unique_ptr<T[]> scratch(const char* routine, std::int64_t elements) {
   std::unique_ptr<T[]> p(new (std::nothrow) T[static_cast<std::size_t>(elements)]);
@@ -266,8 +274,18 @@ bool rank_k_update_1m(const char* routine, bool hermitian, char uplo, RankKOps o
                           depth, term.alpha, at(*term.x, k0), term.x->ld, at(*term.y, k0),
                           term.y->ld);
     }
+    const T chunk_beta = k0 == 0 ? beta : T(1);
+    if (n >= kTriangleGemmMinOrder) {
+      for (std::size_t t = 0; t < N && s.ok(); ++t) {
+        const T term_beta = t == 0 ? chunk_beta : T(1);
+        s = prepared[t].multiply_triangle(triangle_part(uplo), term_beta, c, ldc, [&] {
+          scale_triangle(hermitian, uplo, n, term_beta, c, ldc);
+        });
+      }
+      continue;
+    }
     s = triangle_update(
-        hermitian, uplo, n, k0 == 0 ? beta : T(1), c, ldc, diag,
+        hermitian, uplo, n, chunk_beta, c, ldc, diag,
         [&](std::int64_t r0, std::int64_t rh, std::int64_t c0, std::int64_t cw,
             std::int64_t count, std::int64_t step, T b, T* dst, std::int64_t ld,
             std::int64_t dst_stride) -> Status {
@@ -278,6 +296,11 @@ bool rank_k_update_1m(const char* routine, bool hermitian, char uplo, RankKOps o
           }
           return {};
         });
+  }
+  // The triangle GEMMs computed the diagonal's imaginary parts, which a
+  // Hermitian C keeps at zero.
+  if (s.ok() && hermitian && n >= kTriangleGemmMinOrder) {
+    for (std::int64_t j = 0; j < n; ++j) c[j + j * ldc] = T(real_part(c[j + j * ldc]));
   }
   if (!s.ok()) report_failure(routine, s);
   return true;
@@ -297,6 +320,16 @@ void syrk_colmajor(const char* routine, bool hermitian, char uplo, char trans, s
   // Row i0 of op(A), and the step between rows `step` apart.
   const auto rows = [&](std::int64_t i0) { return ops.by_columns ? in.x + i0 * in.ld : in.x + i0; };
   const std::int64_t row_stride = ops.by_columns ? in.ld : 1;
+  if constexpr (!kIsComplex<T>) {
+    if (n >= kTriangleGemmMinOrder) {
+      const Status s = try_gemm_triangle(blas_context(), Layout::kColMajor,
+                                         real_transpose(ops.left), real_transpose(ops.right), n,
+                                         n, k, alpha, in.x, in.ld, in.x, in.ld, beta, c, ldc,
+                                         GemmTriangle{triangle_part(uplo), 1});
+      if (!s.ok()) report_failure(routine, s);
+      return;
+    }
+  }
   const std::unique_ptr<T[]> diag = scratch<T>(routine, n * kBlock + kBlock * kBlock);
   if (diag == nullptr) return;
   if constexpr (kIsComplex<T>) {
@@ -334,6 +367,21 @@ void syr2k_colmajor(const char* routine, bool hermitian, char uplo, char trans, 
   const auto row_stride = [&](const RankKInput<T>& x) { return ops.by_columns ? x.ld : 1; };
   // The second product's alpha: conj(alpha) for her2k.
   const T alpha2 = conj_if(alpha, hermitian);
+  if constexpr (!kIsComplex<T>) {
+    if (n >= kTriangleGemmMinOrder) {
+      // alpha A B^T + beta C, then alpha B A^T added.
+      const GemmTriangle part{triangle_part(uplo), 1};
+      const Transpose left = real_transpose(ops.left), right = real_transpose(ops.right);
+      Status s = try_gemm_triangle(blas_context(), Layout::kColMajor, left, right, n, n, k,
+                                   alpha, in_a.x, in_a.ld, in_b.x, in_b.ld, beta, c, ldc, part);
+      if (s.ok()) {
+        s = try_gemm_triangle(blas_context(), Layout::kColMajor, left, right, n, n, k, alpha2,
+                              in_b.x, in_b.ld, in_a.x, in_a.ld, T(1), c, ldc, part);
+      }
+      if (!s.ok()) report_failure(routine, s);
+      return;
+    }
+  }
   const std::unique_ptr<T[]> diag = scratch<T>(routine, n * kBlock + kBlock * kBlock);
   if (diag == nullptr) return;
   if constexpr (kIsComplex<T>) {

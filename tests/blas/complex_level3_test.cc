@@ -1,6 +1,7 @@
 // What the reference testers (n <= 65) do not reach in the level-3
-// routines added for every type: HERK/HER2K/SYR2K past the 192-column
-// diagonal blocks of the triangle recursion, with NaN in a C that beta = 0
+// routines added for every type: HERK/HER2K/SYR2K past the diagonal
+// blocks of the triangle recursion and on the triangle GEMM (order 256
+// and up), with NaN in a C that beta = 0
 // must not read, the other triangle untouched and a Hermitian diagonal's
 // imaginary part exactly zero; ZSYRK/ZHERK/ZHER2K deep enough that the 1m
 // operands are prepared in several depth chunks; TRMM across several recursion levels on
@@ -28,6 +29,10 @@ void zsyrk_(const char*, const char*, const int*, const int*, const c64*, const 
             const c64*, c64*, const int*);
 void zher2k_(const char*, const char*, const int*, const int*, const c64*, const c64*, const int*,
              const c64*, const int*, const double*, c64*, const int*);
+void zsyr2k_(const char*, const char*, const int*, const int*, const c64*, const c64*, const int*,
+             const c64*, const int*, const c64*, c64*, const int*);
+void dsyrk_(const char*, const char*, const int*, const int*, const double*, const double*,
+            const int*, const double*, double*, const int*);
 void dsyr2k_(const char*, const char*, const int*, const int*, const double*, const double*,
              const int*, const double*, const int*, const double*, double*, const int*);
 void ztrmm_(const char*, const char*, const char*, const char*, const int*, const int*,
@@ -218,6 +223,91 @@ TEST_CASE("zher2k deep enough for several depth chunks: both terms' prepared ope
     return Term{x.sum + y.sum, x.mag + y.mag};
   });
   CHECK(bad == 0);
+}
+
+TEST_CASE("zsyrk and zsyr2k as triangle GEMMs: a complex beta scales the triangle only") {
+  // From order 256 the rank-k updates are triangle GEMMs on 1m's reals
+  // (level3.cc); a beta with an imaginary part scales C's triangle first,
+  // which must leave the other triangle as it was.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const c64 sentinel(-777, 5);
+  const int n = 300, k = 37;
+  for (char uplo : {'U', 'L'}) {
+    for (char trans : {'N', 'T'}) {
+      for (c64 beta : {c64(0.75, 0.5), c64(0, 0)}) {
+        for (bool two : {false, true}) {
+          const int lda = (trans == 'N' ? n : k) + 1, ldc = n + 2;
+          const std::size_t cols = static_cast<std::size_t>(trans == 'N' ? k : n);
+          const std::vector<c64> a = complex_values(static_cast<std::size_t>(lda) * cols, 31);
+          const std::vector<c64> b = complex_values(static_cast<std::size_t>(lda) * cols, 32);
+          std::vector<c64> c0 = complex_values(static_cast<std::size_t>(ldc) * n, 33);
+          for (int j = 0; j < n; ++j) {
+            for (int i = 0; i < n; ++i) {
+              c64& e = c0[static_cast<std::size_t>(i + j * ldc)];
+              if (!(uplo == 'U' ? i <= j : i >= j)) e = sentinel;
+              else if (beta == c64(0)) e = c64(nan, nan);
+            }
+          }
+          std::vector<c64> c = c0;
+          const c64 alpha(0.5, -0.25);
+          if (two) {
+            zsyr2k_(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, b.data(), &lda, &beta,
+                    c.data(), &ldc);
+          } else {
+            zsyrk_(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, &beta, c.data(), &ldc);
+          }
+          const int bad = triangle_mismatches(c, c0, n, ldc, uplo, false, beta, [&](int i, int j) {
+            if (!two) return rank_k_term(a, a, lda, trans, i, j, k, alpha, false);
+            const Term x = rank_k_term(a, b, lda, trans, i, j, k, alpha, false);
+            const Term y = rank_k_term(b, a, lda, trans, i, j, k, alpha, false);
+            return Term{x.sum + y.sum, x.mag + y.mag};
+          });
+          CHECK_MESSAGE(bad == 0, (two ? "zsyr2k" : "zsyrk"), " uplo ", uplo, " trans ", trans,
+                        " beta ", beta.real(), "+", beta.imag(), "i");
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("dsyrk as a triangle GEMM against a double reference, the other triangle untouched") {
+  const int n = 300, k = 29;
+  for (char uplo : {'U', 'L'}) {
+    for (char trans : {'N', 'T'}) {
+      const int lda = (trans == 'N' ? n : k) + 3, ldc = n + 1;
+      const std::size_t cols = static_cast<std::size_t>(trans == 'N' ? k : n);
+      std::vector<double> a(static_cast<std::size_t>(lda) * cols);
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        a[i] = static_cast<double>((i * 41) % 103) / 51.0 - 1.0;
+      }
+      std::vector<double> c(static_cast<std::size_t>(ldc) * n, -0.5);
+      const double alpha = 0.75, beta = -1.5;
+      dsyrk_(&uplo, &trans, &n, &k, &alpha, a.data(), &lda, &beta, c.data(), &ldc);
+      const auto at = [&](int i, int p) -> double {
+        return trans == 'N' ? a[static_cast<std::size_t>(i + p * lda)]
+                            : a[static_cast<std::size_t>(p + i * lda)];
+      };
+      int bad = 0;
+      for (int j = 0; j < n; ++j) {
+        for (int i = 0; i < n; ++i) {
+          const double got = c[static_cast<std::size_t>(i + j * ldc)];
+          if (uplo == 'U' ? i > j : i < j) {
+            bad += got != -0.5;
+            continue;
+          }
+          double sum = 0, mag = 0;
+          for (int p = 0; p < k; ++p) {
+            sum += at(i, p) * at(j, p);
+            mag += std::fabs(at(i, p) * at(j, p));
+          }
+          const double want = alpha * sum + beta * -0.5;
+          bad += !(std::fabs(got - want) <=
+                   64 * std::numeric_limits<double>::epsilon() * (std::fabs(alpha) * mag + 1));
+        }
+      }
+      CHECK_MESSAGE(bad == 0, "uplo ", uplo, " trans ", trans);
+    }
+  }
 }
 
 TEST_CASE("dsyr2k across diagonal blocks against a double reference") {

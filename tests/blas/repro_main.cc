@@ -117,11 +117,27 @@ int main() {
     mix(c);
   }
   {
+    // Order 300: the triangle GEMM (level3.cc), on 1m's reals.
+    const int big = 300;
+    const auto a = values<c64>(static_cast<std::size_t>(big) * k, 22);
+    auto c = values<c64>(static_cast<std::size_t>(big) * big, 23);
+    const double alpha = -0.5, beta = 1.25;
+    zherk_("U", "N", &big, &k, &alpha, a.data(), &big, &beta, c.data(), &big);
+    mix(c);
+  }
+  {
     const auto a = values<float>(nk, 13), b = values<float>(nk, 14);
     auto c = values<float>(nn, 15);
     const float alpha = -0.5f, beta = 1.0f;
     ssyr2k_("U", "T", &n, &k, &alpha, a.data(), &k, b.data(), &k, &beta, c.data(), &n);
     mix(c);
+    // Order 300: two triangle GEMMs.
+    const int big = 300;
+    const auto x = values<float>(static_cast<std::size_t>(big) * k, 24),
+               y = values<float>(static_cast<std::size_t>(big) * k, 25);
+    auto d = values<float>(static_cast<std::size_t>(big) * big, 26);
+    ssyr2k_("L", "N", &big, &k, &alpha, x.data(), &big, y.data(), &big, &beta, d.data(), &big);
+    mix(d);
   }
   {
     const auto a = values<c32>(nn, 16), b = values<c32>(nk, 17);

@@ -128,6 +128,31 @@ Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
                 double beta, double* c, std::int64_t ldc,
                 Parallelism parallelism = {});
 
+// A triangle of C only (BLAS's SYRK family, and what other libraries call
+// gemmt): the same product, but only the elements (i, j) of C with
+// i / row_group >= j (Triangle::kLower) or i / row_group <= j
+// (Triangle::kUpper) are computed; the rest of C is neither read nor
+// written. row_group > 1 keeps the triangle of a matrix whose rows come in
+// groups: a complex matrix held as reals, each complex row two real rows
+// (row_group 2). Each computed element has the bits try_gemm gives it, for
+// every worker count. Validation as try_gemm's, and triangle.part must be
+// a Triangle value, triangle.row_group at least 1.
+enum class Triangle : std::uint8_t { kLower = 0, kUpper = 1 };
+struct GemmTriangle {
+  Triangle part = Triangle::kLower;
+  std::int64_t row_group = 1;
+};
+Status try_gemm_triangle(const Context& context, Layout layout, Transpose trans_a,
+                         Transpose trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                         float alpha, const float* a, std::int64_t lda, const float* b,
+                         std::int64_t ldb, float beta, float* c, std::int64_t ldc,
+                         GemmTriangle triangle, Parallelism parallelism = {});
+Status try_gemm_triangle(const Context& context, Layout layout, Transpose trans_a,
+                         Transpose trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                         double alpha, const double* a, std::int64_t lda, const double* b,
+                         std::int64_t ldb, double beta, double* c, std::int64_t ldc,
+                         GemmTriangle triangle, Parallelism parallelism = {});
+
 // Packs op(B) (k x n, stored per layout/trans_b with leading dimension ldb)
 // for `context`'s ISA level. Needs the optimized family. *out is replaced
 // only on success.

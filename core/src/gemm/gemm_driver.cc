@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <type_traits>
+#include <vector>
 
 #include "core/src/base/workspace.hpp"
 #include "core/src/parallel/home_range_cursor.hpp"
@@ -147,6 +148,59 @@ void pack_side(const GemmKernelSet<T>& ks, bool side_a, const WidenedOperand& wi
   }
 }
 
+// One job of a triangle GEMM: the row block [ic, ic + rows) of C against
+// the column tile [c0, c0 + cols), over one depth slice. Its mr-row
+// panels that the triangle covers whole run in place, in runs; a panel
+// crossing the edge runs into `tile` (mr x nr) over just the columns some
+// row of it keeps (B's panel read from that column on), and each row's
+// kept columns go to C. The tile holds C's values first unless the slice
+// overwrites. Each element gets the same operations wherever its tile lies
+// (gemm_kernel.hpp), so the bits are the full GEMM's.
+template <class T>
+void triangle_job(const GemmKernelSet<T>& ks, const GemmTriangleMask& mask, std::int64_t ic,
+                  std::int64_t rows, std::int64_t c0, std::int64_t cols, std::int64_t kc_eff,
+                  const T* a_block, const T* b_panel, T* c, std::int64_t ldc, T alpha, T beta,
+                  GemmUpdate update, T* tile) {
+  const std::int64_t mr = ks.mr, nr = ks.nr;
+  const std::int64_t c1 = c0 + cols;
+  std::int64_t run = -1;  // first row of a pending run of whole panels
+  const auto flush = [&](std::int64_t end) {
+    if (run < 0) return;
+    ks.column_tile(end - run, cols, kc_eff, a_block + (run - ic) * kc_eff, b_panel,
+                   c + run * ldc + c0, ldc, alpha, beta, update, nullptr);
+    run = -1;
+  };
+  for (std::int64_t r0 = ic; r0 < ic + rows; r0 += mr) {
+    const std::int64_t r1 = std::min(r0 + mr, ic + rows);
+    const GemmTriangleMask::Cover cover = mask.cover(r0, r1, c0, c1);
+    if (cover == GemmTriangleMask::Cover::kAll) {
+      if (run < 0) run = r0;
+      continue;
+    }
+    flush(r0);
+    if (cover == GemmTriangleMask::Cover::kNone) continue;
+    // The panel's columns: the runs of its rows are nested, the widest
+    // being the last row's (lower) or the first row's (upper).
+    std::int64_t lo, hi;
+    mask.kept_columns(mask.lower ? r1 - 1 : r0, c0, c1, &lo, &hi);
+    const std::int64_t width = hi - lo;
+    if (update != GemmUpdate::kOverwrite) {
+      for (std::int64_t i = r0; i < r1; ++i) {
+        std::copy(c + i * ldc + lo, c + i * ldc + hi, tile + (i - r0) * nr);
+      }
+    }
+    ks.column_tile(r1 - r0, width, kc_eff, a_block + (r0 - ic) * kc_eff, b_panel + (lo - c0),
+                   tile, nr, alpha, beta, update, nullptr);
+    for (std::int64_t i = r0; i < r1; ++i) {
+      std::int64_t j0, j1;
+      mask.kept_columns(i, c0, c1, &j0, &j1);
+      if (j0 < j1) std::copy(tile + (i - r0) * nr + (j0 - lo), tile + (i - r0) * nr + (j1 - lo),
+                             c + i * ldc + j0);
+    }
+  }
+  flush(ic + rows);
+}
+
 }  // namespace
 
 template <class T>
@@ -185,7 +239,12 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
   const std::int64_t shared_elems = pack_shared_a ? round_up(m_pad * kc_max, per_line) : 0;
   const std::int64_t own_elems =
       own_a ? round_up(round_up(std::min(mc, m), mr) * kc_max, per_line) : 0;
-  const std::int64_t total = b_elems + shared_elems + own_elems * w;
+  // A triangle's tiles that cross its edge run into a tile of their own
+  // (one per worker) and only their kept elements go to C.
+  const bool triangle = pr.triangle.active;
+  const std::int64_t tile_elems =
+      triangle ? round_up(static_cast<std::int64_t>(mr) * nr, per_line) : 0;
+  const std::int64_t total = b_elems + shared_elems + (own_elems + tile_elems) * w;
   Workspace workspace(static_cast<std::size_t>(total) * sizeof(T));
   if (workspace.data() == nullptr) {
     return Status(StatusCode::kOutOfMemory,
@@ -195,10 +254,27 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
   T* const b_buf = static_cast<T*>(workspace.data());
   T* const shared_buf = b_buf + b_elems;
   T* const own_base = shared_buf + shared_elems;
+  T* const tile_base = own_base + own_elems * w;
+  // A triangle's jobs of the current column block: those whose block of C
+  // holds a kept element, in job order.
+  std::vector<std::int64_t> kept_jobs;
 
   for (std::int64_t jc = 0; jc < n; jc += nc) {
     const std::int64_t nc_eff = std::min(nc, n - jc);
     const std::int64_t n_nt = ceil_div(nc_eff, nr);
+    if (triangle) {
+      kept_jobs.clear();
+      for (std::int64_t ic = 0; ic < m; ic += mc) {
+        for (std::int64_t j0 = 0; j0 < nc_eff; j0 += nr) {
+          if (pr.triangle.cover(ic, std::min(ic + mc, m), jc + j0,
+                                jc + std::min(j0 + nr, nc_eff)) !=
+              GemmTriangleMask::Cover::kNone) {
+            kept_jobs.push_back(ic / mc * n_nt + j0 / nr);
+          }
+        }
+      }
+      if (kept_jobs.empty()) continue;
+    }
     for (std::int64_t pc = 0; pc < k; pc += kc) {
       const std::int64_t kc_eff = std::min(kc, k - pc);
       const GemmUpdate update = slice_update(pr, pc);
@@ -230,10 +306,12 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
         }
       };
 
-      // Phase 2: job q -> (row block q / n_nt, column tile q % n_nt).
-      auto run_jobs = [&](T* own, std::int64_t q0, std::int64_t q1,
+      // Phase 2: job q -> (row block q / n_nt, column tile q % n_nt); a
+      // triangle's jobs are the kept ones, kept_jobs[q].
+      auto run_jobs = [&](T* own, T* tile, std::int64_t q0, std::int64_t q1,
                           std::int64_t* packed_ic) {
-        for (std::int64_t q = q0; q < q1; ++q) {
+        for (std::int64_t job = q0; job < q1; ++job) {
+          const std::int64_t q = triangle ? kept_jobs[static_cast<std::size_t>(job)] : job;
           const std::int64_t ic_index = q / n_nt;
           const std::int64_t jt = q % n_nt;
           const std::int64_t ic = ic_index * mc;
@@ -250,11 +328,16 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
             a_block = own;
           }
           const std::int64_t j0 = jt * nr;
+          const std::int64_t cols = std::min<std::int64_t>(nr, nc_eff - j0);
+          if (triangle) {
+            triangle_job(ks, pr.triangle, ic, rows, jc + j0, cols, kc_eff, a_block,
+                         b_block + j0 * kc_eff, pr.c, pr.ldc, pr.alpha, pr.beta, update, tile);
+            continue;
+          }
           // The epilogue rides on the last depth slice only.
           GemmEpilogueSpec<T> ep;
           if (last_slice) ep = pr.epilogue.at(ic, jc + j0);
-          ks.column_tile(rows, std::min<std::int64_t>(nr, nc_eff - j0), kc_eff,
-                         a_block, b_block + j0 * kc_eff,
+          ks.column_tile(rows, cols, kc_eff, a_block, b_block + j0 * kc_eff,
                          pr.c + ic * pr.ldc + jc + j0, pr.ldc, pr.alpha,
                          pr.beta, update, last_slice ? &ep : nullptr);
         }
@@ -262,12 +345,17 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
 
       // The decision's plan for this column block; its counts are the ones
       // computed here from the same widths.
+      // A triangle's fewer jobs are claimed with the plan's grain scaled to
+      // their count.
       const ColumnBlockPlan& plan = jc + nc >= n ? d.last_block : d.first_block;
-      const std::int64_t n_jobs = plan.jobs;
+      const std::int64_t n_jobs =
+          triangle ? static_cast<std::int64_t>(kept_jobs.size()) : plan.jobs;
+      const std::int64_t grain =
+          triangle ? std::max<std::int64_t>(1, plan.grain * n_jobs / plan.jobs) : plan.grain;
       if (w == 1) {
         if (nb + na > 0) pack_range(0, nb + na);
         std::int64_t packed_ic = -1;
-        run_jobs(own_base, 0, n_jobs, &packed_ic);
+        run_jobs(own_base, tile_base, 0, n_jobs, &packed_ic);
         continue;
       }
       if (nb + na > 0) {
@@ -280,13 +368,14 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
       }
       // Home ranges: a participant computes the same C tiles on every call
       // of the same product (home_range_cursor.hpp).
-      HomeRangeCursor cursor(n_jobs, plan.grain, w);
+      HomeRangeCursor cursor(n_jobs, grain, w);
       executor->run(w, [&](int participant) {
         const platform::ParallelBodyScope region;
         T* own = own_base + own_elems * participant;
+        T* tile = tile_base + tile_elems * participant;
         std::int64_t packed_ic = -1;
         std::int64_t b, e;
-        while (cursor.next_chunk(participant, &b, &e)) run_jobs(own, b, e, &packed_ic);
+        while (cursor.next_chunk(participant, &b, &e)) run_jobs(own, tile, b, e, &packed_ic);
       });
     }
   }
