@@ -234,14 +234,20 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
   const std::int64_t m_pad = round_up(m, mr);
   const std::int64_t n_pad = round_up(n, nr);
   const std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(T));
+  // A triangle's edge panels read B's packed panel from a column inside it
+  // (triangle_job): levels without lane masks load whole rows of nr from
+  // there, up to nr - 1 values past the block's last row, so the B buffer
+  // gets that much slack (never written; those lanes are discarded).
+  const bool triangle = pr.triangle.active;
   const std::int64_t b_elems =
-      packed_b != nullptr ? 0 : round_up(round_up(std::min(nc, n), nr) * kc_max, per_line);
+      packed_b != nullptr
+          ? 0
+          : round_up(round_up(std::min(nc, n), nr) * kc_max + (triangle ? nr : 0), per_line);
   const std::int64_t shared_elems = pack_shared_a ? round_up(m_pad * kc_max, per_line) : 0;
   const std::int64_t own_elems =
       own_a ? round_up(round_up(std::min(mc, m), mr) * kc_max, per_line) : 0;
   // A triangle's tiles that cross its edge run into a tile of their own
   // (one per worker) and only their kept elements go to C.
-  const bool triangle = pr.triangle.active;
   const std::int64_t tile_elems =
       triangle ? round_up(static_cast<std::int64_t>(mr) * nr, per_line) : 0;
   const std::int64_t total = b_elems + shared_elems + (own_elems + tile_elems) * w;
