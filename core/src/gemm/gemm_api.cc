@@ -66,17 +66,8 @@ TESSERA_QUICK_INLINE inline Status gemm_impl(const Context& context, Layout layo
                    sizeof(T))) {
     // Something is off (or too large for the quick check): the full checks
     // find it and name it.
-    TESSERA_RETURN_IF_ERROR(core::check_enums(layout, &ta, &tb));
-    TESSERA_RETURN_IF_ERROR(core::check_product(m, n, k, parallelism));
-    const bool na = ta == Transpose::kNo, nb = tb == Transpose::kNo;
-    core::Stored sa{"a", "lda", a, na ? m : k, na ? k : m, lda};
-    core::Stored sb{"b", "ldb", b, nb ? k : n, nb ? n : k, ldb};
-    core::Stored sc{"c", "ldc", c, m, n, ldc};
-    TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sa));
-    TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sb));
-    TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sc));
-    TESSERA_RETURN_IF_ERROR(core::check_no_alias(sc, sa));
-    TESSERA_RETURN_IF_ERROR(core::check_no_alias(sc, sb));
+    TESSERA_RETURN_IF_ERROR(full_checks(layout, &ta, &tb, m, n, k, a, lda, b, ldb, c, ldc,
+                                        parallelism, sizeof(T)));
   }
   core::GemmProblem<T> pr =
       canonical_problem(layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);

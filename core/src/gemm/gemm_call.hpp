@@ -24,12 +24,6 @@ void scale_c(const core::GemmProblem<T>& pr) {
   if (pr.beta == T(1)) return;
   for (std::int64_t i = 0; i < pr.m; ++i) {
     T* row = pr.c + i * pr.ldc;
-    if (pr.triangle.active) {
-      for (std::int64_t j = 0; j < pr.n; ++j) {
-        if (pr.triangle.keeps(i, j)) row[j] = pr.beta == T(0) ? T(0) : pr.beta * row[j];
-      }
-      continue;
-    }
     if (pr.beta == T(0)) {
       std::fill(row, row + pr.n, T(0));
     } else {

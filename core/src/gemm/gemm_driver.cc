@@ -220,7 +220,8 @@ void pack_whole(const GemmKernelSet<T>& kernels, bool side_a,
 template <class T>
 Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
                 const GemmDecision& d, const T* packed_a, const T* packed_b,
-                platform::Executor* executor, const GemmSources& sources) {
+                platform::Executor* executor, const GemmSources& sources,
+                const GemmTriangleMask* triangle_mask) {
   const int mr = ks.mr, nr = ks.nr;
   const std::int64_t m = pr.m, n = pr.n, k = pr.k;
   const std::int64_t mc = d.blocking.mc, nc = d.blocking.nc, kc = d.blocking.kc;
@@ -238,7 +239,7 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
   // (triangle_job): levels without lane masks load whole rows of nr from
   // there, up to nr - 1 values past the block's last row, so the B buffer
   // gets that much slack (never written; those lanes are discarded).
-  const bool triangle = pr.triangle.active;
+  const bool triangle = triangle_mask != nullptr;
   const std::int64_t b_elems =
       packed_b != nullptr
           ? 0
@@ -272,7 +273,7 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
       kept_jobs.clear();
       for (std::int64_t ic = 0; ic < m; ic += mc) {
         for (std::int64_t j0 = 0; j0 < nc_eff; j0 += nr) {
-          if (pr.triangle.cover(ic, std::min(ic + mc, m), jc + j0,
+          if (triangle_mask->cover(ic, std::min(ic + mc, m), jc + j0,
                                 jc + std::min(j0 + nr, nc_eff)) !=
               GemmTriangleMask::Cover::kNone) {
             kept_jobs.push_back(ic / mc * n_nt + j0 / nr);
@@ -336,7 +337,7 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
           const std::int64_t j0 = jt * nr;
           const std::int64_t cols = std::min<std::int64_t>(nr, nc_eff - j0);
           if (triangle) {
-            triangle_job(ks, pr.triangle, ic, rows, jc + j0, cols, kc_eff, a_block,
+            triangle_job(ks, *triangle_mask, ic, rows, jc + j0, cols, kc_eff, a_block,
                          b_block + j0 * kc_eff, pr.c, pr.ldc, pr.alpha, pr.beta, update, tile);
             continue;
           }
@@ -474,10 +475,12 @@ template Status run_direct_with_buffers<double>(const GemmKernelSet<double>&,
                                                 const double*);
 template Status run_gemm<float>(const GemmKernelSet<float>&, const GemmProblem<float>&,
                                 const GemmDecision&, const float*, const float*,
-                                platform::Executor*, const GemmSources&);
+                                platform::Executor*, const GemmSources&,
+                                const GemmTriangleMask*);
 template Status run_gemm<double>(const GemmKernelSet<double>&, const GemmProblem<double>&,
                                  const GemmDecision&, const double*, const double*,
-                                 platform::Executor*, const GemmSources&);
+                                 platform::Executor*, const GemmSources&,
+                                 const GemmTriangleMask*);
 template void pack_whole<float>(const GemmKernelSet<float>&, bool, std::int64_t,
                                 std::int64_t, std::int64_t, const float*,
                                 std::int64_t, std::int64_t, float*, const WidenedOperand&);

@@ -167,14 +167,49 @@ struct GemmSources {
   bool any() const { return a.active() || b.active(); }
 };
 
+// The part of C a triangle GEMM computes (try_gemm_triangle; design.md
+// §GEMM driver), in canonical coordinates: element (i, j) is computed
+// when i / row_group >= j / col_group (lower) or <= (upper); the rest of C
+// is neither read nor written. Groups let a complex matrix held as reals
+// (each complex row two real rows: 1m) keep its complex triangle.
+struct GemmTriangleMask {
+  bool lower = true;
+  std::int64_t row_group = 1, col_group = 1;
+
+  bool keeps(std::int64_t i, std::int64_t j) const {
+    return lower ? i / row_group >= j / col_group : i / row_group <= j / col_group;
+  }
+  // The kept columns of row i among [j0, j1): one run, [*lo, *hi) (empty
+  // when *lo >= *hi).
+  void kept_columns(std::int64_t i, std::int64_t j0, std::int64_t j1, std::int64_t* lo,
+                    std::int64_t* hi) const {
+    const std::int64_t edge = (i / row_group + (lower ? 1 : 0)) * col_group;
+    *lo = lower ? j0 : (edge > j0 ? edge : j0);
+    *hi = lower ? (edge < j1 ? edge : j1) : j1;
+  }
+  // How much of the block [i0, i1) x [j0, j1) (non-empty) is computed:
+  // the predicate is monotone along rows and columns, so its corners tell.
+  enum class Cover : std::uint8_t { kNone, kSome, kAll };
+  Cover cover(std::int64_t i0, std::int64_t i1, std::int64_t j0, std::int64_t j1) const {
+    // lower: the last row's first column is the block's most kept corner
+    // and the first row's last column its least; upper the other two.
+    const bool most = lower ? keeps(i1 - 1, j0) : keeps(i0, j1 - 1);
+    const bool least = lower ? keeps(i0, j1 - 1) : keeps(i1 - 1, j0);
+    return !most ? Cover::kNone : least ? Cover::kAll : Cover::kSome;
+  }
+};
+
 // Operands in GemmSources (T = float) are read only through packing: the
 // direct paths read A or B in place, so a problem with one never goes
-// there (decide_gemm's request says direct_ok = false).
+// there (decide_gemm's request says direct_ok = false). triangle_mask,
+// when not null, limits C to that part (the direct paths have no mask
+// either).
 template <class T>
 Status run_gemm(const GemmKernelSet<T>& kernels, const GemmProblem<T>& problem,
                 const GemmDecision& decision, const T* packed_a,
                 const T* packed_b, platform::Executor* executor,
-                const GemmSources& sources = {});
+                const GemmSources& sources = {},
+                const GemmTriangleMask* triangle_mask = nullptr);
 
 // Whether the direct path packs B (the whole of it, with pack_whole) though
 // its columns are contiguous:

@@ -9,7 +9,6 @@ template <class T>
 void gemm(const GemmProblem<T>& pr) {
   for (std::int64_t i = 0; i < pr.m; ++i) {
     for (std::int64_t j = 0; j < pr.n; ++j) {
-      if (pr.triangle.active && !pr.triangle.keeps(i, j)) continue;
       double sum = 0.0;
       for (std::int64_t p = 0; p < pr.k; ++p) {
         sum += static_cast<double>(pr.a[i * pr.rs_a + p * pr.cs_a]) *

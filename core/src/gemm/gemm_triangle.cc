@@ -1,10 +1,12 @@
 // try_gemm_triangle: one triangle of C (tessera/gemm.hpp). The canonical
-// problem of the full product carries a GemmTriangleMask, which the packed
-// driver (run_gemm: only the jobs whose block of C holds a kept element,
-// edge panels through a tile of their own) and the naive family honour.
-// The direct path has no mask, so a triangle always takes the packed path:
-// its elements are computed by the same kernels, depth slices and
-// per-element operations as try_gemm's, hence the same bits.
+// problem of the full product runs on the packed driver with a
+// GemmTriangleMask (run_gemm: only the jobs whose block of C holds a kept
+// element, edge panels through a tile of their own); the naive family
+// runs each canonical row's kept columns as a product of their own. The
+// direct path has no mask, so a triangle always takes the packed path: its
+// elements are computed by the same kernels, depth slices and per-element
+// operations as try_gemm's, hence the same bits. The mask stays out of
+// GemmProblem, which every small call builds and passes.
 #include "core/src/gemm/gemm_call.hpp"
 #include "tessera/gemm.hpp"
 
@@ -17,7 +19,6 @@ namespace {
 // canonical column groups.
 core::GemmTriangleMask canonical_mask(Layout layout, GemmTriangle triangle) {
   core::GemmTriangleMask mask;
-  mask.active = true;
   const bool lower = triangle.part == Triangle::kLower;
   if (layout == Layout::kRowMajor) {
     mask.lower = lower;
@@ -36,8 +37,8 @@ Status gemm_triangle_impl(const Context& context, Layout layout, Transpose ta, T
                           std::int64_t ldc, GemmTriangle triangle, Parallelism parallelism) {
   const detail::ContextState* state = context.state();
   if (state == nullptr) TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
-  TESSERA_RETURN_IF_ERROR(core::check_enums(layout, &ta, &tb));
-  TESSERA_RETURN_IF_ERROR(core::check_product(m, n, k, parallelism));
+  TESSERA_RETURN_IF_ERROR(
+      full_checks(layout, &ta, &tb, m, n, k, a, lda, b, ldb, c, ldc, parallelism, sizeof(T)));
   if (triangle.part != Triangle::kLower && triangle.part != Triangle::kUpper) {
     return Status::invalid_argument(
         "triangle.part is not a Triangle value (got " +
@@ -47,28 +48,36 @@ Status gemm_triangle_impl(const Context& context, Layout layout, Transpose ta, T
     return Status::invalid_argument("triangle.row_group = " +
                                     std::to_string(triangle.row_group) + " is below 1");
   }
-  const bool na = ta == Transpose::kNo, nb = tb == Transpose::kNo;
-  core::Stored sa{"a", "lda", a, na ? m : k, na ? k : m, lda};
-  core::Stored sb{"b", "ldb", b, nb ? k : n, nb ? n : k, ldb};
-  core::Stored sc{"c", "ldc", c, m, n, ldc};
-  TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sa));
-  TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sb));
-  TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sc));
-  TESSERA_RETURN_IF_ERROR(core::check_no_alias(sc, sa));
-  TESSERA_RETURN_IF_ERROR(core::check_no_alias(sc, sb));
 
   core::GemmProblem<T> pr =
       canonical_problem(layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  pr.triangle = canonical_mask(layout, triangle);
+  const core::GemmTriangleMask mask = canonical_mask(layout, triangle);
   if (pr.m == 0 || pr.n == 0) return {};
   if (pr.k == 0 || pr.alpha == T(0)) {
-    scale_c(pr);  // the kept elements only
+    // C = beta C on the kept elements only.
+    if (beta == T(1)) return {};
+    for (std::int64_t i = 0; i < pr.m; ++i) {
+      std::int64_t lo, hi;
+      mask.kept_columns(i, 0, pr.n, &lo, &hi);
+      T* row = pr.c + i * pr.ldc;
+      for (std::int64_t j = lo; j < hi; ++j) row[j] = beta == T(0) ? T(0) : beta * row[j];
+    }
     return {};
   }
   if (state->table->family == KernelFamily::kNaive) {
     const core::NaiveGemmFn<T> fn = naive_fn<T>(*state->table);
     if (fn == nullptr) return Status::internal("naive table has no gemm");
-    fn(pr);
+    for (std::int64_t i = 0; i < pr.m; ++i) {
+      std::int64_t lo, hi;
+      mask.kept_columns(i, 0, pr.n, &lo, &hi);
+      if (lo >= hi) continue;
+      core::GemmProblem<T> row = pr;
+      row.m = 1, row.n = hi - lo;
+      row.a = pr.a + i * pr.rs_a;
+      row.b = pr.b + lo * pr.cs_b;
+      row.c = pr.c + i * pr.ldc + lo;
+      fn(row);
+    }
     return {};
   }
   const core::GemmKernelSet<T>* ks = kernel_set<T>(*state->table);
@@ -81,7 +90,7 @@ Status gemm_triangle_impl(const Context& context, Layout layout, Transpose ta, T
   request.direct_ok = false;
   const core::GemmDecision decision = core::decide_gemm(request);
   return core::run_gemm(*ks, pr, decision, static_cast<const T*>(nullptr),
-                        static_cast<const T*>(nullptr), state->executor);
+                        static_cast<const T*>(nullptr), state->executor, {}, &mask);
 }
 
 }  // namespace

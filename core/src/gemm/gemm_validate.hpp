@@ -50,4 +50,24 @@ TESSERA_QUICK_INLINE inline bool quick_valid(Layout layout, Transpose ta, Transp
   return !core::ranges_overlap(c, sc, a, sa) && !core::ranges_overlap(c, sc, b, sb);
 }
 
+// The named checks in full (what quick_valid stands in for): each failure
+// names its argument. ta and tb come back as the checked values. Out of
+// line and cold: a small product's path reaches it only on bad input.
+[[gnu::noinline, gnu::cold]] inline Status full_checks(Layout layout, Transpose* ta, Transpose* tb, std::int64_t m,
+                          std::int64_t n, std::int64_t k, const void* a, std::int64_t lda,
+                          const void* b, std::int64_t ldb, const void* c, std::int64_t ldc,
+                          Parallelism parallelism, std::size_t element) {
+  TESSERA_RETURN_IF_ERROR(core::check_enums(layout, ta, tb));
+  TESSERA_RETURN_IF_ERROR(core::check_product(m, n, k, parallelism));
+  const bool na = *ta == Transpose::kNo, nb = *tb == Transpose::kNo;
+  core::Stored sa{"a", "lda", a, na ? m : k, na ? k : m, lda};
+  core::Stored sb{"b", "ldb", b, nb ? k : n, nb ? n : k, ldb};
+  core::Stored sc{"c", "ldc", c, m, n, ldc};
+  TESSERA_RETURN_IF_ERROR(core::check_stored(layout, element, &sa));
+  TESSERA_RETURN_IF_ERROR(core::check_stored(layout, element, &sb));
+  TESSERA_RETURN_IF_ERROR(core::check_stored(layout, element, &sc));
+  TESSERA_RETURN_IF_ERROR(core::check_no_alias(sc, sa));
+  return core::check_no_alias(sc, sb);
+}
+
 }  // namespace tessera::gemm_detail
