@@ -277,6 +277,69 @@ void copy_chunks(bool to_compact, Layout layout, std::int64_t m, std::int64_t n,
   }
 }
 
+// TRMM on real types as one GEMM with a triangular left operand per piece
+// of B's columns (try_gemm_triangular): B's piece packed whole as the
+// right-hand side before any of it is written, then E (alpha B) written
+// over it. The kernels multiply only the depths each register tile's rows
+// use, so the zeros the blocks of the recursion multiplied (its 64-row
+// diagonal blocks: 6% of dtrmm's products at m = 1000), its copy S and
+// its chain of smaller GEMMs are gone. Pieces keep the packed copy under
+// kGroupBytes (by m and n alone; each column's bits are its own either
+// way). A sharing B's array (dpotrf's A(J,J) above its panel) is read
+// from a copy of its referenced triangle, which the GEMM would otherwise
+// refuse as an input meeting C. Returns false, having written nothing,
+// where the packed copy cannot be made (no memory, or the naive family,
+// which packs nothing ahead): the block recursion then runs.
+template <class T>
+bool multiply_by_one_gemm(const char* routine, const TriangularBlocks<T>& s, char uplo, T alpha,
+                          T* b, std::int64_t ldb, std::int64_t columns, std::int64_t column_step) {
+  const Context& context = blas_context();
+  const T* a = s.a;
+  std::int64_t lda = s.lda;
+  std::unique_ptr<T[]> triangle_copy;
+  if (overlap(matrix_footprint(Layout::kColMajor, s.m, s.m, lda, a),
+              matrix_footprint(Layout::kColMajor, s.layout == Layout::kColMajor ? s.m : columns,
+                               s.layout == Layout::kColMajor ? columns : s.m, ldb, b))) {
+    triangle_copy.reset(new (std::nothrow) T[static_cast<std::size_t>(s.m * s.m)]());
+    if (triangle_copy == nullptr) return false;
+    for (std::int64_t j = 0; j < s.m; ++j) {
+      const std::int64_t i0 = uplo == 'U' ? 0 : j, i1 = uplo == 'U' ? j + 1 : s.m;
+      for (std::int64_t i = i0; i < i1; ++i) triangle_copy[i + j * s.m] = a[i + j * lda];
+    }
+    a = triangle_copy.get();
+    lda = s.m;
+  }
+  // A column-major array read in a row-major layout is A^T: the transpose
+  // flag and the stored triangle flip with the layout.
+  const bool col = s.layout == Layout::kColMajor;
+  const Transpose trans = (col ? s.e_trans : !s.e_trans) ? Transpose::kYes : Transpose::kNo;
+  const bool stored_lower = (uplo == 'L') == col;
+  const TriangularOperand triangular{stored_lower ? Triangle::kLower : Triangle::kUpper, s.unit};
+  const std::int64_t bytes = static_cast<std::int64_t>(sizeof(T)) * s.m;
+  const std::int64_t pieces = (columns * bytes + kGroupBytes - 1) / kGroupBytes;
+  const std::int64_t width = (columns + pieces - 1) / pieces;
+  for (std::int64_t j0 = 0; j0 < columns; j0 += width) {
+    const std::int64_t cols = std::min(width, columns - j0);
+    T* view = b + j0 * column_step;
+    PackedRhs packed;
+    if (!try_prepack_rhs(context, s.layout, Transpose::kNo, s.m, cols, view, ldb, &packed).ok()) {
+      // Nothing written yet on the first piece; later pieces have the
+      // memory the first one had, freed.
+      if (j0 == 0) return false;
+      report_failure(routine, Status(StatusCode::kOutOfMemory,
+                                     "no memory to pack B for " + std::string(routine)));
+      return true;
+    }
+    const Status st = try_gemm_triangular(context, s.layout, trans, s.m, alpha, a, lda, packed,
+                                          T(0), view, ldb, triangular);
+    if (!st.ok()) {
+      report_failure(routine, st);
+      return true;
+    }
+  }
+  return true;
+}
+
 // The shared driver: B in groups of chunks, each loaded into S as alpha B,
 // multiplied or solved into R, and R copied back unless it is B.
 template <class T>
@@ -317,6 +380,12 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
       (!multiply || s.m * s.m * columns <= kSmallMultiplyWork)) {
     small_triangle(s, alpha, b, ldb, columns);
     return;
+  }
+  if constexpr (!kIsComplex<T>) {
+    if (multiply &&
+        multiply_by_one_gemm(routine, s, uplo, alpha, b, ldb, columns, side == 'L' ? ldb : 1)) {
+      return;
+    }
   }
   // A triangle of one diagonal block is one GEMM over all of B's columns,
   // which splits among the workers by itself: no chunks (Zen 4, one

@@ -26,6 +26,8 @@ void strsm_(const char*, const char*, const char*, const char*, const int*, cons
             const float*, const float*, const int*, float*, const int*);
 void dtrsm_(const char*, const char*, const char*, const char*, const int*, const int*,
             const double*, const double*, const int*, double*, const int*);
+void strmm_(const char*, const char*, const char*, const char*, const int*, const int*,
+            const float*, const float*, const int*, float*, const int*);
 void dtrmm_(const char*, const char*, const char*, const char*, const int*, const int*,
             const double*, const double*, const int*, double*, const int*);
 }
@@ -39,12 +41,14 @@ struct Level3<float> {
   static constexpr auto syrk = ssyrk_;
   static constexpr auto symm = ssymm_;
   static constexpr auto trsm = strsm_;
+  static constexpr auto trmm = strmm_;
 };
 template <>
 struct Level3<double> {
   static constexpr auto syrk = dsyrk_;
   static constexpr auto symm = dsymm_;
   static constexpr auto trsm = dtrsm_;
+  static constexpr auto trmm = dtrmm_;
 };
 
 template <class T>
@@ -176,72 +180,85 @@ TEST_CASE_TEMPLATE("symm reads only its triangle of A, both sides", T, float, do
 }
 
 TEST_CASE_TEMPLATE(
-    "trsm over several blocks, both sides: op(A) X = alpha B holds, and only the "
-    "referenced triangle is read",
+    "trsm and trmm over several blocks, both sides: op(A) X = alpha B (trsm) and X = alpha "
+    "op(A) B (trmm) hold, and only the referenced triangle is read",
     T, float, double) {
   const T nan = std::numeric_limits<T>::quiet_NaN();
-  // (203, 5): a triangle of 203, several levels of recursion; (37, 300):
-  // of 37, a few blocks (read from a copy, B one chunk written in place);
-  // (9, 7): of 9, small enough for substitution straight on B.
+  // (203, 5): a triangle of 203, several levels of recursion (trmm: one
+  // triangular GEMM over 5 columns); (37, 300): of 37, a few blocks (read
+  // from a copy, B one chunk written in place); (9, 7): of 9, small enough
+  // for substitution (the product) straight on B; (140, 90): trmm's
+  // triangular GEMM over several of its register tiles each way.
   for (const auto& [big, small] : {std::pair<int, int>{203, 5}, std::pair<int, int>{37, 300},
-                                   std::pair<int, int>{9, 7}}) {
-    for (char side : {'L', 'R'}) {
-      for (char uplo : {'U', 'L'}) {
-        for (char trans : {'N', 'T'}) {
-          for (char diag : {'N', 'U'}) {
-            const int m = side == 'L' ? big : small, n = side == 'L' ? small : big;
-            const int na = side == 'L' ? m : n, lda = na + 2, ldb = m + 1;
-            // Well conditioned: a dominant diagonal in [2, 3), small
-            // off-diagonal terms; NaN where the routine must not look.
-            std::vector<T> a = filled<T>(static_cast<std::size_t>(lda) * na, 11);
-            for (int j = 0; j < na; ++j) {
-              for (int i = 0; i < na; ++i) {
-                T& e = a[static_cast<std::size_t>(i + j * lda)];
-                if (i == j)
-                  e = diag == 'U' ? nan : T(2.5) + e / T(2);
-                else if (!(uplo == 'U' ? i < j : i > j))
-                  e = nan;
-                else
-                  e = e / T(na);
-              }
-            }
-            const std::vector<T> b0 = filled<T>(static_cast<std::size_t>(ldb) * n, 12);
-            std::vector<T> b = b0;
-            const T alpha = T(1.5);
-            Level3<T>::trsm(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda, b.data(),
-                            &ldb);
-            // op(A)(i, j) from the referenced triangle (1 on a unit diagonal).
-            const auto op_a = [&](int i, int j) -> long double {
-              const int r = trans == 'N' ? i : j, c = trans == 'N' ? j : i;
-              if (r == c) return diag == 'U' ? 1.0L : a[static_cast<std::size_t>(r + c * lda)];
-              if (!(uplo == 'U' ? r < c : r > c)) return 0.0L;
-              return a[static_cast<std::size_t>(r + c * lda)];
-            };
-            int bad = 0;
-            for (int j = 0; j < n; ++j) {
-              for (int i = 0; i < m; ++i) {
-                // Left: (op(A) X)(i, j); right: (X op(A))(i, j).
-                long double sum = 0, mag = 0;
-                for (int p = 0; p < na; ++p) {
-                  const long double t = side == 'L'
-                                            ? op_a(i, p) * b[static_cast<std::size_t>(p + j * ldb)]
-                                            : b[static_cast<std::size_t>(i + p * ldb)] * op_a(p, j);
-                  sum += t;
-                  mag += std::fabs(t);
+                                   std::pair<int, int>{9, 7}, std::pair<int, int>{140, 90}}) {
+    for (const bool multiply : {false, true}) {
+      for (char side : {'L', 'R'}) {
+        for (char uplo : {'U', 'L'}) {
+          for (char trans : {'N', 'T'}) {
+            for (char diag : {'N', 'U'}) {
+              const int m = side == 'L' ? big : small, n = side == 'L' ? small : big;
+              const int na = side == 'L' ? m : n, lda = na + 2, ldb = m + 1;
+              // Well conditioned: a dominant diagonal in [2, 3), small
+              // off-diagonal terms; NaN where the routine must not look.
+              std::vector<T> a = filled<T>(static_cast<std::size_t>(lda) * na, 11);
+              for (int j = 0; j < na; ++j) {
+                for (int i = 0; i < na; ++i) {
+                  T& e = a[static_cast<std::size_t>(i + j * lda)];
+                  if (i == j)
+                    e = diag == 'U' ? nan : T(2.5) + e / T(2);
+                  else if (!(uplo == 'U' ? i < j : i > j))
+                    e = nan;
+                  else
+                    e = e / T(na);
                 }
-                const long double want =
-                    alpha * static_cast<long double>(b0[static_cast<std::size_t>(i + j * ldb)]);
-                const long double tol =
-                    4 * na * static_cast<long double>(std::numeric_limits<T>::epsilon()) * mag;
-                bad += !(std::fabs(sum - want) <= tol);
               }
-            }
-            CHECK_MESSAGE(bad == 0, "m ", m, " n ", n, " side ", side, " uplo ", uplo, " trans ",
-                          trans, " diag ", diag);
-            // The padding row of B (ldb > m) is not part of the matrix.
-            for (int j = 0; j < n; ++j) {
-              CHECK(b[static_cast<std::size_t>(m + j * ldb)] ==
-                    b0[static_cast<std::size_t>(m + j * ldb)]);
+              const std::vector<T> b0 = filled<T>(static_cast<std::size_t>(ldb) * n, 12);
+              std::vector<T> b = b0;
+              const T alpha = T(1.5);
+              const auto routine_fn = multiply ? Level3<T>::trmm : Level3<T>::trsm;
+              routine_fn(&side, &uplo, &trans, &diag, &m, &n, &alpha, a.data(), &lda, b.data(),
+                         &ldb);
+              // trsm: op(A) applied to the solution gives alpha B; trmm:
+              // the result is op(A) applied to alpha B.
+              const std::vector<T>& x = multiply ? b0 : b;
+              const long double scale = multiply ? alpha : 1;
+              // op(A)(i, j) from the referenced triangle (1 on a unit diagonal).
+              const auto op_a = [&](int i, int j) -> long double {
+                const int r = trans == 'N' ? i : j, c = trans == 'N' ? j : i;
+                if (r == c) return diag == 'U' ? 1.0L : a[static_cast<std::size_t>(r + c * lda)];
+                if (!(uplo == 'U' ? r < c : r > c)) return 0.0L;
+                return a[static_cast<std::size_t>(r + c * lda)];
+              };
+              int bad = 0;
+              for (int j = 0; j < n; ++j) {
+                for (int i = 0; i < m; ++i) {
+                  // Left: (op(A) X)(i, j); right: (X op(A))(i, j).
+                  long double sum = 0, mag = 0;
+                  for (int p = 0; p < na; ++p) {
+                    const long double t =
+                        scale * (side == 'L'
+                                     ? op_a(i, p) * x[static_cast<std::size_t>(p + j * ldb)]
+                                     : x[static_cast<std::size_t>(i + p * ldb)] * op_a(p, j));
+                    sum += t;
+                    mag += std::fabs(t);
+                  }
+                  const auto at = static_cast<std::size_t>(i + j * ldb);
+                  const long double want =
+                      multiply ? static_cast<long double>(b[at])
+                               : alpha * static_cast<long double>(b0[static_cast<std::size_t>(at)]);
+                  const long double tol =
+                      4 * na * static_cast<long double>(std::numeric_limits<T>::epsilon()) * mag;
+                  bad += !(std::fabs(sum - want) <= tol);
+                }
+              }
+              const char* routine = multiply ? "trmm" : "trsm";
+              CHECK_MESSAGE(bad == 0, routine, " m ", m, " n ", n, " side ", side, " uplo ", uplo,
+                            " trans ", trans, " diag ", diag);
+              // The padding row of B (ldb > m) is not part of the matrix.
+              for (int j = 0; j < n; ++j) {
+                CHECK(b[static_cast<std::size_t>(m + j * ldb)] ==
+                      b0[static_cast<std::size_t>(m + j * ldb)]);
+              }
             }
           }
         }

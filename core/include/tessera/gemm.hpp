@@ -153,6 +153,30 @@ Status try_gemm_triangle(const Context& context, Layout layout, Transpose trans_
                          std::int64_t ldb, double beta, double* c, std::int64_t ldc,
                          GemmTriangle triangle, Parallelism parallelism = {});
 
+// A product whose left operand is triangular (BLAS's TRMM out of place):
+// C = alpha op(A) op(B) + beta C, A m x m, op(B) m x n. Of A only the
+// triangle triangular.part names is used, and not its diagonal when
+// triangular.unit_diagonal (ones there): the other elements may hold
+// anything, NaN included, and never reach C (A's array still spans all m
+// x m elements at lda, as TRMM's does). The kernels multiply only the
+// depths each register tile's rows use, about half the products of the
+// full GEMM. Bits: the same for every worker count. Validation as
+// try_gemm's (k = m), and triangular.part must be a Triangle value.
+struct TriangularOperand {
+  Triangle part = Triangle::kLower;  // of A as stored, before trans_a
+  bool unit_diagonal = false;
+};
+Status try_gemm_triangular(const Context& context, Layout layout, Transpose trans_a,
+                           Transpose trans_b, std::int64_t m, std::int64_t n, float alpha,
+                           const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
+                           float beta, float* c, std::int64_t ldc, TriangularOperand triangular,
+                           Parallelism parallelism = {});
+Status try_gemm_triangular(const Context& context, Layout layout, Transpose trans_a,
+                           Transpose trans_b, std::int64_t m, std::int64_t n, double alpha,
+                           const double* a, std::int64_t lda, const double* b, std::int64_t ldb,
+                           double beta, double* c, std::int64_t ldc, TriangularOperand triangular,
+                           Parallelism parallelism = {});
+
 // Packs op(B) (k x n, stored per layout/trans_b with leading dimension ldb)
 // for `context`'s ISA level. Needs the optimized family. *out is replaced
 // only on success.
@@ -209,6 +233,17 @@ Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
                 std::int64_t m, double alpha, const double* a,
                 std::int64_t lda, const PackedRhs& b, double beta, double* c,
                 std::int64_t ldc, Parallelism parallelism = {});
+// A triangular left operand (try_gemm_triangular above) against a
+// prepacked B, which must be m deep (b.k() == m). TRMM in place packs B
+// this way before writing it.
+Status try_gemm_triangular(const Context& context, Layout layout, Transpose trans_a,
+                           std::int64_t m, float alpha, const float* a, std::int64_t lda,
+                           const PackedRhs& b, float beta, float* c, std::int64_t ldc,
+                           TriangularOperand triangular, Parallelism parallelism = {});
+Status try_gemm_triangular(const Context& context, Layout layout, Transpose trans_a,
+                           std::int64_t m, double alpha, const double* a, std::int64_t lda,
+                           const PackedRhs& b, double beta, double* c, std::int64_t ldc,
+                           TriangularOperand triangular, Parallelism parallelism = {});
 // Prepacked B with a fused epilogue (as above).
 Status try_gemm(const Context& context, Layout layout, Transpose trans_a,
                 std::int64_t m, float alpha, const float* a, std::int64_t lda,

@@ -201,6 +201,107 @@ void triangle_job(const GemmKernelSet<T>& ks, const GemmTriangleMask& mask, std:
   flush(ic + rows);
 }
 
+// A triangular operand's panels, just packed from the array as it is:
+// lines [line0, line0 + count) in panels of W from dst, depths [pc, pc +
+// kc_eff). Writes the unused elements' zeros and the unit diagonal's ones.
+// Lines of one panel differ only at the depths of the panel's own lines
+// (below them every line uses a depth, or none does; the kernel calls
+// never reach the depths no line uses), so that square is all it touches.
+template <class T>
+void mask_packed(const GemmTriangularOperand& t, int W, std::int64_t line0, std::int64_t count,
+                 std::int64_t pc, std::int64_t kc_eff, T* dst) {
+  for (std::int64_t w0 = line0; w0 < line0 + count; w0 += W) {
+    const std::int64_t w1 = std::min<std::int64_t>(w0 + W, line0 + count);
+    T* const panel = dst + (w0 - line0) * kc_eff;
+    for (std::int64_t p = std::max(pc, w0); p < std::min(pc + kc_eff, w1); ++p) {
+      T* const step = panel + (p - pc) * W - w0;
+      for (std::int64_t w = w0; w < w1; ++w) {
+        if (p == w) {
+          if (t.unit) step[w] = T(1);
+        } else if ((p < w) != t.depth_le_line) {
+          step[w] = T(0);
+        }
+      }
+    }
+  }
+}
+
+// pack_side for lines [line0, line0 + count) of the slice [pc, pc +
+// kc_eff): where a triangular operand lies on this side, only the panels
+// that use a depth of the slice (the kernels read no other; half of them,
+// over the whole product), then masked.
+template <class T>
+void pack_slice(const GemmKernelSet<T>& ks, bool side_a, const GemmTriangularOperand* t,
+                const WidenedOperand& widened, std::int64_t line0, std::int64_t count,
+                std::int64_t pc, std::int64_t kc_eff, std::int64_t k, const T* src,
+                std::int64_t offset, std::int64_t s_w, std::int64_t s_d, T* dst) {
+  if (t == nullptr || t->on_b == side_a) {
+    pack_side(ks, side_a, widened, count, kc_eff, src, offset, s_w, s_d, dst);
+    return;
+  }
+  const int W = side_a ? ks.mr : ks.nr;
+  for (std::int64_t w0 = 0; w0 < count; w0 += W) {
+    const std::int64_t lines = std::min<std::int64_t>(W, count - w0);
+    std::int64_t lo, hi;
+    t->depths(line0 + w0, line0 + w0 + lines, k, &lo, &hi);
+    if (std::max(lo, pc) >= std::min(hi, pc + kc_eff)) continue;
+    pack_side(ks, side_a, widened, lines, kc_eff, src, offset + w0 * s_w, s_w, s_d,
+              dst + w0 * kc_eff);
+  }
+  mask_packed(*t, W, line0, count, pc, kc_eff, dst);
+}
+
+// One job of a GEMM with a triangular operand: the row block [ic, ic +
+// rows) against the column tile [c0, c0 + cols), over the slice [pc, pc +
+// kc_eff). Each mr-row panel multiplies only the depths its lines (A) or
+// the tile's columns (B) use: panels using the whole slice go in runs,
+// the others one call each over their depths, from that depth of both
+// packed panels. A panel's first depth gets `first` (C = beta C before
+// the sum), later slices add. The depths left out multiply zeros in the
+// full product, so each element's sum is the full product's.
+template <class T>
+void triangular_job(const GemmKernelSet<T>& ks, const GemmTriangularOperand& t,
+                    std::int64_t ic, std::int64_t rows, std::int64_t c0, std::int64_t cols,
+                    std::int64_t pc, std::int64_t kc_eff, std::int64_t k, const T* a_block,
+                    const T* b_panel, T* c, std::int64_t ldc, T alpha, T beta,
+                    GemmUpdate first) {
+  const std::int64_t mr = ks.mr, nr = ks.nr, pe = pc + kc_eff;
+  std::int64_t run = -1;  // first row of a pending run of whole-slice panels
+  GemmUpdate run_update = first;
+  const auto flush = [&](std::int64_t end) {
+    if (run < 0) return;
+    ks.column_tile(end - run, cols, kc_eff, a_block + (run - ic) * kc_eff, b_panel,
+                   c + run * ldc + c0, ldc, alpha, beta, run_update, nullptr);
+    run = -1;
+  };
+  for (std::int64_t r0 = ic; r0 < ic + rows; r0 += mr) {
+    const std::int64_t r1 = std::min(r0 + mr, ic + rows);
+    std::int64_t lo, hi;
+    if (t.on_b) {
+      t.depths(c0, c0 + cols, k, &lo, &hi);
+    } else {
+      t.depths(r0, r1, k, &lo, &hi);
+    }
+    const GemmUpdate update = lo >= pc ? first : GemmUpdate::kAccumulate;
+    lo = std::max(lo, pc);
+    hi = std::min(hi, pe);
+    if (lo >= hi) {
+      flush(r0);
+      continue;
+    }
+    if (lo == pc && hi == pe) {
+      if (run >= 0 && update != run_update) flush(r0);
+      if (run < 0) run = r0, run_update = update;
+      continue;
+    }
+    flush(r0);
+    ks.column_tile(r1 - r0, cols, hi - lo, a_block + (r0 - ic) * kc_eff + (lo - pc) * mr,
+                   b_panel + (lo - pc) * nr, c + r0 * ldc + c0, ldc, alpha, beta, update,
+                   nullptr);
+  }
+  flush(ic + rows);
+}
+
 }  // namespace
 
 template <class T>
@@ -221,7 +322,8 @@ template <class T>
 Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
                 const GemmDecision& d, const T* packed_a, const T* packed_b,
                 platform::Executor* executor, const GemmSources& sources,
-                const GemmTriangleMask* triangle_mask) {
+                const GemmTriangleMask* triangle_mask,
+                const GemmTriangularOperand* triangular) {
   const int mr = ks.mr, nr = ks.nr;
   const std::int64_t m = pr.m, n = pr.n, k = pr.k;
   const std::int64_t mc = d.blocking.mc, nc = d.blocking.nc, kc = d.blocking.kc;
@@ -263,8 +365,10 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
   T* const own_base = shared_buf + shared_elems;
   T* const tile_base = own_base + own_elems * w;
   // A triangle's jobs of the current column block: those whose block of C
-  // holds a kept element, in job order.
+  // holds a kept element; a triangular operand's of the current slice:
+  // those that use a depth of it. In job order.
   std::vector<std::int64_t> kept_jobs;
+  const bool masked = triangle || triangular != nullptr;
 
   for (std::int64_t jc = 0; jc < n; jc += nc) {
     const std::int64_t nc_eff = std::min(nc, n - jc);
@@ -292,6 +396,23 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
       const T* const a_slice = packed_a != nullptr ? packed_a + pc * m_pad
                                : pack_shared_a     ? shared_buf
                                                    : nullptr;
+      if (triangular != nullptr) {
+        kept_jobs.clear();
+        for (std::int64_t ic = 0; ic < m; ic += mc) {
+          for (std::int64_t j0 = 0; j0 < nc_eff; j0 += nr) {
+            std::int64_t lo, hi;
+            if (triangular->on_b) {
+              triangular->depths(jc + j0, jc + std::min(j0 + nr, nc_eff), k, &lo, &hi);
+            } else {
+              triangular->depths(ic, std::min(ic + mc, m), k, &lo, &hi);
+            }
+            if (std::max(lo, pc) < std::min(hi, pc + kc_eff)) {
+              kept_jobs.push_back(ic / mc * n_nt + j0 / nr);
+            }
+          }
+        }
+        if (kept_jobs.empty()) continue;
+      }
 
       // Phase 1: B panels [0, nb) then shared A panels [nb, nb + na).
       const std::int64_t nb = packed_b != nullptr ? 0 : n_nt;
@@ -301,15 +422,15 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
           const std::int64_t e = std::min(q1, nb);
           const std::int64_t j0 = q0 * nr;
           const std::int64_t cols = std::min(e * nr, nc_eff) - j0;
-          pack_side(ks, false, sources.b, cols, kc_eff, pr.b,
-                    pc * pr.rs_b + (jc + j0) * pr.cs_b, pr.cs_b, pr.rs_b, b_buf + j0 * kc_eff);
+          pack_slice(ks, false, triangular, sources.b, jc + j0, cols, pc, kc_eff, k, pr.b,
+                     pc * pr.rs_b + (jc + j0) * pr.cs_b, pr.cs_b, pr.rs_b, b_buf + j0 * kc_eff);
           q0 = e;
         }
         if (q0 < q1) {
           const std::int64_t i0 = (q0 - nb) * mr;
           const std::int64_t rows = std::min((q1 - nb) * mr, m) - i0;
-          pack_side(ks, true, sources.a, rows, kc_eff, pr.a, i0 * pr.rs_a + pc * pr.cs_a,
-                    pr.rs_a, pr.cs_a, shared_buf + i0 * kc_eff);
+          pack_slice(ks, true, triangular, sources.a, i0, rows, pc, kc_eff, k, pr.a,
+                     i0 * pr.rs_a + pc * pr.cs_a, pr.rs_a, pr.cs_a, shared_buf + i0 * kc_eff);
         }
       };
 
@@ -318,7 +439,7 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
       auto run_jobs = [&](T* own, T* tile, std::int64_t q0, std::int64_t q1,
                           std::int64_t* packed_ic) {
         for (std::int64_t job = q0; job < q1; ++job) {
-          const std::int64_t q = triangle ? kept_jobs[static_cast<std::size_t>(job)] : job;
+          const std::int64_t q = masked ? kept_jobs[static_cast<std::size_t>(job)] : job;
           const std::int64_t ic_index = q / n_nt;
           const std::int64_t jt = q % n_nt;
           const std::int64_t ic = ic_index * mc;
@@ -328,8 +449,8 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
             a_block = a_slice + ic * kc_eff;
           } else {
             if (*packed_ic != ic_index) {
-              pack_side(ks, true, sources.a, rows, kc_eff, pr.a,
-                        ic * pr.rs_a + pc * pr.cs_a, pr.rs_a, pr.cs_a, own);
+              pack_slice(ks, true, triangular, sources.a, ic, rows, pc, kc_eff, k, pr.a,
+                         ic * pr.rs_a + pc * pr.cs_a, pr.rs_a, pr.cs_a, own);
               *packed_ic = ic_index;
             }
             a_block = own;
@@ -339,6 +460,12 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
           if (triangle) {
             triangle_job(ks, *triangle_mask, ic, rows, jc + j0, cols, kc_eff, a_block,
                          b_block + j0 * kc_eff, pr.c, pr.ldc, pr.alpha, pr.beta, update, tile);
+            continue;
+          }
+          if (triangular != nullptr) {
+            triangular_job(ks, *triangular, ic, rows, jc + j0, cols, pc, kc_eff, k, a_block,
+                           b_block + j0 * kc_eff, pr.c, pr.ldc, pr.alpha, pr.beta,
+                           slice_update(pr, 0));
             continue;
           }
           // The epilogue rides on the last depth slice only.
@@ -356,9 +483,9 @@ Status run_gemm(const GemmKernelSet<T>& ks, const GemmProblem<T>& pr,
       // their count.
       const ColumnBlockPlan& plan = jc + nc >= n ? d.last_block : d.first_block;
       const std::int64_t n_jobs =
-          triangle ? static_cast<std::int64_t>(kept_jobs.size()) : plan.jobs;
+          masked ? static_cast<std::int64_t>(kept_jobs.size()) : plan.jobs;
       const std::int64_t grain =
-          triangle ? std::max<std::int64_t>(1, plan.grain * n_jobs / plan.jobs) : plan.grain;
+          masked ? std::max<std::int64_t>(1, plan.grain * n_jobs / plan.jobs) : plan.grain;
       if (w == 1) {
         if (nb + na > 0) pack_range(0, nb + na);
         std::int64_t packed_ic = -1;
@@ -476,11 +603,11 @@ template Status run_direct_with_buffers<double>(const GemmKernelSet<double>&,
 template Status run_gemm<float>(const GemmKernelSet<float>&, const GemmProblem<float>&,
                                 const GemmDecision&, const float*, const float*,
                                 platform::Executor*, const GemmSources&,
-                                const GemmTriangleMask*);
+                                const GemmTriangleMask*, const GemmTriangularOperand*);
 template Status run_gemm<double>(const GemmKernelSet<double>&, const GemmProblem<double>&,
                                  const GemmDecision&, const double*, const double*,
                                  platform::Executor*, const GemmSources&,
-                                 const GemmTriangleMask*);
+                                 const GemmTriangleMask*, const GemmTriangularOperand*);
 template void pack_whole<float>(const GemmKernelSet<float>&, bool, std::int64_t,
                                 std::int64_t, std::int64_t, const float*,
                                 std::int64_t, std::int64_t, float*, const WidenedOperand&);

@@ -199,17 +199,41 @@ struct GemmTriangleMask {
   }
 };
 
+// A triangular operand (try_gemm_triangular, BLAS's TRMM; design.md §GEMM
+// driver): canonical A (line w = row i) or canonical B (line w = column
+// j), square (its lines number k), whose element at depth p of line w is
+// used only where p <= w (depth_le_line) or p >= w, and is 1 at p == w
+// when unit. Whatever the array holds elsewhere is packed and then
+// overwritten in the panel (zeros, the unit diagonal), so it never enters
+// C. Each mr-row panel (A) or nr-column tile (B) multiplies only the depths
+// some line of it uses.
+struct GemmTriangularOperand {
+  bool on_b = false;
+  bool depth_le_line = true;
+  bool unit = false;
+
+  // The depths [*lo, *hi) that lines [w0, w1) use (k: the depth).
+  void depths(std::int64_t w0, std::int64_t w1, std::int64_t k, std::int64_t* lo,
+              std::int64_t* hi) const {
+    *lo = depth_le_line ? 0 : w0;
+    *hi = depth_le_line ? (w1 < k ? w1 : k) : k;
+  }
+};
+
 // Operands in GemmSources (T = float) are read only through packing: the
 // direct paths read A or B in place, so a problem with one never goes
 // there (decide_gemm's request says direct_ok = false). triangle_mask,
 // when not null, limits C to that part (the direct paths have no mask
-// either).
+// either). triangular, when not null, names the operand that is
+// triangular; that operand is never prepacked, and a problem has a
+// triangle mask or a triangular operand, not both.
 template <class T>
 Status run_gemm(const GemmKernelSet<T>& kernels, const GemmProblem<T>& problem,
                 const GemmDecision& decision, const T* packed_a,
                 const T* packed_b, platform::Executor* executor,
                 const GemmSources& sources = {},
-                const GemmTriangleMask* triangle_mask = nullptr);
+                const GemmTriangleMask* triangle_mask = nullptr,
+                const GemmTriangularOperand* triangular = nullptr);
 
 // Whether the direct path packs B (the whole of it, with pack_whole) though
 // its columns are contiguous:
