@@ -310,11 +310,23 @@ void pack_whole(const GemmKernelSet<T>& kernels, bool side_a,
                 const T* src, std::int64_t s_w, std::int64_t s_d, T* dst,
                 const WidenedOperand& widened) {
   const int panel = side_a ? kernels.mr : kernels.nr;
+  pack_whole_panels(kernels, side_a, extent, depth, kc, src, s_w, s_d, dst, 0,
+                    ceil_div(extent, panel), widened);
+}
+
+template <class T>
+void pack_whole_panels(const GemmKernelSet<T>& kernels, bool side_a, std::int64_t extent,
+                       std::int64_t depth, std::int64_t kc, const T* src, std::int64_t s_w,
+                       std::int64_t s_d, T* dst, std::int64_t q0, std::int64_t q1,
+                       const WidenedOperand& widened) {
+  const int panel = side_a ? kernels.mr : kernels.nr;
   const std::int64_t padded = round_up(extent, panel);
+  const std::int64_t w0 = q0 * panel, lines = std::min(q1 * panel, extent) - w0;
+  if (lines <= 0) return;
   for (std::int64_t pc = 0; pc < depth; pc += kc) {
     const std::int64_t kc_eff = std::min(kc, depth - pc);
-    pack_side(kernels, side_a, widened, extent, kc_eff, src, pc * s_d, s_w, s_d,
-              dst + pc * padded);
+    pack_side(kernels, side_a, widened, lines, kc_eff, src, pc * s_d + w0 * s_w, s_w, s_d,
+              dst + pc * padded + w0 * kc_eff);
   }
 }
 
@@ -614,5 +626,13 @@ template void pack_whole<float>(const GemmKernelSet<float>&, bool, std::int64_t,
 template void pack_whole<double>(const GemmKernelSet<double>&, bool, std::int64_t,
                                  std::int64_t, std::int64_t, const double*,
                                  std::int64_t, std::int64_t, double*, const WidenedOperand&);
+template void pack_whole_panels<float>(const GemmKernelSet<float>&, bool, std::int64_t,
+                                       std::int64_t, std::int64_t, const float*, std::int64_t,
+                                       std::int64_t, float*, std::int64_t, std::int64_t,
+                                       const WidenedOperand&);
+template void pack_whole_panels<double>(const GemmKernelSet<double>&, bool, std::int64_t,
+                                        std::int64_t, std::int64_t, const double*, std::int64_t,
+                                        std::int64_t, double*, std::int64_t, std::int64_t,
+                                        const WidenedOperand&);
 
 }  // namespace tessera::core

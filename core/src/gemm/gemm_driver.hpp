@@ -335,5 +335,12 @@ void pack_whole(const GemmKernelSet<T>& kernels, bool side_a,
                 std::int64_t extent, std::int64_t depth, std::int64_t kc,
                 const T* src, std::int64_t s_w, std::int64_t s_d, T* dst,
                 const WidenedOperand& widened = {});
+// pack_whole's panels [q0, q1) only (every slice of them), at their
+// places in dst: disjoint panel ranges may be packed by different workers.
+template <class T>
+void pack_whole_panels(const GemmKernelSet<T>& kernels, bool side_a, std::int64_t extent,
+                       std::int64_t depth, std::int64_t kc, const T* src, std::int64_t s_w,
+                       std::int64_t s_d, T* dst, std::int64_t q0, std::int64_t q1,
+                       const WidenedOperand& widened = {});
 
 }  // namespace tessera::core
