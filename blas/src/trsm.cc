@@ -39,6 +39,7 @@
 #include <string>
 
 #include "blas/src/blas_args.hpp"
+#include "blas/src/complex_1m.hpp"
 #include "blas/src/disjoint.hpp"
 #include "blas/src/level3_gemm.hpp"
 #include "blas/src/scalar.hpp"
@@ -340,6 +341,56 @@ bool multiply_by_one_gemm(const char* routine, const TriangularBlocks<T>& s, cha
   return true;
 }
 
+// Complex TRMM, left side, the same way on 1m's operands (complex_gemm.hpp):
+// op(A) expanded into 2 x 2 real blocks, a triangle of blocks (group 2)
+// whose other elements the GEMM never uses, and B's piece as the 2m x n
+// reals its array already is, prepacked before the product writes it. A
+// is read whole into the expansion first, so it may share B's array. A
+// complex alpha is folded into the expansion, where a unit diagonal's
+// identity blocks would drop it: that case (and no memory for the first
+// piece) returns false with nothing written, and the block recursion
+// runs. The right side, whose triangle would be 1m's right operand, runs
+// the recursion.
+template <class R>
+bool multiply_complex_left(const char* routine, const TriangularBlocks<std::complex<R>>& s,
+                           char trans, std::complex<R> alpha, std::complex<R>* b,
+                           std::int64_t ldb, std::int64_t columns) {
+  const bool fold = alpha.imag() != R(0);
+  if (fold && s.unit) return false;
+  const std::int64_t m = s.m;
+  ScratchLease<R> lease(static_cast<std::size_t>(4 * m * m));
+  R* const expanded = lease.data();
+  if (expanded == nullptr) return false;
+  expand_left(trans, m, m, s.a, s.lda, fold, alpha, R(1), expanded, 2 * m);
+  const Context& context = blas_context();
+  const TriangularOperand triangular{s.e_lower ? Triangle::kLower : Triangle::kUpper, s.unit, 2};
+  const std::int64_t bytes = static_cast<std::int64_t>(2 * sizeof(R)) * m;
+  const std::int64_t pieces = (columns * bytes + kGroupBytes - 1) / kGroupBytes;
+  const std::int64_t width = (columns + pieces - 1) / pieces;
+  for (std::int64_t j0 = 0; j0 < columns; j0 += width) {
+    const std::int64_t cols = std::min(width, columns - j0);
+    R* const view = reinterpret_cast<R*>(b + j0 * ldb);
+    PackedRhs packed;
+    if (!try_prepack_rhs(context, Layout::kColMajor, Transpose::kNo, 2 * m, cols, view, 2 * ldb,
+                         &packed)
+             .ok()) {
+      if (j0 == 0) return false;
+      report_failure(routine, Status(StatusCode::kOutOfMemory,
+                                     "no memory to pack B for " + std::string(routine)));
+      return true;
+    }
+    const Status st =
+        try_gemm_triangular(context, Layout::kColMajor, Transpose::kNo, 2 * m,
+                            fold ? R(1) : alpha.real(), expanded, 2 * m, packed, R(0), view,
+                            2 * ldb, triangular);
+    if (!st.ok()) {
+      report_failure(routine, st);
+      return true;
+    }
+  }
+  return true;
+}
+
 // The shared driver: B in groups of chunks, each loaded into S as alpha B,
 // multiplied or solved into R, and R copied back unless it is B.
 template <class T>
@@ -384,6 +435,11 @@ void triangular_colmajor(const char* routine, bool multiply, char side, char upl
   if constexpr (!kIsComplex<T>) {
     if (multiply &&
         multiply_by_one_gemm(routine, s, uplo, alpha, b, ldb, columns, side == 'L' ? ldb : 1)) {
+      return;
+    }
+  } else {
+    if (multiply && side == 'L' &&
+        multiply_complex_left(routine, s, trans, alpha, b, ldb, columns)) {
       return;
     }
   }

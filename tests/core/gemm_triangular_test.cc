@@ -25,14 +25,16 @@ struct Case {
 
 std::string describe(const Case& c) {
   return c.shape.describe() + (c.triangular.part == Triangle::kLower ? " lower" : " upper") +
-         (c.triangular.unit_diagonal ? " unit" : "");
+         (c.triangular.unit_diagonal ? " unit" : "") + " group " +
+         std::to_string(c.triangular.group);
 }
 
-// Whether stored A(i, j) is used: in the stored triangle, and off the
-// diagonal when it is a unit one.
+// Whether stored A(i, j) is used: in the stored triangle of group x group
+// blocks, and off the diagonal blocks when they are unit ones.
 bool used(const TriangularOperand& t, std::int64_t i, std::int64_t j) {
-  if (i == j) return !t.unit_diagonal;
-  return t.part == Triangle::kLower ? i > j : i < j;
+  const std::int64_t g = t.group;
+  if (i / g == j / g) return !t.unit_diagonal;
+  return t.part == Triangle::kLower ? i / g > j / g : i / g < j / g;
 }
 
 // The operands the call gets (NaN in every unused element of A) and the
@@ -46,8 +48,9 @@ void make(const Case& c, std::uint64_t seed, Operands<T>* call, Operands<T>* ref
     for (std::int64_t j = 0; j < s.m; ++j) {
       const auto e = static_cast<std::size_t>(test::gemm::at(s.layout, i, j, s.lda()));
       if (used(c.triangular, i, j)) continue;
+      const std::int64_t g = c.triangular.group;
       call->a[e] = std::numeric_limits<T>::quiet_NaN();
-      reference->a[e] = i == j ? T(1) : T(0);
+      reference->a[e] = i / g == j / g && i % g == j % g ? T(1) : T(0);
     }
   }
 }
@@ -119,16 +122,19 @@ std::vector<Case> cases(const GemmPlan& plan) {
           for (Triangle part : {Triangle::kLower, Triangle::kUpper}) {
             Case c;
             Shape& s = c.shape;
+            // A third of the orders in blocks of 2 (1m's complex form),
+            // rounded up to even.
+            const std::int64_t group = (index / 8) % 3 == 1 ? 2 : 1;
             s.layout = layout;
             s.ta = ta;
             s.tb = index % 3 == 0 ? Transpose::kYes : Transpose::kNo;
-            s.m = s.k = m;
+            s.m = s.k = (m + group - 1) / group * group;
             s.n = n;
             s.alpha = alphas[index % 3];
             s.beta = betas[index % 5];
             s.lda_pad = index % 4 == 0 ? 3 : 0;
             s.ldc_pad = index % 7 == 0 ? 5 : 0;
-            c.triangular = TriangularOperand{part, index % 2 == 1};
+            c.triangular = TriangularOperand{part, (index + index / 8) % 2 == 1, group};
             out.push_back(c);
             ++index;
           }
@@ -182,6 +188,12 @@ TEST_CASE("gemm triangular: a large product on the context's own pool, split man
   c.shape.beta = 0.5;
   c.triangular = TriangularOperand{Triangle::kUpper, true};
   check_case<float>(context, "own pool", c, 8, 8, true);
+  // The complex left TRMM's form: 1m's 2 x 2 blocks, column-major.
+  c.shape.layout = Layout::kColMajor;
+  c.shape.ta = Transpose::kNo;
+  c.shape.beta = 0;
+  c.triangular = TriangularOperand{Triangle::kLower, true, 2};
+  check_case<double>(context, "own pool", c, 9, 8, true);
 }
 
 TEST_CASE("gemm triangular: bad arguments are named and C is untouched") {
@@ -197,6 +209,12 @@ TEST_CASE("gemm triangular: bad arguments are named and C is untouched") {
   st = call(TriangularOperand{}, 3);
   CHECK(st.code() == StatusCode::kInvalidArgument);
   CHECK(st.message().find("ldc") != std::string::npos);
+  st = call(TriangularOperand{Triangle::kLower, false, 0}, 4);
+  CHECK(st.code() == StatusCode::kInvalidArgument);
+  CHECK(st.message().find("triangular.group") != std::string::npos);
+  st = call(TriangularOperand{Triangle::kLower, false, 3}, 4);
+  CHECK(st.code() == StatusCode::kInvalidArgument);
+  CHECK(st.message().find("does not divide m = 4") != std::string::npos);
   st = try_gemm_triangular(context, Layout::kColMajor, Transpose::kNo, Transpose::kNo, 4, 4, 1.0,
                            a.data(), 3, b.data(), 4, 0.0, c.data(), 4, TriangularOperand{});
   CHECK(st.code() == StatusCode::kInvalidArgument);

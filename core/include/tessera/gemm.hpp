@@ -158,13 +158,18 @@ Status try_gemm_triangle(const Context& context, Layout layout, Transpose trans_
 // triangle triangular.part names is used, and not its diagonal when
 // triangular.unit_diagonal (ones there): the other elements may hold
 // anything, NaN included, and never reach C (A's array still spans all m
-// x m elements at lda, as TRMM's does). The kernels multiply only the
-// depths each register tile's rows use, about half the products of the
-// full GEMM. Bits: the same for every worker count. Validation as
-// try_gemm's (k = m), and triangular.part must be a Triangle value.
+// x m elements at lda, as TRMM's does). group > 1 keeps the triangle of a
+// matrix of group x group blocks (a complex matrix in 1m's real form,
+// each element a 2 x 2 block: 2): A(i, j) is in the lower triangle when i
+// / group >= j / group, and a unit diagonal makes each diagonal block the
+// identity. The kernels multiply only the depths each register tile's
+// rows use, about half the products of the full GEMM. Bits: the same for
+// every worker count. Validation as try_gemm's (k = m), triangular.part
+// must be a Triangle value, triangular.group at least 1 and a divisor of m.
 struct TriangularOperand {
   Triangle part = Triangle::kLower;  // of A as stored, before trans_a
   bool unit_diagonal = false;
+  std::int64_t group = 1;
 };
 Status try_gemm_triangular(const Context& context, Layout layout, Transpose trans_a,
                            Transpose trans_b, std::int64_t m, std::int64_t n, float alpha,

@@ -203,22 +203,26 @@ void triangle_job(const GemmKernelSet<T>& ks, const GemmTriangleMask& mask, std:
 
 // A triangular operand's panels, just packed from the array as it is:
 // lines [line0, line0 + count) in panels of W from dst, depths [pc, pc +
-// kc_eff). Writes the unused elements' zeros and the unit diagonal's ones.
-// Lines of one panel differ only at the depths of the panel's own lines
-// (below them every line uses a depth, or none does; the kernel calls
-// never reach the depths no line uses), so that square is all it touches.
+// kc_eff). Writes the unused elements' zeros and the unit diagonal's
+// blocks. Lines of one panel differ only at the depths of the groups of
+// the panel's own lines (below them every line uses a depth, or none
+// does; the kernel calls never reach the depths no line uses), so that
+// square is all it touches.
 template <class T>
 void mask_packed(const GemmTriangularOperand& t, int W, std::int64_t line0, std::int64_t count,
                  std::int64_t pc, std::int64_t kc_eff, T* dst) {
+  const std::int64_t g = t.group;
   for (std::int64_t w0 = line0; w0 < line0 + count; w0 += W) {
     const std::int64_t w1 = std::min<std::int64_t>(w0 + W, line0 + count);
     T* const panel = dst + (w0 - line0) * kc_eff;
-    for (std::int64_t p = std::max(pc, w0); p < std::min(pc + kc_eff, w1); ++p) {
+    const std::int64_t p0 = std::max(pc, w0 / g * g);
+    const std::int64_t p1 = std::min(pc + kc_eff, ((w1 - 1) / g + 1) * g);
+    for (std::int64_t p = p0; p < p1; ++p) {
       T* const step = panel + (p - pc) * W - w0;
       for (std::int64_t w = w0; w < w1; ++w) {
-        if (p == w) {
-          if (t.unit) step[w] = T(1);
-        } else if ((p < w) != t.depth_le_line) {
+        if (p / g == w / g) {
+          if (t.unit) step[w] = p % g == w % g ? T(1) : T(0);
+        } else if ((p / g < w / g) != t.depth_le_line) {
           step[w] = T(0);
         }
       }

@@ -201,22 +201,25 @@ struct GemmTriangleMask {
 
 // A triangular operand (try_gemm_triangular, BLAS's TRMM; design.md §GEMM
 // driver): canonical A (line w = row i) or canonical B (line w = column
-// j), square (its lines number k), whose element at depth p of line w is
-// used only where p <= w (depth_le_line) or p >= w, and is 1 at p == w
-// when unit. Whatever the array holds elsewhere is packed and then
-// overwritten in the panel (zeros, the unit diagonal), so it never enters
-// C. Each mr-row panel (A) or nr-column tile (B) multiplies only the depths
-// some line of it uses.
+// j), square (its lines number k), made of group x group blocks (a
+// complex matrix in 1m's real form: 2), whose element at depth p of line
+// w is used only where p / group <= w / group (depth_le_line) or >=; when
+// unit, each diagonal block is the identity. Whatever the array holds
+// elsewhere is packed and then overwritten in the panel (zeros, the unit
+// diagonal), so it never enters C. Each mr-row panel (A) or nr-column
+// tile (B) multiplies only the depths some line of it uses.
 struct GemmTriangularOperand {
   bool on_b = false;
   bool depth_le_line = true;
   bool unit = false;
+  std::int64_t group = 1;
 
   // The depths [*lo, *hi) that lines [w0, w1) use (k: the depth).
   void depths(std::int64_t w0, std::int64_t w1, std::int64_t k, std::int64_t* lo,
               std::int64_t* hi) const {
-    *lo = depth_le_line ? 0 : w0;
-    *hi = depth_le_line ? (w1 < k ? w1 : k) : k;
+    const std::int64_t end = ((w1 - 1) / group + 1) * group;
+    *lo = depth_le_line ? 0 : w0 / group * group;
+    *hi = depth_le_line ? (end < k ? end : k) : k;
   }
 };
 

@@ -16,11 +16,17 @@ namespace tessera {
 namespace gemm_detail {
 namespace {
 
-Status check_triangular(TriangularOperand triangular) {
+Status check_triangular(TriangularOperand triangular, std::int64_t m) {
   if (triangular.part != Triangle::kLower && triangular.part != Triangle::kUpper) {
     return Status::invalid_argument("triangular.part is not a Triangle value (got " +
                                     std::to_string(static_cast<unsigned>(triangular.part)) +
                                     ")");
+  }
+  if (triangular.group < 1 || m % triangular.group != 0) {
+    return Status::invalid_argument("triangular.group = " + std::to_string(triangular.group) +
+                                    (triangular.group < 1 ? " is below 1"
+                                                          : " does not divide m = " +
+                                                                std::to_string(m)));
   }
   return {};
 }
@@ -35,6 +41,7 @@ core::GemmTriangularOperand canonical_operand(Layout layout, Transpose ta,
   t.on_b = layout == Layout::kColMajor;
   t.depth_le_line = (triangular.part == Triangle::kLower) != (ta == Transpose::kYes);
   t.unit = triangular.unit_diagonal;
+  t.group = triangular.group;
   return t;
 }
 
@@ -79,12 +86,13 @@ Status naive_triangular(const detail::ContextState& state, Layout layout, Transp
     return Status(StatusCode::kOutOfMemory, "gemm_triangular: no memory for a copy of a");
   }
   const bool lower = (triangular.part == Triangle::kLower) != (ta == Transpose::kYes);
+  const std::int64_t g = triangular.group;
   for (std::int64_t i = 0; i < m; ++i) {
     for (std::int64_t p = 0; p < m; ++p) {
       T& out = row ? e[i * m + p] : e[i + p * m];
-      if (i == p && triangular.unit_diagonal) {
-        out = T(1);
-      } else if (i == p || (i > p) == lower) {
+      if (i / g == p / g && triangular.unit_diagonal) {
+        out = i % g == p % g ? T(1) : T(0);
+      } else if (i / g == p / g || (i / g > p / g) == lower) {
         out = ta == Transpose::kYes ? at(a, lda, p, i) : at(a, lda, i, p);
       } else {
         out = T(0);
@@ -111,7 +119,7 @@ Status triangular_impl(const Context& context, Layout layout, Transpose ta, Tran
   if (state == nullptr) TESSERA_RETURN_IF_ERROR(detail::context_state(context, &state));
   TESSERA_RETURN_IF_ERROR(
       full_checks(layout, &ta, &tb, m, n, m, a, lda, b, ldb, c, ldc, parallelism, sizeof(T)));
-  TESSERA_RETURN_IF_ERROR(check_triangular(triangular));
+  TESSERA_RETURN_IF_ERROR(check_triangular(triangular, m));
   if (state->table->family == KernelFamily::kNaive) {
     return naive_triangular(*state, layout, ta, tb, m, n, alpha, a, lda, b, ldb, beta, c, ldc,
                             triangular);
@@ -146,7 +154,7 @@ Status packed_triangular_impl(const Context& context, Layout layout, Transpose t
   TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sa));
   TESSERA_RETURN_IF_ERROR(core::check_stored(layout, sizeof(T), &sc));
   TESSERA_RETURN_IF_ERROR(core::check_no_alias(sc, sa));
-  TESSERA_RETURN_IF_ERROR(check_triangular(triangular));
+  TESSERA_RETURN_IF_ERROR(check_triangular(triangular, m));
   // The packed operand is canonical B (row-major) or canonical A
   // (column-major, computed transposed): never the triangular one.
   const bool row = layout == Layout::kRowMajor;
