@@ -4,6 +4,11 @@
 // row-major. So one driver handles both, with B as a strided view and the
 // GEMMs issued in B's layout.
 //
+// TRMM on real types, and on complex ones on the left side, is one GEMM
+// with a triangular left operand per piece of B instead
+// (multiply_by_one_gemm, multiply_complex_left); what follows is TRSM's
+// driver and the complex TRMM's other cases.
+//
 // Both run on E = op(A) as the left-side form sees it, by recursion on
 // its rows: split them in two, handle each half, and one GEMM (depth: a
 // half's height) for E's off-diagonal block. The GEMMs carry all but

@@ -107,10 +107,15 @@ void check_case(const Context& context, const std::string& label, const Case& c,
 // Orders around the register tiles and the depth slice (several slices,
 // a slice boundary inside a tile), against B's widths either side of nr.
 std::vector<Case> cases(const GemmPlan& plan) {
+  // Slow targets (qemu, wasm: f64's long double reference is software
+  // there) keep one order past a slice and the narrower B's: the test ran
+  // 257 s of ctest's 300 on aarch64 under qemu with both.
   const bool slow = test::gemm::slow_target();
-  const std::int64_t orders[] = {1, 2, 7, plan.mr + 1, plan.nr + 3,
-                                 slow ? 41 : 131, plan.kc + 3, slow ? plan.kc + 3 : 2 * plan.kc + 5};
-  const std::int64_t widths[] = {1, 5, plan.nr + 1, 37};
+  std::vector<std::int64_t> orders = {1, 2, 7, plan.mr + 1, plan.nr + 3, slow ? 41 : 131,
+                                      plan.kc + 3};
+  if (!slow) orders.push_back(2 * plan.kc + 5);
+  std::vector<std::int64_t> widths = {1, 5, plan.nr + 1};
+  if (!slow) widths.push_back(37);
   const double alphas[] = {1, -0.5, 2};
   const double betas[] = {0, 0.5, 0, -2, 1};
   std::vector<Case> out;
